@@ -1,0 +1,390 @@
+"""Cross-reference checks on a schema-valid game: every name used is defined, every hex is on the map.
+
+Called by :func:`forge.load.loads`; each problem is located through the document's marks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from . import model as m
+from .errors import Problem, suggest
+from .hexgrid import Cell, Grid
+from .notation import DiffColumn, OddsColumn, Strength
+
+if TYPE_CHECKING:
+    from .load import Document, PathT
+
+HEX_KEYS = {"hex", "hexes", "from", "to", "path", "via", "supply_source", "defender_hex", "attacker_hexes"}
+UNIT_KEYS = {"unit", "units", "attackers", "defenders", "attacker_units", "defender_units"}
+SHIFT_KEYS = {"shifts"}
+COLUMN_KEYS = {"column", "final_column", "base_column"}
+
+_HITS = re.compile(r"^(\d+|\?)/(\d+|\?)$")
+_LOSSES = re.compile(r"^(\d+|-|\?)/(\d+|-|\?)$")
+
+
+class _Checker:
+    def __init__(self, game: m.Game, doc: Document, file: str) -> None:
+        self.game = game
+        self.doc = doc
+        self.file = file
+        self.problems: list[Problem] = []
+        self.grid: Grid = game.map.grid.grid()
+        self.sides = [s.id for s in game.game.sides]
+        self.unit_ids = [u.id for u in game.units]
+        self.shift_ids = [s.id for s in game.combat.shifts]
+        self.table_ids = [t.id for t in game.tables]
+
+    def err(self, path: PathT, msg: str, key: bool = False) -> None:
+        from .load import dotted
+
+        mk = self.doc.mark(path, key=key)
+        self.problems.append(
+            Problem(self.file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), msg)
+        )
+
+    # ---------------------------------------------------------------------------------------------- helpers
+    def name(self, path: PathT, value: str | None, choices: Iterable[str], what: str) -> bool:
+        if value is None:
+            return True
+        choices = list(choices)
+        if value not in choices:
+            shown = ", ".join(choices[:12]) + (" ..." if len(choices) > 12 else "")
+            self.err(path, f"{value!r} is not a known {what}{suggest(value, choices)} (known: {shown})")
+            return False
+        return True
+
+    def hex(self, path: PathT, label: Any) -> Cell | None:
+        try:
+            cell = self.grid.parse(str(label))
+        except ValueError as e:
+            self.err(path, str(e))
+            return None
+        if not self.grid.contains(cell):
+            g = self.game.map.grid
+            first, last = self.grid.label(Cell(0, 0)), self.grid.label(Cell(g.columns - 1, g.rows - 1))
+            self.err(path, f"hex {label!r} is off the map (the map runs from {first} to {last})")
+            return None
+        return cell
+
+    def terrain(self, path: PathT, tid: str, kind: m.TerrainKind) -> None:
+        t = self.game.terrain.get(tid)
+        if t is None:
+            self.name(path, tid, self.game.terrain, "terrain")
+        elif t.kind != kind:
+            self.err(path, f"terrain {tid!r} is of kind {t.kind.value!r}; expected a terrain of kind {kind.value!r}")
+
+    # ------------------------------------------------------------------------------------------------ parts
+    def run(self) -> list[Problem]:
+        self.check_info()
+        self.check_terrain()
+        self.check_map()
+        self.check_units()
+        self.check_turns()
+        self.check_combat()
+        self.check_tables()
+        self.check_text()
+        self.check_examples()
+        return self.problems
+
+    def check_info(self) -> None:
+        info = self.game.game
+        if len(set(self.sides)) != len(self.sides):
+            self.err(("game", "sides"), "the two sides need different ids")
+        self.name(("game", "first_side"), info.first_side, self.sides, "side")
+
+    def check_terrain(self) -> None:
+        classes = self.game.game.mobility_classes
+        for tid, t in self.game.terrain.items():
+            for cls in t.movement:
+                if cls not in classes and cls != "all":
+                    self.name(("terrain", tid, "movement", cls), cls, classes, "mobility class (game.mobility_classes)")
+            for side in t.combat.by_side:
+                self.name(("terrain", tid, "combat", "by_side", side), side, self.sides, "side")
+        if self.game.map.default_terrain is not None:
+            self.terrain(("map", "default_terrain"), self.game.map.default_terrain, m.TerrainKind.HEX)
+
+    def check_map(self) -> None:
+        mp = self.game.map
+        seen_cells: dict[Cell, str] = {}
+        for label, h in mp.hexes.items():
+            path: PathT = ("map", "hexes", label)
+            cell = self.hex(path, label)
+            if cell is not None:
+                if cell in seen_cells:
+                    self.err(path, f"{label!r} is the same hex as {seen_cells[cell]!r}", key=True)
+                seen_cells[cell] = label
+            if h.terrain is not None:
+                self.terrain((*path, "terrain"), h.terrain, m.TerrainKind.HEX)
+            for i, f in enumerate(h.features):
+                self.terrain((*path, "features", i), f, m.TerrainKind.FEATURE)
+            self.name((*path, "supply"), h.supply, self.sides, "side")
+        seen_sides: dict[Any, int] = {}
+        for i, hs in enumerate(mp.hexsides):
+            path = ("map", "hexsides", i)
+            a = self.hex((*path, "between", 0), hs.between[0])
+            b = self.hex((*path, "between", 1), hs.between[1])
+            if a is not None and b is not None:
+                if not self.grid.adjacent(a, b):
+                    self.err((*path, "between"), f"{hs.between[0]} and {hs.between[1]} are not adjacent: no hexside lies between them")
+                else:
+                    side = self.grid.side(a, b)
+                    if side in seen_sides:
+                        self.err(
+                            (*path, "between"),
+                            f"the hexside {hs.between[0]}-{hs.between[1]} is already described at map.hexsides[{seen_sides[side]}]; "
+                            "list each hexside once with all its features",
+                        )
+                    seen_sides[side] = i
+            for j, f in enumerate(hs.features):
+                self.terrain((*path, "features", j), f, m.TerrainKind.HEXSIDE)
+        for i, p in enumerate(mp.paths):
+            path = ("map", "paths", i)
+            self.terrain((*path, "kind"), p.kind, m.TerrainKind.PATH)
+            cells = [self.hex((*path, "hexes", j), h) for j, h in enumerate(p.hexes)]
+            for j in range(1, len(cells)):
+                a, b = cells[j - 1], cells[j]
+                if a is not None and b is not None and not self.grid.adjacent(a, b):
+                    self.err(
+                        (*path, "hexes", j),
+                        f"the path jumps from {p.hexes[j - 1]} to {p.hexes[j]}, which are not adjacent (paths must be continuous)",
+                    )
+
+    def check_units(self) -> None:
+        fmt = self.game.game.strength_format
+        seen: dict[str, int] = {}
+        n_turns = len(self.game.turns.turns)
+        for i, u in enumerate(self.game.units):
+            path: PathT = ("units", i)
+            if u.id in seen:
+                self.err((*path, "id"), f"unit id {u.id!r} is already used by units[{seen[u.id]}]")
+            seen[u.id] = i
+            self.name((*path, "side"), u.side, self.sides, "side")
+            if u.group is not None and u.side in self.sides:
+                groups = self.game.side(u.side).groups
+                self.name((*path, "group"), u.group, groups, f"group of side {u.side!r}")
+            for j, s in enumerate(u.steps):
+                st = Strength.parse(s)
+                if st.form != fmt.value:
+                    self.err(
+                        (*path, "steps", j),
+                        f"strength {s!r} is written as {st.form!r} but this game prints strengths as {fmt.value!r}",
+                    )
+            if u.setup is not None:
+                self.hex((*path, "setup"), u.setup)
+            if u.entry is not None:
+                if u.entry.turn > n_turns:
+                    self.err((*path, "entry", "turn"), f"entry turn {u.entry.turn} is after the last turn ({n_turns})")
+                if u.entry.hex is not None:
+                    self.hex((*path, "entry", "hex"), u.entry.hex)
+        for i, mk in enumerate(self.game.markers):
+            self.name(("markers", i, "side"), mk.side, self.sides, "side")
+        for i, sc in enumerate(self.game.scenarios):
+            for uid, hx in sc.setup.items():
+                self.name(("scenarios", i, "setup", uid), uid, self.unit_ids, "unit id")
+                self.hex(("scenarios", i, "setup", uid), hx)
+
+    def check_turns(self) -> None:
+        tt = self.game.turns
+        for i, t in enumerate(tt.turns):
+            if t.number != i + 1:
+                self.err(("turns", "turns", i, "number"), f"turn {t.number} is listed {i + 1}th: number the turns 1, 2, 3 ... in order")
+            for side in t.replacements:
+                self.name(("turns", "turns", i, "replacements", side), side, self.sides, "side")
+        if tt.weather is not None:
+            states = tt.weather.states
+            self.name(("turns", "weather", "initial"), tt.weather.initial, states, "weather state")
+            self.name(("turns", "weather", "table"), tt.weather.table, self.table_ids, "table id")
+            for i, t in enumerate(tt.turns):
+                if t.weather is not None:
+                    self.name(("turns", "turns", i, "weather"), t.weather, states, "weather state")
+
+    def check_combat(self) -> None:
+        c = self.game.combat
+        base: PathT = ("combat",)
+        seen: set[str] = set()
+        for i, s in enumerate(c.shifts):
+            if s.id in seen:
+                self.err((*base, "shifts", i, "id"), f"shift id {s.id!r} is used twice")
+            seen.add(s.id)
+        for i, cap in enumerate(c.shift_caps):
+            for j, sid in enumerate(cap.shifts):
+                self.name((*base, "shift_caps", i, "shifts", j), sid, self.shift_ids, "shift id")
+            self.name((*base, "shift_caps", i, "side"), cap.side, self.sides, "side")
+        for i, mod in enumerate(c.modifiers):
+            for j, tid in enumerate(mod.terrain or []):
+                self.name((*base, "modifiers", i, "terrain", j), tid, self.game.terrain, "terrain")
+        for side in c.max_defenders:
+            self.name((*base, "max_defenders", side), side, self.sides, "side")
+        if c.kind in (m.CombatKind.ODDS, m.CombatKind.DIFFERENTIAL, m.CombatKind.MAGNITUDE) and c.crt is None:
+            self.err(base, f"combat of kind {c.kind.value!r} needs a 'crt'", key=False)
+        if c.kind is m.CombatKind.DICE_POOL and c.dice_pool is None:
+            self.err(base, "combat of kind 'dice-pool' needs 'dice_pool'")
+        if c.crt is not None:
+            self.check_crt(c, (*base, "crt"))
+
+    def check_crt(self, c: m.Combat, path: PathT) -> None:
+        crt = c.crt
+        assert crt is not None
+        parse = DiffColumn.parse if c.kind is m.CombatKind.DIFFERENTIAL else OddsColumn.parse
+        lows = []
+        for i, col in enumerate(crt.columns):
+            try:
+                col_parsed = parse(col)
+                if col_parsed.below:
+                    if i != 0:
+                        self.err((*path, "columns", i), f"{col!r} covers everything below its odds, so it must be the first column")
+                    continue
+                lows.append(col_parsed.low)
+            except ValueError as e:
+                self.err((*path, "columns", i), str(e))
+        if lows and lows != sorted(lows):
+            self.err((*path, "columns"), "columns must run from the lowest odds to the highest")
+        if len(set(lows)) != len(lows):
+            self.err((*path, "columns"), "two columns cover the same odds")
+        grids: list[tuple[PathT, Any]] = []
+        if isinstance(crt.cells, dict):
+            if crt.sections is None:
+                self.err((*path, "cells"), "cells given by section need a 'sections' list")
+            else:
+                for s in crt.sections:
+                    if s not in crt.cells:
+                        self.err((*path, "cells"), f"section {s!r} has no cells (write {{unknown: why}} if the rulebook lacks them)")
+                for s, grid in crt.cells.items():
+                    self.name((*path, "cells", s), s, crt.sections, "section")
+                    grids.append(((*path, "cells", s), grid))
+        else:
+            if crt.sections is not None:
+                self.err((*path, "cells"), "a CRT with 'sections' gives its cells as a mapping from section to rows")
+            grids.append(((*path, "cells"), crt.cells))
+        for gpath, grid in grids:
+            self.check_grid(gpath, grid, crt.rows, crt.columns, crt.cell_format, c.results)
+        if crt.secondary is not None:
+            self.check_grid(
+                (*path, "secondary", "cells"),
+                crt.secondary.cells,
+                crt.secondary.rows,
+                crt.columns,
+                m.CellFormat.LOSSES_ATTACKER_DEFENDER,
+                c.results,
+            )
+        for end in ("below", "above"):
+            auto = getattr(crt, end)
+            if auto is None:
+                continue
+            if auto.column is not None:
+                self.name((*path, end, "column"), auto.column, crt.columns, "CRT column")
+            if auto.result is not None:
+                self.check_cell((*path, end, "result"), auto.result, m.CellFormat.CODE, c.results)
+        if crt.mandatory_retreat is not None:
+            self.name((*path, "mandatory_retreat", "side"), crt.mandatory_retreat.side, self.sides, "side")
+
+    def check_grid(
+        self,
+        path: PathT,
+        grid: Any,
+        rows: list[str],
+        columns: list[str],
+        fmt: m.CellFormat,
+        results: dict[str, m.ResultCode],
+    ) -> None:
+        if isinstance(grid, m.Unknown):
+            return
+        if len(grid) != len(rows):
+            self.err(path, f"{len(grid)} rows of cells for {len(rows)} row labels ({', '.join(rows)})")
+        for r, row in enumerate(grid):
+            if len(row) != len(columns):
+                label = rows[r] if r < len(rows) else str(r)
+                self.err((*path, r), f"row {label!r} has {len(row)} cells; the CRT has {len(columns)} columns")
+            for k, cell in enumerate(row):
+                self.check_cell((*path, r, k), cell, fmt, results)
+
+    def check_cell(self, path: PathT, cell: str, fmt: m.CellFormat, results: dict[str, m.ResultCode]) -> None:
+        if cell == "?":
+            return
+        if fmt is m.CellFormat.HITS_NORMAL_ALLOUT:
+            if not _HITS.match(cell):
+                self.err(path, f"{cell!r} is not a hits cell (expected normal/all-out hits like '0/1', or '?')")
+        elif fmt is m.CellFormat.LOSSES_ATTACKER_DEFENDER:
+            if not _LOSSES.match(cell):
+                self.err(path, f"{cell!r} is not a losses cell (expected attacker/defender losses like '1/1' or '-/1')")
+        else:
+            for code in cell.split("+"):
+                if code not in results:
+                    self.err(path, f"result {code!r} is not in combat.results{suggest(code, results)} (legend: {', '.join(results)})")
+
+    def check_tables(self) -> None:
+        seen: set[str] = set()
+        for i, t in enumerate(self.game.tables):
+            if t.id in seen:
+                self.err(("tables", i, "id"), f"table id {t.id!r} is used twice")
+            seen.add(t.id)
+            for j, row in enumerate(t.rows):
+                if len(row.cells) != len(t.columns):
+                    self.err(("tables", i, "rows", j, "cells"), f"row {row.label!r} has {len(row.cells)} cells; the table has {len(t.columns)} columns")
+
+    def check_text(self) -> None:
+        for i, ph in enumerate(self.game.sequence):
+            self.name(("sequence", i, "side"), ph.side, self.sides, "side")
+        if self.game.victory is not None:
+            for i, item in enumerate(self.game.victory.points):
+                self.name(("victory", "points", i, "side"), item.side, self.sides, "side")
+            for side in self.game.victory.handicap:
+                self.name(("victory", "handicap", side), side, self.sides, "side")
+
+    def check_examples(self) -> None:
+        seen: set[str] = set()
+        columns = self.game.combat.crt.columns if self.game.combat.crt else []
+        for i, ex in enumerate(self.game.examples):
+            path: PathT = ("examples", i)
+            if ex.id in seen:
+                self.err((*path, "id"), f"example id {ex.id!r} is used twice")
+            seen.add(ex.id)
+            for part in ("given", "states"):
+                for sub, key, value in _walk(getattr(ex, part)):
+                    p = (*path, part, *sub)
+                    if key in HEX_KEYS:
+                        for j, v in _each(value):
+                            self.hex(p if j is None else (*p, j), v)
+                    elif key in UNIT_KEYS:
+                        for j, v in _each(value):
+                            self.name(p if j is None else (*p, j), str(v), self.unit_ids, "unit id")
+                    elif key in SHIFT_KEYS:
+                        for j, v in _each(value):
+                            self.name(p if j is None else (*p, j), str(v), self.shift_ids, "shift id")
+                    elif key in COLUMN_KEYS and columns and part == "given":
+                        self.name(p, str(value), columns, "CRT column")
+                    elif key == "table":
+                        self.name(p, str(value), self.table_ids, "table id")
+
+
+def _walk(data: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield (*path, k), str(k), v
+            if isinstance(v, dict | list) and str(k) not in HEX_KEYS | UNIT_KEYS | SHIFT_KEYS:
+                yield from _walk(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            if isinstance(v, dict):
+                yield from _walk(v, (*path, i))
+
+
+def _each(value: Any) -> Iterator[tuple[int | None, Any]]:
+    if isinstance(value, list):
+        for j, v in enumerate(value):
+            if isinstance(v, list):  # a list of paths/stacks: check each member
+                for x in v:
+                    yield j, x
+            else:
+                yield j, v
+    elif value is not None:
+        yield None, value
+
+
+def cross_check(game: m.Game, doc: Document, file: str) -> list[Problem]:
+    """Every cross-reference problem in ``game``."""
+    return _Checker(game, doc, file).run()

@@ -1,0 +1,70 @@
+"""Errors and findings: every problem names its file, line, column and key path."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with an input file, located as precisely as the input allows."""
+
+    file: str
+    """Path of the file as the user gave it."""
+    line: int | None
+    """1-based line, or None when the problem is not tied to a place (an empty file, bad encoding at EOF)."""
+    column: int | None
+    """1-based column."""
+    path: str
+    """Dotted key path into the document (``units[3].setup``), empty for the whole file."""
+    message: str
+    """What is wrong and what was expected."""
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.path + ': ' if self.path else ''}{self.message}"
+
+
+class LoadError(Exception):
+    """Raised by the loader with every problem it found in one file."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = sorted(set(problems), key=lambda p: (p.line or 0, p.column or 0, p.path, p.message))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A disagreement found by ``forge verify``: a possible erratum."""
+
+    kind: str
+    """Short machine-readable category: ``crt-monotone``, ``example-mismatch``, ..."""
+    rule: str | None
+    """The rule number the finding cites, when there is one."""
+    message: str
+    """What disagrees, in one sentence."""
+    stated: str | None = None
+    """What the book (or the printed table) says."""
+    computed: str | None = None
+    """What the rules give."""
+    ref: str | None = None
+    """The example or table id in the data file."""
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """Return ``" (did you mean 'x'?)"`` for the closest choice, or an empty string.
+
+    >>> suggest("terain", ["terrain", "name"])
+    " (did you mean 'terrain'?)"
+    >>> suggest("zzz", ["terrain"])
+    ''
+    """
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -1,0 +1,454 @@
+"""The only YAML reader: bytes -> checked :class:`forge.model.Game`, or a :class:`LoadError` listing every problem.
+
+Reading is safe by construction: the document is composed into nodes with PyYAML's safe machinery, each node is
+converted here (no tags beyond the standard ones, no object construction), aliases are expanded under a budget,
+nesting depth is bounded, and every value keeps the line and column it came from so that schema and
+cross-reference problems can be reported as ``file:line:col: key.path: message``.
+
+Scalars follow YAML 1.2's core schema rather than PyYAML's 1.1 defaults: ``yes``/``no``/``on``/``off`` stay strings
+and ``0805`` stays the hex label ``"0805"`` instead of becoming an octal number.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+import types
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from . import model as m
+from .errors import LoadError, Problem, suggest
+
+MAX_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_NODES = 500_000
+
+PathT = tuple[str | int, ...]
+Mark = tuple[int, int]
+
+_STANDARD_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:timestamp",
+    "tag:yaml.org,2002:merge",
+}
+
+
+class _Resolver(yaml.resolver.BaseResolver):
+    """YAML 1.2 core-schema resolution of plain scalars."""
+
+
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?(?:0|[1-9][0-9]*))$"), list("-+0123456789")
+)
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^(?:[-+]?(?:[0-9][0-9]*)?\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+)$"),
+    list("-+0123456789."),
+)
+_Resolver.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
+_Resolver.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark: Any) -> None:
+        self.mark = mark
+
+
+class _Loader(
+    yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, _Resolver
+):
+    """Composes nodes only; never constructs Python objects from tags."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        _Resolver.__init__(self)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # bounded recursion instead of RecursionError
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+@dataclass
+class Document:
+    """Plain Python data plus where each value came from."""
+
+    data: Any
+    marks: dict[PathT, Mark] = field(default_factory=dict)
+    key_marks: dict[PathT, Mark] = field(default_factory=dict)
+
+    def mark(self, path: PathT, key: bool = False) -> Mark | None:
+        """Closest known position for a path: the key itself, or the nearest enclosing value."""
+        p = tuple(path)
+        if key and p in self.key_marks:
+            return self.key_marks[p]
+        while p:
+            if p in self.marks:
+                return self.marks[p]
+            if p in self.key_marks:
+                return self.key_marks[p]
+            p = p[:-1]
+        return self.marks.get((), None)
+
+
+def dotted(path: PathT) -> str:
+    """``('units', 3, 'setup')`` -> ``units[3].setup``."""
+    out = ""
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out
+
+
+class _Converter:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.doc = Document(None)
+        self.problems: list[Problem] = []
+        self.budget = MAX_NODES
+
+    def problem(self, mark: Any, path: PathT, msg: str) -> None:
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+        self.problems.append(Problem(self.file, line, col, dotted(path), msg))
+
+    def convert(self, node: yaml.Node, path: PathT) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            raise _Budget(node.start_mark)
+        self.doc.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if node.tag not in _STANDARD_TAGS:
+            self.problem(node.start_mark, path, f"tag {node.tag!r} is not allowed (plain YAML values only)")
+            return None
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(child, (*path, i)) for i, child in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, path)
+        raise AssertionError(node)  # pragma: no cover
+
+    def scalar(self, node: yaml.ScalarNode, path: PathT) -> Any:
+        v = node.value
+        tag = node.tag
+        if tag == "tag:yaml.org,2002:null":
+            return None
+        if tag == "tag:yaml.org,2002:bool":
+            return v.lower() == "true"
+        if tag == "tag:yaml.org,2002:int":
+            try:
+                return int(v)
+            except ValueError:
+                self.problem(node.start_mark, path, f"{v!r} is not a whole number")
+                return None
+        if tag == "tag:yaml.org,2002:float":
+            try:
+                return float(v)
+            except ValueError:
+                self.problem(node.start_mark, path, f"{v!r} is not a number")
+                return None
+        if tag == "tag:yaml.org,2002:timestamp":
+            return v
+        return v
+
+    def mapping(self, node: yaml.MappingNode, path: PathT) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        pairs = list(node.value)
+        # merge keys (<<) first, so explicit keys override them
+        for knode, vnode in pairs:
+            if knode.tag == "tag:yaml.org,2002:merge":
+                merged = self.convert(vnode, path)
+                sources = merged if isinstance(merged, list) else [merged]
+                for src in sources:
+                    if isinstance(src, dict):
+                        out.update(src)
+                    else:
+                        self.problem(vnode.start_mark, path, "'<<' must merge a mapping or a list of mappings")
+        seen: dict[str, Any] = {}
+        for knode, vnode in pairs:
+            if knode.tag == "tag:yaml.org,2002:merge":
+                continue
+            if not isinstance(knode, yaml.ScalarNode):
+                self.problem(knode.start_mark, path, "a key must be a plain value, not a list or mapping")
+                continue
+            key = str(self.scalar(knode, path)) if knode.tag != "tag:yaml.org,2002:null" else "null"
+            kpath = (*path, key)
+            if key in seen:
+                first = seen[key]
+                self.problem(
+                    knode.start_mark, kpath, f"duplicate key {key!r} (first defined on line {first.line + 1})"
+                )
+                continue
+            seen[key] = knode.start_mark
+            self.doc.key_marks[kpath] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
+            out[key] = self.convert(vnode, kpath)
+        return out
+
+
+class _Budget(Exception):
+    def __init__(self, mark: Any) -> None:
+        self.mark = mark
+
+
+def _decode(raw: bytes, file: str) -> str:
+    if not raw.strip():
+        raise LoadError([Problem(file, None, None, "", "the file is empty (expected a YAML mapping with a 'game' key)")])
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LoadError([Problem(file, 1, 1, "", "the file is UTF-16; save it as UTF-8")])
+    if b"\x00" in raw[:8192] or b"\x00" in raw:
+        raise LoadError([Problem(file, None, None, "", "this is a binary file, not YAML text (it contains NUL bytes)")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        before = raw[: e.start]
+        line = before.count(b"\n") + 1
+        col = e.start - (before.rfind(b"\n") + 1) + 1
+        raise LoadError(
+            [Problem(file, line, col, "", f"byte 0x{raw[e.start]:02x} is not UTF-8 (save the file as UTF-8)")]
+        ) from None
+    for i, line_text in enumerate(text.splitlines(), 1):
+        stripped = line_text.lstrip(" ")
+        if stripped.startswith("\t"):
+            col = len(line_text) - len(stripped) + 1
+            raise LoadError(
+                [Problem(file, i, col, "", "a tab is used for indentation (YAML indents with spaces only)")]
+            )
+    return text
+
+
+def parse_yaml(text: str, file: str) -> Document:
+    """Compose and convert one YAML document with marks; raise LoadError on any syntax problem."""
+    loader = _Loader(text)
+    conv = _Converter(file)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise LoadError([Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")])
+        conv.doc.data = conv.convert(node, ())
+    except _TooDeep as e:
+        raise LoadError(
+            [Problem(file, e.mark.line + 1, e.mark.column + 1, "", f"nesting deeper than {MAX_DEPTH} levels")]
+        ) from None
+    except _Budget as e:
+        raise LoadError(
+            [
+                Problem(
+                    file,
+                    e.mark.line + 1,
+                    e.mark.column + 1,
+                    "",
+                    f"the document expands to more than {MAX_NODES} values (an alias bomb?)",
+                )
+            ]
+        ) from None
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = " ".join(x for x in (e.context, e.problem) if x)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        raise LoadError([Problem(file, line, col, "", f"invalid YAML: {what}")]) from None
+    except yaml.YAMLError as e:
+        raise LoadError([Problem(file, None, None, "", f"invalid YAML: {e}")]) from None
+    finally:
+        loader.dispose()
+    if conv.problems:
+        raise LoadError(conv.problems)
+    if not isinstance(conv.doc.data, dict):
+        kind = "a list" if isinstance(conv.doc.data, list) else "a single value"
+        raise LoadError([Problem(file, 1, 1, "", f"the top level is {kind}; expected a mapping with a 'game' key")])
+    return conv.doc
+
+
+# ------------------------------------------------------------------------------------------- schema validation
+def _model_at(path: PathT) -> type[BaseModel] | None:
+    """The pydantic model class that describes the mapping at ``path``, for listing accepted keys."""
+    tp: Any = m.Game
+    for p in path:
+        tp = _descend(tp, p)
+        if tp is None:
+            return None
+    return _as_model(tp)
+
+
+def _as_model(tp: Any) -> type[BaseModel] | None:
+    tp = _strip(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return tp
+    for arg in typing.get_args(tp) if _is_union(tp) else ():
+        got = _as_model(arg)
+        if got is not None and got is not m.Unknown:
+            return got
+    return None
+
+
+def _is_union(tp: Any) -> bool:
+    return typing.get_origin(tp) in (typing.Union, types.UnionType)
+
+
+def _strip(tp: Any) -> Any:
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _descend(tp: Any, key: str | int) -> Any:
+    tp = _strip(tp)
+    if _is_union(tp):
+        for arg in typing.get_args(tp):
+            got = _descend(arg, key)
+            if got is not None:
+                return got
+        return None
+    origin = typing.get_origin(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        f = tp.model_fields.get(str(key))
+        return f.annotation if f else None
+    if origin in (list, tuple) and isinstance(key, int):
+        args = typing.get_args(tp)
+        return args[0] if origin is list or len(args) == 2 and args[1] is Ellipsis else args[min(key, len(args) - 1)]
+    if origin is dict:
+        return typing.get_args(tp)[1]
+    return None
+
+
+def _clean_loc(data: Any, loc: tuple[Any, ...]) -> PathT:
+    """Drop pydantic's union-member tags from an error location, keeping only real keys and indices."""
+    out: list[str | int] = []
+    cur = data
+    for p in loc:
+        if isinstance(cur, dict) and str(p) in cur:
+            out.append(str(p))
+            cur = cur[str(p)]
+        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
+            out.append(p)
+            cur = cur[p]
+        elif isinstance(cur, dict) and not isinstance(p, int) and p not in ("function-after", "function-before"):
+            # a missing or extra key names a place one level down
+            if p and str(p)[0].islower() and "[" not in str(p) and str(p) not in ("int", "float", "str", "bool"):
+                out.append(str(p))
+                break
+        else:
+            continue
+    return tuple(out)
+
+
+def _schema_problems(doc: Document, file: str, err: ValidationError) -> list[Problem]:
+    by_path: dict[PathT, list[str]] = {}
+    extra: dict[PathT, None] = {}
+    for e in err.errors(include_url=False):
+        path = _clean_loc(doc.data, tuple(e["loc"]))
+        typ = e["type"]
+        if typ == "extra_forbidden":
+            extra[path] = None
+            continue
+        msg = e["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, ") :]
+        if typ == "missing":
+            msg = f"required key '{path[-1] if path else ''}' is missing"
+        elif typ in ("enum", "literal_error"):
+            expected = e.get("ctx", {}).get("expected", "")
+            choices = re.findall(r"'([^']*)'", expected)
+            msg = f"{e['input']!r} is not allowed (expected {expected}){suggest(str(e['input']), choices)}"
+        elif typ == "model_type" or typ == "dict_type":
+            msg = "expected a mapping"
+        elif typ == "list_type":
+            msg = "expected a list"
+        msgs = by_path.setdefault(path, [])
+        if msg not in msgs:
+            msgs.append(msg)
+    problems = []
+    for path, model_path in ((p, p[:-1]) for p in extra):
+        cls = _model_at(model_path)
+        accepted = sorted(cls.model_fields) if cls else []
+        key = str(path[-1]) if path else ""
+        mk = doc.mark(path, key=True)
+        problems.append(
+            Problem(
+                file,
+                mk[0] if mk else None,
+                mk[1] if mk else None,
+                dotted(path),
+                f"unknown key {key!r}{suggest(key, accepted)} (accepted keys: {', '.join(accepted)})",
+            )
+        )
+    for path, msgs in by_path.items():
+        mk = doc.mark(path, key=msgs[0].startswith("required key"))
+        text = msgs[0] if len(msgs) == 1 else "; or ".join(msgs)
+        if any("unknown" in x for x in msgs) and len(msgs) > 1:
+            text = "expected a number or 'unknown' (" + text + ")"
+        problems.append(Problem(file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), text))
+    return problems
+
+
+# ------------------------------------------------------------------------------------------------- public API
+def load(path: str | Path) -> m.Game:
+    """Load and check one game file; raise :class:`LoadError` with every problem found."""
+    file = str(path)
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise LoadError([Problem(file, None, None, "", "is a directory, not a YAML file")])
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise LoadError([Problem(file, None, None, "", "no such file")]) from None
+    except OSError as e:
+        raise LoadError([Problem(file, None, None, "", f"cannot read the file ({e.strerror})")]) from None
+    if len(raw) > MAX_BYTES:
+        raise LoadError([Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")])
+    return loads(raw, file)
+
+
+def loads(raw: bytes | str, file: str = "<string>") -> m.Game:
+    """Load a game from bytes or text (``file`` names it in messages)."""
+    text = _decode(raw.encode("utf-8") if isinstance(raw, str) else raw, file)
+    doc = parse_yaml(text, file)
+    try:
+        game = m.Game.model_validate(doc.data)
+    except ValidationError as e:
+        raise LoadError(_schema_problems(doc, file, e)) from None
+    from .check import cross_check  # the checks need the model; imported late to keep this module's top small
+
+    problems = list(cross_check(game, doc, file))
+    if problems:
+        raise LoadError(problems)
+    return game
+
+
+def iter_paths(data: Any, path: PathT = ()) -> Iterator[tuple[PathT, Any]]:
+    """Every (path, value) in plain data, depth first."""
+    yield path, data
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from iter_paths(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from iter_paths(v, (*path, i))
+
+
+_ = _dt  # dates stay text: the turn track prints them as written

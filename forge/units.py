@@ -1,0 +1,66 @@
+"""Physical lengths: ``"16mm"``, ``"0.75in"``, ``"9pt"``, ``"3/4in"`` -> points. The only converter."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+POINTS_PER = {"pt": Fraction(1), "in": Fraction(72), "mm": Fraction(72 * 10, 254), "cm": Fraction(72 * 100, 254)}
+_LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*(pt|in|mm|cm)\s*$")
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*[xX×]\s*(\d+(?:\.\d+)?|\d+/\d+)\s*(pt|in|mm|cm)\s*$")
+
+PAPER = {
+    "letter": ("8.5in", "11in"),
+    "a4": ("210mm", "297mm"),
+    "tabloid": ("11in", "17in"),
+    "a3": ("297mm", "420mm"),
+}
+
+
+def _number(text: str) -> Fraction:
+    return Fraction(text)
+
+
+def length(text: str) -> float:
+    """Parse a length with its unit and return points.
+
+    >>> length("1in"), length("3/4in"), length("25.4mm"), length("9pt")
+    (72.0, 54.0, 72.0, 9.0)
+    """
+    m = _LENGTH.match(str(text))
+    if not m:
+        raise ValueError(f"{text!r} is not a length (expected a number and a unit: '16mm', '0.75in', '3/4in', '9pt')")
+    value = _number(m.group(1)) * POINTS_PER[m.group(2)]
+    if value <= 0:
+        raise ValueError(f"{text!r} must be greater than zero")
+    return float(value)
+
+
+def size(text: str) -> tuple[float, float]:
+    """Parse ``"11x17in"`` (width x height) into points.
+
+    >>> size("11x17in")
+    (792.0, 1224.0)
+    """
+    m = _SIZE.match(str(text))
+    if not m:
+        raise ValueError(f"{text!r} is not a size (expected width x height with a unit: '11x17in', '297x420mm')")
+    unit = POINTS_PER[m.group(3)]
+    w, h = _number(m.group(1)) * unit, _number(m.group(2)) * unit
+    if w <= 0 or h <= 0:
+        raise ValueError(f"{text!r} must be greater than zero in both directions")
+    return float(w), float(h)
+
+
+def paper(name: str) -> tuple[float, float]:
+    """Portrait paper size in points by name (letter, a4, tabloid, a3)."""
+    try:
+        w, h = PAPER[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown paper {name!r} (expected one of {', '.join(PAPER)})") from None
+    return length(w), length(h)
+
+
+def fmt(points: float) -> str:
+    """Format points as the shortest exact-looking inch string, for messages."""
+    return f"{points / 72:g}in"
