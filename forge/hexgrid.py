@@ -46,7 +46,7 @@ _HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS = ((1, 0), (0, -1), (-1, 0), (0, 1))
 
 # The str() form of a Cell: brackets keep it apart from the 1-based "col,row" label scheme.
-_CELL_TEXT = re.compile(r"\(\s*(-?[0-9]{1,18})\s*,\s*(-?[0-9]{1,18})\s*\)")
+_CELL_TEXT = re.compile(rf"\(\s*(-?[0-9]{{1,{_MAX_DIGITS}}})\s*,\s*(-?[0-9]{{1,{_MAX_DIGITS}}})\s*\)")
 
 
 class _Choice(StrEnum):
@@ -567,7 +567,11 @@ then the column number)
         ]
 
     def side_segment(self, s: Hexside, size: float) -> tuple[Point, Point]:
-        """The two corners ``s.a`` and ``s.b`` share, in ``s.a``'s clockwise order: where to draw a river."""
+        """The two corners ``s.a`` and ``s.b`` share, in the order of ``corners(s.a)``: where to draw a river.
+
+        >>> Grid(GridKind.SQUARE, 2, 1).side_segment(Hexside(Cell(0, 0), Cell(1, 0)), 10)
+        ((10.0, 0.0), (10.0, 10.0))
+        """
         self.side(s.a, s.b)  # raises the adjacency error with labels in it
         theirs = self.corners(s.b, size)
         # Centres are computed independently, so shared corners may differ in the last bits.

@@ -359,6 +359,7 @@ def _clean_loc(data: Any, loc: tuple[Any, ...]) -> PathT:
 def _schema_problems(doc: Document, file: str, err: ValidationError) -> list[Problem]:
     by_path: dict[PathT, list[str]] = {}
     extra: dict[PathT, None] = {}
+    missing: dict[PathT, list[str]] = {}
     for e in err.errors(include_url=False):
         path = _clean_loc(doc.data, tuple(e["loc"]))
         typ = e["type"]
@@ -369,7 +370,8 @@ def _schema_problems(doc: Document, file: str, err: ValidationError) -> list[Pro
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, ") :]
         if typ == "missing":
-            msg = f"required key '{path[-1] if path else ''}' is missing"
+            missing.setdefault(path[:-1], []).append(str(path[-1]) if path else "")
+            continue
         elif typ in ("enum", "literal_error"):
             expected = e.get("ctx", {}).get("expected", "")
             choices = re.findall(r"'([^']*)'", expected)
@@ -396,8 +398,13 @@ def _schema_problems(doc: Document, file: str, err: ValidationError) -> list[Pro
                 f"unknown key {key!r}{suggest(key, accepted)} (accepted keys: {', '.join(accepted)})",
             )
         )
+    for path, keys in missing.items():
+        mk = doc.mark(path, key=True)
+        names = ", ".join(repr(k) for k in keys)
+        msg = f"missing required key{'s' if len(keys) > 1 else ''} {names}"
+        problems.append(Problem(file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), msg))
     for path, msgs in by_path.items():
-        mk = doc.mark(path, key=msgs[0].startswith("required key"))
+        mk = doc.mark(path, key=True)
         text = msgs[0] if len(msgs) == 1 else "; or ".join(msgs)
         if any("unknown" in x for x in msgs) and len(msgs) > 1:
             text = "expected a number or 'unknown' (" + text + ")"
