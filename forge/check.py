@@ -94,7 +94,8 @@ class _Checker:
         info = self.game.game
         if len(set(self.sides)) != len(self.sides):
             self.err(("game", "sides"), "the two sides need different ids")
-        self.name(("game", "first_side"), info.first_side, self.sides, "side")
+        if isinstance(info.first_side, str):
+            self.name(("game", "first_side"), info.first_side, self.sides, "side")
 
     def check_terrain(self) -> None:
         classes = self.game.game.mobility_classes

@@ -93,6 +93,83 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _offset(text: str) -> tuple[float, float]:
+    from . import units
+
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected DX,DY (e.g. 0.5mm,-0.3mm or 1,0 in points)")
+    out = []
+    for p in parts:
+        p = p.strip()
+        try:
+            out.append(float(p) if p.lstrip("+-").replace(".", "", 1).isdigit() else _signed_length(p, units))
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return out[0], out[1]
+
+
+def _signed_length(text: str, units) -> float:  # type: ignore[no-untyped-def]
+    sign = -1.0 if text.startswith("-") else 1.0
+    return sign * units.length(text.lstrip("+-"))
+
+
+def _components(text: str) -> tuple[str, ...]:
+    from .build import COMPONENTS
+
+    parts = tuple(p.strip() for p in text.split(",") if p.strip())
+    bad = [p for p in parts if p not in COMPONENTS]
+    if bad or not parts:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}")
+    return parts
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from .build import DEFAULT_COMPONENTS, BuildOptions, build
+    from .load import load
+
+    only = args.only or (DEFAULT_COMPONENTS + (("handout",) if args.sets else ()))
+    if args.sets is not None and not 1 <= args.sets <= 200:
+        print("forge build: --sets must be between 1 and 200", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    t0 = time.perf_counter()
+
+    def progress(msg: str) -> None:
+        if not args.quiet:
+            print(f"  {msg} ...", file=sys.stderr, flush=True)
+
+    options = BuildOptions(
+        paper=args.paper,
+        only=only,
+        counter_size=args.counter_size,
+        flip=args.flip,
+        back_offset=args.back_offset,
+        bleed=args.bleed,
+        greyscale=args.greyscale,
+        sets=args.sets or 1,
+        progress=progress,
+    )
+    status = EXIT_OK
+    for path in args.files:
+        try:
+            game = load(path)
+        except LoadError as e:
+            for p in e.problems:
+                print(p, file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        if not args.quiet:
+            print(f"building {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
+        for written in build(game, Path(args.out), options):
+            print(written)
+    if not args.quiet:
+        print(f"done in {time.perf_counter() - t0:.2f}s", file=sys.stderr)
+    return status
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="forge",
@@ -106,6 +183,21 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+", metavar="GAME.yaml")
     c.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     c.set_defaults(func=cmd_check)
+
+    b = sub.add_parser("build", help="build print-ready PDFs: map, counters, reference cards, class handouts")
+    b.add_argument("files", nargs="+", metavar="GAME.yaml")
+    b.add_argument("--out", default="output", help="output folder (default: output); files go to OUT/<game id>/")
+    b.add_argument("--paper", default="letter", choices=["letter", "a4", "tabloid", "a3"], help="paper size (default letter)")
+    b.add_argument("--only", type=_components, help="comma-separated components: map,counters,cards,handout")
+    b.add_argument("--counter-size", choices=["1/2in", "9/16in", "5/8in", "3/4in"], help="counter edge (default 5/8in)")
+    b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")
+    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="DX,DY",
+                   help="measured front/back offset from the calibration page, e.g. 0.5mm,-0.3mm")
+    b.add_argument("--bleed", action="store_true", help="add 1/8in bleed around counters for print services")
+    b.add_argument("--greyscale", action="store_true", help="greyscale palette for black-and-white printers")
+    b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
+    b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
+    b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("schema", help="print the JSON Schema of the game format (for editor completion)")
     s.set_defaults(func=cmd_schema)

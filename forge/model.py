@@ -86,8 +86,8 @@ class Info(Base):
     """Which rulebook the data was taken from (seed file name)."""
     scale: Scale
     sides: list[Side] = Field(min_length=2, max_length=2)
-    first_side: Id
-    """The side that moves first each turn."""
+    first_side: Annotated[Id | Unknown, BeforeValidator(_unknown_in)]
+    """The side that moves first each turn (unknown where each scenario decides)."""
     strength_format: StrengthFormat = StrengthFormat.SINGLE
     mobility_classes: list[Id] = ["all"]
     """Movement classes that terrain costs are given for (``non-mechanized``, ``mechanized`` ...)."""

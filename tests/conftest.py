@@ -1,0 +1,28 @@
+"""Shared fixtures: the repository's data files and a loaded Hell's Gate game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests import the shared strategies module
+
+
+@pytest.fixture(scope="session")
+def hells_gate_path() -> Path:
+    return DATA / "hells_gate.yaml"
+
+
+@pytest.fixture(scope="session")
+def hells_gate(hells_gate_path: Path):  # type: ignore[no-untyped-def]
+    from forge.load import load
+
+    return load(hells_gate_path)
+
+
+def data_files() -> list[Path]:
+    return sorted(DATA.glob("*.yaml"))

@@ -1,0 +1,54 @@
+"""The command line: exit statuses, summaries, schema, and no tracebacks on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+
+from forge import __version__
+from forge.cli import main
+
+
+def test_check_summary_matches_data(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(DATA / "hells_gate.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "hex 7x7" in out
+    assert "odds CRT 6x8 (<1:1 .. 8:1+), 48/48 cells known" in out
+    assert "Soviet 14" in out and "German 14" in out
+
+
+def test_check_bad_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: 1\nformat: 1\n")
+    assert main(["check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:2:1: format: duplicate key" in err
+
+
+def test_schema_is_json_and_matches_committed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["title"] == "Hexforge game" and "game" in schema["properties"]
+    committed = json.loads((DATA.parent / "docs" / "hexforge.schema.json").read_text())
+    assert committed == schema, "docs/hexforge.schema.json is stale: run `forge schema > docs/hexforge.schema.json`"
+
+
+def test_version_and_module_entry_point() -> None:
+    r = subprocess.run([sys.executable, "-m", "forge", "--version"], capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and r.stdout.strip() == f"forge {__version__}"
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "usage: forge" in capsys.readouterr().out
+
+
+def test_bad_option_exit_2() -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["build", "--paper", "legal", "x.yaml"])
+    assert e.value.code == 2
