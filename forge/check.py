@@ -75,7 +75,10 @@ class _Checker:
         if t is None:
             self.name(path, tid, self.game.terrain, "terrain")
         elif t.kind != kind:
-            self.err(path, f"terrain {tid!r} is of kind {t.kind.value!r}; expected a terrain of kind {kind.value!r}")
+            self.err(
+                path,
+                f"terrain {tid!r} is of kind {t.kind.value!r}; expected a terrain of kind {kind.value!r}",
+            )
 
     # ------------------------------------------------------------------------------------------------ parts
     def run(self) -> list[Problem]:
@@ -102,7 +105,12 @@ class _Checker:
         for tid, t in self.game.terrain.items():
             for cls in t.movement:
                 if cls not in classes and cls != "all":
-                    self.name(("terrain", tid, "movement", cls), cls, classes, "mobility class (game.mobility_classes)")
+                    self.name(
+                        ("terrain", tid, "movement", cls),
+                        cls,
+                        classes,
+                        "mobility class (game.mobility_classes)",
+                    )
             for side in t.combat.by_side:
                 self.name(("terrain", tid, "combat", "by_side", side), side, self.sides, "side")
         if self.game.map.default_terrain is not None:
@@ -130,13 +138,17 @@ class _Checker:
             b = self.hex((*path, "between", 1), hs.between[1])
             if a is not None and b is not None:
                 if not self.grid.adjacent(a, b):
-                    self.err((*path, "between"), f"{hs.between[0]} and {hs.between[1]} are not adjacent: no hexside lies between them")
+                    self.err(
+                        (*path, "between"),
+                        f"{hs.between[0]} and {hs.between[1]} are not adjacent: no hexside lies between them",
+                    )
                 else:
                     side = self.grid.side(a, b)
                     if side in seen_sides:
                         self.err(
                             (*path, "between"),
-                            f"the hexside {hs.between[0]}-{hs.between[1]} is already described at map.hexsides[{seen_sides[side]}]; "
+                            f"the hexside {hs.between[0]}-{hs.between[1]} is already described at "
+                            f"map.hexsides[{seen_sides[side]}]; "
                             "list each hexside once with all its features",
                         )
                     seen_sides[side] = i
@@ -151,7 +163,8 @@ class _Checker:
                 if a is not None and b is not None and not self.grid.adjacent(a, b):
                     self.err(
                         (*path, "hexes", j),
-                        f"the path jumps from {p.hexes[j - 1]} to {p.hexes[j]}, which are not adjacent (paths must be continuous)",
+                        f"the path jumps from {p.hexes[j - 1]} to {p.hexes[j]}, which are not adjacent "
+                        "(paths must be continuous)",
                     )
 
     def check_units(self) -> None:
@@ -178,7 +191,10 @@ class _Checker:
                 self.hex((*path, "setup"), u.setup)
             if u.entry is not None:
                 if u.entry.turn > n_turns:
-                    self.err((*path, "entry", "turn"), f"entry turn {u.entry.turn} is after the last turn ({n_turns})")
+                    self.err(
+                        (*path, "entry", "turn"),
+                        f"entry turn {u.entry.turn} is after the last turn ({n_turns})",
+                    )
                 if u.entry.hex is not None:
                     self.hex((*path, "entry", "hex"), u.entry.hex)
         for i, mk in enumerate(self.game.markers):
@@ -192,7 +208,10 @@ class _Checker:
         tt = self.game.turns
         for i, t in enumerate(tt.turns):
             if t.number != i + 1:
-                self.err(("turns", "turns", i, "number"), f"turn {t.number} is listed {i + 1}th: number the turns 1, 2, 3 ... in order")
+                self.err(
+                    ("turns", "turns", i, "number"),
+                    f"turn {t.number} is listed {i + 1}th: number the turns 1, 2, 3 ... in order",
+                )
             for side in t.replacements:
                 self.name(("turns", "turns", i, "replacements", side), side, self.sides, "side")
         if tt.weather is not None:
@@ -237,7 +256,10 @@ class _Checker:
                 col_parsed = parse(col)
                 if col_parsed.below:
                     if i != 0:
-                        self.err((*path, "columns", i), f"{col!r} covers everything below its odds, so it must be the first column")
+                        self.err(
+                            (*path, "columns", i),
+                            f"{col!r} covers everything below its odds, so it must be the first column",
+                        )
                     continue
                 lows.append(col_parsed.low)
             except ValueError as e:
@@ -253,13 +275,19 @@ class _Checker:
             else:
                 for s in crt.sections:
                     if s not in crt.cells:
-                        self.err((*path, "cells"), f"section {s!r} has no cells (write {{unknown: why}} if the rulebook lacks them)")
+                        self.err(
+                            (*path, "cells"),
+                            f"section {s!r} has no cells (write {{unknown: why}} if the rulebook lacks them)",
+                        )
                 for s, grid in crt.cells.items():
                     self.name((*path, "cells", s), s, crt.sections, "section")
                     grids.append(((*path, "cells", s), grid))
         else:
             if crt.sections is not None:
-                self.err((*path, "cells"), "a CRT with 'sections' gives its cells as a mapping from section to rows")
+                self.err(
+                    (*path, "cells"),
+                    "a CRT with 'sections' gives its cells as a mapping from section to rows",
+                )
             grids.append(((*path, "cells"), crt.cells))
         for gpath, grid in grids:
             self.check_grid(gpath, grid, crt.rows, crt.columns, crt.cell_format, c.results)
@@ -299,7 +327,9 @@ class _Checker:
         for r, row in enumerate(grid):
             if len(row) != len(columns):
                 label = rows[r] if r < len(rows) else str(r)
-                self.err((*path, r), f"row {label!r} has {len(row)} cells; the CRT has {len(columns)} columns")
+                self.err(
+                    (*path, r), f"row {label!r} has {len(row)} cells; the CRT has {len(columns)} columns"
+                )
             for k, cell in enumerate(row):
                 self.check_cell((*path, r, k), cell, fmt, results)
 
@@ -308,14 +338,23 @@ class _Checker:
             return
         if fmt is m.CellFormat.HITS_NORMAL_ALLOUT:
             if not _HITS.match(cell):
-                self.err(path, f"{cell!r} is not a hits cell (expected normal/all-out hits like '0/1', or '?')")
+                self.err(
+                    path, f"{cell!r} is not a hits cell (expected normal/all-out hits like '0/1', or '?')"
+                )
         elif fmt is m.CellFormat.LOSSES_ATTACKER_DEFENDER:
             if not _LOSSES.match(cell):
-                self.err(path, f"{cell!r} is not a losses cell (expected attacker/defender losses like '1/1' or '-/1')")
+                self.err(
+                    path,
+                    f"{cell!r} is not a losses cell (expected attacker/defender losses like '1/1' or '-/1')",
+                )
         else:
             for code in cell.split("+"):
                 if code not in results:
-                    self.err(path, f"result {code!r} is not in combat.results{suggest(code, results)} (legend: {', '.join(results)})")
+                    self.err(
+                        path,
+                        f"result {code!r} is not in combat.results{suggest(code, results)} "
+                        f"(legend: {', '.join(results)})",
+                    )
 
     def check_tables(self) -> None:
         seen: set[str] = set()
@@ -325,7 +364,10 @@ class _Checker:
             seen.add(t.id)
             for j, row in enumerate(t.rows):
                 if len(row.cells) != len(t.columns):
-                    self.err(("tables", i, "rows", j, "cells"), f"row {row.label!r} has {len(row.cells)} cells; the table has {len(t.columns)} columns")
+                    self.err(
+                        ("tables", i, "rows", j, "cells"),
+                        f"row {row.label!r} has {len(row.cells)} cells; the table has {len(t.columns)} columns",
+                    )
 
     def check_text(self) -> None:
         for i, ph in enumerate(self.game.sequence):

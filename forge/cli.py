@@ -7,26 +7,31 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import LoadError
 
+if TYPE_CHECKING:
+    from .model import Game
+
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def _summary(game) -> str:  # type: ignore[no-untyped-def]
+def _summary(game: Game) -> str:
     from .model import Unknown
 
     g = game.game
     grid = game.map.grid
     lines = [f"{game.game.title}{' — ' + g.subtitle if g.subtitle else ''}  [{g.id}]"]
     lines.append(
-        f"  map      {grid.kind.value} {grid.columns}x{grid.rows} ({grid.labels.value} labels), {game.map.status.value}; "
+        f"  map      {grid.kind.value} {grid.columns}x{grid.rows} ({grid.labels.value} labels), "
+        f"{game.map.status.value}; "
         f"{len(game.map.hexes)} hexes described, {len(game.map.hexsides)} hexsides, {len(game.map.paths)} paths; "
         f"{sum(1 for h in game.map.hexes.values() if h.supply)} supply sources"
     )
     per_side = Counter(u.side for u in game.units for _ in range(u.copies))
-    steps = Counter()
+    steps: Counter[str] = Counter()
     for u in game.units:
         steps[u.side] += len(u.steps) * u.copies
     reinf = sum(len(v) for v in game.reinforcements().values())
@@ -56,7 +61,8 @@ def _summary(game) -> str:  # type: ignore[no-untyped-def]
     lines.append(f"  tables   {len(game.tables)}: {', '.join(t.id for t in game.tables) or '-'}")
     kinds = Counter(e.kind.value for e in game.examples)
     lines.append(
-        f"  examples {len(game.examples)}" + (f" ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})" if kinds else "")
+        f"  examples {len(game.examples)}"
+        + (f" ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})" if kinds else "")
     )
     if game.scenarios:
         lines.append(f"  scenarios {len(game.scenarios)}: {', '.join(s.id for s in game.scenarios)}")
@@ -109,7 +115,7 @@ def _offset(text: str) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def _signed_length(text: str, units) -> float:  # type: ignore[no-untyped-def]
+def _signed_length(text: str, units: Any) -> float:
     sign = -1.0 if text.startswith("-") else 1.0
     return sign * units.length(text.lstrip("+-"))
 
@@ -120,7 +126,9 @@ def _components(text: str) -> tuple[str, ...]:
     parts = tuple(p.strip() for p in text.split(",") if p.strip())
     bad = [p for p in parts if p not in COMPONENTS]
     if bad or not parts:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}")
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}"
+        )
     return parts
 
 
@@ -186,13 +194,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build print-ready PDFs: map, counters, reference cards, class handouts")
     b.add_argument("files", nargs="+", metavar="GAME.yaml")
-    b.add_argument("--out", default="output", help="output folder (default: output); files go to OUT/<game id>/")
-    b.add_argument("--paper", default="letter", choices=["letter", "a4", "tabloid", "a3"], help="paper size (default letter)")
+    b.add_argument(
+        "--out", default="output", help="output folder (default: output); files go to OUT/<game id>/"
+    )
+    b.add_argument(
+        "--paper",
+        default="letter",
+        choices=["letter", "a4", "tabloid", "a3"],
+        help="paper size (default letter)",
+    )
     b.add_argument("--only", type=_components, help="comma-separated components: map,counters,cards,handout")
-    b.add_argument("--counter-size", choices=["1/2in", "9/16in", "5/8in", "3/4in"], help="counter edge (default 5/8in)")
-    b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")
-    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="DX,DY",
-                   help="measured front/back offset from the calibration page, e.g. 0.5mm,-0.3mm")
+    b.add_argument(
+        "--counter-size", choices=["1/2in", "9/16in", "5/8in", "3/4in"], help="counter edge (default 5/8in)"
+    )
+    b.add_argument(
+        "--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)"
+    )
+    b.add_argument(
+        "--back-offset",
+        type=_offset,
+        default=(0.0, 0.0),
+        metavar="DX,DY",
+        help="measured front/back offset from the calibration page, e.g. 0.5mm,-0.3mm",
+    )
     b.add_argument("--bleed", action="store_true", help="add 1/8in bleed around counters for print services")
     b.add_argument("--greyscale", action="store_true", help="greyscale palette for black-and-white printers")
     b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")

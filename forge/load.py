@@ -28,7 +28,7 @@ from .errors import LoadError, Problem, suggest
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
-MAX_NODES = 500_000
+MAX_NODES = 200_000
 
 PathT = tuple[str | int, ...]
 Mark = tuple[int, int]
@@ -61,7 +61,9 @@ _Resolver.add_implicit_resolver(
     re.compile(r"^(?:[-+]?(?:[0-9][0-9]*)?\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+)$"),
     list("-+0123456789."),
 )
-_Resolver.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
 _Resolver.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
 
 
@@ -188,7 +190,9 @@ class _Converter:
                     if isinstance(src, dict):
                         out.update(src)
                     else:
-                        self.problem(vnode.start_mark, path, "'<<' must merge a mapping or a list of mappings")
+                        self.problem(
+                            vnode.start_mark, path, "'<<' must merge a mapping or a list of mappings"
+                        )
         seen: dict[str, Any] = {}
         for knode, vnode in pairs:
             if knode.tag == "tag:yaml.org,2002:merge":
@@ -217,11 +221,15 @@ class _Budget(Exception):
 
 def _decode(raw: bytes, file: str) -> str:
     if not raw.strip():
-        raise LoadError([Problem(file, None, None, "", "the file is empty (expected a YAML mapping with a 'game' key)")])
+        raise LoadError(
+            [Problem(file, None, None, "", "the file is empty (expected a YAML mapping with a 'game' key)")]
+        )
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise LoadError([Problem(file, 1, 1, "", "the file is UTF-16; save it as UTF-8")])
     if b"\x00" in raw[:8192] or b"\x00" in raw:
-        raise LoadError([Problem(file, None, None, "", "this is a binary file, not YAML text (it contains NUL bytes)")])
+        raise LoadError(
+            [Problem(file, None, None, "", "this is a binary file, not YAML text (it contains NUL bytes)")]
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -248,7 +256,9 @@ def parse_yaml(text: str, file: str) -> Document:
     try:
         node = loader.get_single_node()
         if node is None:
-            raise LoadError([Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")])
+            raise LoadError(
+                [Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")]
+            )
         conv.doc.data = conv.convert(node, ())
     except _TooDeep as e:
         raise LoadError(
@@ -279,7 +289,9 @@ def parse_yaml(text: str, file: str) -> Document:
         raise LoadError(conv.problems)
     if not isinstance(conv.doc.data, dict):
         kind = "a list" if isinstance(conv.doc.data, list) else "a single value"
-        raise LoadError([Problem(file, 1, 1, "", f"the top level is {kind}; expected a mapping with a 'game' key")])
+        raise LoadError(
+            [Problem(file, 1, 1, "", f"the top level is {kind}; expected a mapping with a 'game' key")]
+        )
     return conv.doc
 
 
@@ -329,7 +341,11 @@ def _descend(tp: Any, key: str | int) -> Any:
         return f.annotation if f else None
     if origin in (list, tuple) and isinstance(key, int):
         args = typing.get_args(tp)
-        return args[0] if origin is list or len(args) == 2 and args[1] is Ellipsis else args[min(key, len(args) - 1)]
+        return (
+            args[0]
+            if origin is list or (len(args) == 2 and args[1] is Ellipsis)
+            else args[min(key, len(args) - 1)]
+        )
     if origin is dict:
         return typing.get_args(tp)[1]
     return None
@@ -346,9 +362,18 @@ def _clean_loc(data: Any, loc: tuple[Any, ...]) -> PathT:
         elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
             out.append(p)
             cur = cur[p]
-        elif isinstance(cur, dict) and not isinstance(p, int) and p not in ("function-after", "function-before"):
+        elif (
+            isinstance(cur, dict)
+            and not isinstance(p, int)
+            and p not in ("function-after", "function-before")
+        ):
             # a missing or extra key names a place one level down
-            if p and str(p)[0].islower() and "[" not in str(p) and str(p) not in ("int", "float", "str", "bool"):
+            if (
+                p
+                and str(p)[0].islower()
+                and "[" not in str(p)
+                and str(p) not in ("int", "float", "str", "bool")
+            ):
                 out.append(str(p))
                 break
         else:
@@ -427,7 +452,9 @@ def load(path: str | Path) -> m.Game:
     except OSError as e:
         raise LoadError([Problem(file, None, None, "", f"cannot read the file ({e.strerror})")]) from None
     if len(raw) > MAX_BYTES:
-        raise LoadError([Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")])
+        raise LoadError(
+            [Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")]
+        )
     return loads(raw, file)
 
 

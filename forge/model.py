@@ -7,7 +7,7 @@ reason), never an invented default.  Every rule-bearing item carries the rule nu
 from __future__ import annotations
 
 import re
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -41,13 +41,17 @@ def _unknown_in(v: Any) -> Any:
 
 MaybeInt = Annotated[int | Unknown, BeforeValidator(_unknown_in)]
 MaybeFloat = Annotated[float | Unknown, BeforeValidator(_unknown_in)]
-Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_.\-]*$", description="lower-case id: letters, digits, _ . -")]
+Id = Annotated[
+    str, Field(pattern=r"^[a-z0-9][a-z0-9_.\-]*$", description="lower-case id: letters, digits, _ . -")
+]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
-RuleRef = Annotated[str, Field(pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$", description="rule number, e.g. 7.2")]
+RuleRef = Annotated[
+    str, Field(pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$", description="rule number, e.g. 7.2")
+]
 
 
 # --------------------------------------------------------------------------------------------------------- game
-class StrengthFormat(str, Enum):
+class StrengthFormat(StrEnum):
     """How units' strengths are printed."""
 
     SINGLE = "single"
@@ -96,7 +100,7 @@ class Info(Base):
 
 
 # ---------------------------------------------------------------------------------------------------------- map
-class MapStatus(str, Enum):
+class MapStatus(StrEnum):
     COMPLETE = "complete"
     """Every hex as printed in the game."""
     RECONSTRUCTED = "reconstructed"
@@ -196,7 +200,7 @@ class Map(Base):
 
 
 # ------------------------------------------------------------------------------------------------------ terrain
-class TerrainKind(str, Enum):
+class TerrainKind(StrEnum):
     HEX = "hex"
     """Fills a whole hex: clear, woods, marsh."""
     FEATURE = "feature"
@@ -207,7 +211,7 @@ class TerrainKind(str, Enum):
     """Runs from hex to hex: roads, railways."""
 
 
-class Pattern(str, Enum):
+class Pattern(StrEnum):
     """Fill patterns that stay distinguishable in greyscale."""
 
     NONE = "none"
@@ -267,7 +271,7 @@ class TerrainType(Base):
 
 
 # -------------------------------------------------------------------------------------------------------- units
-class UnitType(str, Enum):
+class UnitType(StrEnum):
     INFANTRY = "infantry"
     ARMOUR = "armour"
     MECHANISED = "mechanised"
@@ -290,7 +294,7 @@ class UnitType(str, Enum):
 FAST_TYPES = frozenset({UnitType.ARMOUR, UnitType.MECHANISED, UnitType.MOTORISED, UnitType.CAVALRY})
 
 
-class UnitSize(str, Enum):
+class UnitSize(StrEnum):
     TEAM = "I"
     BATTALION = "II"
     REGIMENT = "III"
@@ -362,9 +366,11 @@ class Unit(Base):
     def counter_faces(self) -> list[tuple[int, int | None]]:
         if self.counters is not None:
             return list(self.counters)
-        return [(0, 1 if len(self.steps) > 1 else None)] if len(self.steps) <= 2 else [
-            (i, i + 1 if i + 1 < len(self.steps) else None) for i in range(0, len(self.steps), 2)
-        ]
+        return (
+            [(0, 1 if len(self.steps) > 1 else None)]
+            if len(self.steps) <= 2
+            else [(i, i + 1 if i + 1 < len(self.steps) else None) for i in range(0, len(self.steps), 2)]
+        )
 
 
 class Marker(Base):
@@ -410,14 +416,14 @@ class TurnTrack(Base):
 
 
 # -------------------------------------------------------------------------------------------------------- combat
-class CombatKind(str, Enum):
+class CombatKind(StrEnum):
     ODDS = "odds"
     DIFFERENTIAL = "differential"
     MAGNITUDE = "magnitude"
     DICE_POOL = "dice-pool"
 
 
-class CellFormat(str, Enum):
+class CellFormat(StrEnum):
     """How to read a CRT cell."""
 
     HITS_NORMAL_ALLOUT = "hits-normal/all-out"
@@ -623,7 +629,7 @@ class Scenario(Base):
     summary: str | None = None
 
 
-class ExampleKind(str, Enum):
+class ExampleKind(StrEnum):
     ODDS = "odds"
     SHIFTS = "shifts"
     COMBAT = "combat"

@@ -19,7 +19,8 @@ def test_check_summary_matches_data(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "hex 7x7" in out
     assert "odds CRT 6x8 (<1:1 .. 8:1+), 48/48 cells known" in out
-    assert "Soviet 14" in out and "German 14" in out
+    assert "Soviet 14" in out
+    assert "German 14" in out
 
 
 def test_check_bad_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,14 +34,20 @@ def test_check_bad_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_schema_is_json_and_matches_committed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema"]) == 0
     schema = json.loads(capsys.readouterr().out)
-    assert schema["title"] == "Hexforge game" and "game" in schema["properties"]
+    assert schema["title"] == "Hexforge game"
+    assert "game" in schema["properties"]
     committed = json.loads((DATA.parent / "docs" / "hexforge.schema.json").read_text())
-    assert committed == schema, "docs/hexforge.schema.json is stale: run `forge schema > docs/hexforge.schema.json`"
+    assert committed == schema, (
+        "docs/hexforge.schema.json is stale: run `forge schema > docs/hexforge.schema.json`"
+    )
 
 
 def test_version_and_module_entry_point() -> None:
-    r = subprocess.run([sys.executable, "-m", "forge", "--version"], capture_output=True, text=True, check=False)
-    assert r.returncode == 0 and r.stdout.strip() == f"forge {__version__}"
+    r = subprocess.run(
+        [sys.executable, "-m", "forge", "--version"], capture_output=True, text=True, check=False
+    )
+    assert r.returncode == 0
+    assert r.stdout.strip() == f"forge {__version__}"
 
 
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:

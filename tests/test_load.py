@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -61,14 +60,13 @@ BAD["alias bomb"] = _alias_bomb()
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_bad_input_gives_clear_located_message(name: str) -> None:
-    """Each bad file: LoadError (never another exception), message names the file, well under a second."""
-    start = time.perf_counter()
+    """Each bad file: LoadError (never another exception) whose messages name the file.
+
+    How fast this is gets measured in bench/bench_load.py, not asserted here."""
     msgs = problems(BAD[name], "bad.yaml")
-    elapsed = time.perf_counter() - start
     assert msgs, name
     assert all(m.startswith("bad.yaml") for m in msgs)
     assert "Traceback" not in "\n".join(msgs)
-    assert elapsed < 1.0, f"{name} took {elapsed:.2f}s"
 
 
 def test_python_tag_is_never_executed(tmp_path: Path) -> None:
@@ -86,7 +84,8 @@ def test_tab_message_points_at_line_and_column() -> None:
 
 def test_duplicate_key_names_both_lines() -> None:
     (msg,) = problems(b"format: 1\ngame: {}\nformat: 1\n")
-    assert msg.startswith("game.yaml:3:1: format: duplicate key 'format'") and "line 1" in msg
+    assert msg.startswith("game.yaml:3:1: format: duplicate key 'format'")
+    assert "line 1" in msg
 
 
 def test_yaml_12_scalars_keep_labels_as_text() -> None:
@@ -109,7 +108,8 @@ def test_misspelt_key_gets_suggestion_and_accepted_keys() -> None:
 
 def test_bad_enum_value_lists_choices_and_suggests() -> None:
     (msg,) = problems(HG.replace("labels: letter-row", "labels: leter-row"))
-    assert "'leter-row' is not allowed" in msg and "did you mean 'letter-row'" in msg
+    assert "'leter-row' is not allowed" in msg
+    assert "did you mean 'letter-row'" in msg
 
 
 def test_all_problems_reported_at_once() -> None:
@@ -125,19 +125,28 @@ def test_all_problems_reported_at_once() -> None:
         ("{between: [B7, B6]", "{between: [B7, B5]", "B7 and B5 are not adjacent"),
         ("{between: [A6, A5]", "{between: [B6, B7]", "already described"),
         ("entry: {turn: 1, hex: B7}", "entry: {turn: 9, hex: B7}", "after the last turn (8)"),
-        ("side: german, group: infantry, name: 389th", "side: germn, group: infantry, name: 389th",
-         "'germn' is not a known side (did you mean 'german'?)"),
-        ("shifts: [def-all-oos, woods, river, mud]", "shifts: [def-all-oos, wood, river, mud]",
-         "'wood' is not a known shift id (did you mean 'woods'?)"),
-        ('- ["0/0", "0/0", "0/0", "0/0", "0/0", "0/1", "0/1", "1/2"]',
-         '- ["0/0", "0/0", "0/0", "0/0", "0/0", "0/1", "1/2"]', "has 7 cells; the CRT has 8 columns"),
+        (
+            "side: german, group: infantry, name: 389th",
+            "side: germn, group: infantry, name: 389th",
+            "'germn' is not a known side (did you mean 'german'?)",
+        ),
+        (
+            "shifts: [def-all-oos, woods, river, mud]",
+            "shifts: [def-all-oos, wood, river, mud]",
+            "'wood' is not a known shift id (did you mean 'woods'?)",
+        ),
+        (
+            '- ["0/0", "0/0", "0/0", "0/0", "0/0", "0/1", "0/1", "1/2"]',
+            '- ["0/0", "0/0", "0/0", "0/0", "0/0", "0/1", "1/2"]',
+            "has 7 cells; the CRT has 8 columns",
+        ),
         ('"3:2", "2:1"', '"2:1", "3:2"', "columns must run from the lowest odds"),
         ('"0/0", "0/1", "0/1", "1/2"]', '"0/0", "0/1", "0/1", "x/2"]', "'x/2' is not a hits cell"),
-        ("steps: [\"2\", \"?\"], setup: C6", "steps: [\"2-1\", \"?\"], setup: C6", "written as 'attack-defense'"),
+        ('steps: ["2", "?"], setup: C6', 'steps: ["2-1", "?"], setup: C6', "written as 'attack-defense'"),
         ("C2: {terrain: woods", "C2: {terrain: river", "terrain 'river' is of kind 'hexside'"),
         ("{number: 3, marks", "{number: 4, marks", "number the turns 1, 2, 3"),
         ("table: mud-roll", "table: mud-rol", "'mud-rol' is not a known table id"),
-        ("given: {column: \"2:1\", die: 5", "given: {column: \"9:1\", die: 5", "'9:1' is not a known CRT column"),
+        ('given: {column: "2:1", die: 5', 'given: {column: "9:1", die: 5', "'9:1' is not a known CRT column"),
         ("hex_size: 1.75in", "hex_size: 1.75", "is not a length"),
         ("sheet: 17x11in", "sheet: 17by11", "is not a size"),
     ],
@@ -154,14 +163,16 @@ def test_unknown_values_are_explicit(hells_gate) -> None:  # type: ignore[no-unt
     from forge.model import Unknown
 
     oos = next(m for m in hells_gate.markers if m.id == "oos")
-    assert isinstance(oos.count, Unknown) and oos.count.unknown
+    assert isinstance(oos.count, Unknown)
+    assert oos.count.unknown
     assert any(not s.known for u in hells_gate.units for s in u.strengths())
 
 
 def test_reinforcements_come_from_units(hells_gate) -> None:  # type: ignore[no-untyped-def]
     r = hells_gate.reinforcements()
     assert sorted(u.id for u in r[1]) == ["ger-11pz", "ger-14pz"]
-    assert [u.id for u in r[4]] == ["ger-24pz"] and r[4][0].entry.condition
+    assert [u.id for u in r[4]] == ["ger-24pz"]
+    assert r[4][0].entry.condition
 
 
 def test_load_missing_and_directory(tmp_path: Path) -> None:
