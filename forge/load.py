@@ -61,38 +61,31 @@ _Resolver.add_implicit_resolver(
     re.compile(r"^(?:[-+]?(?:[0-9][0-9]*)?\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+)$"),
     list("-+0123456789."),
 )
-_Resolver.add_implicit_resolver(
-    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
-)
+_Resolver.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
 _Resolver.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
 
 
-class _TooDeep(Exception):
-    def __init__(self, mark: Any) -> None:
-        self.mark = mark
-
-
-class _Loader(
-    yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, _Resolver
-):
-    """Composes nodes only; never constructs Python objects from tags."""
+class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, _Resolver):
+    """Pure-Python event parser (used when libyaml is missing)."""
 
     def __init__(self, stream: str) -> None:
         yaml.reader.Reader.__init__(self, stream)
         yaml.scanner.Scanner.__init__(self)
         yaml.parser.Parser.__init__(self)
-        yaml.composer.Composer.__init__(self)
         _Resolver.__init__(self)
-        self._depth = 0
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # bounded recursion instead of RecursionError
-        self._depth += 1
-        try:
-            if self._depth > MAX_DEPTH:
-                raise _TooDeep(self.peek_event().start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
+
+if getattr(yaml, "__with_libyaml__", False):
+    from yaml._yaml import CParser
+
+    class _CEvents(CParser, _Resolver):  # libyaml's parser: events only, no recursion, no construction
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            _Resolver.__init__(self)
+
+    _EventSource: Any = _CEvents
+else:  # pragma: no cover
+    _EventSource = _Events
 
 
 @dataclass
@@ -128,36 +121,99 @@ def dotted(path: PathT) -> str:
     return out
 
 
-class _Converter:
+class _Stop(Exception):
+    """A problem that ends reading at once (too deep, too large)."""
+
+    def __init__(self, mark: Any, message: str) -> None:
+        self.mark = mark
+        self.message = message
+
+
+@dataclass
+class _Frame:
+    container: Any
+    path: PathT
+    anchor: str | None
+    size: int = 1
+    key: str | None = None
+    key_is_merge: bool = False
+    merged: set[str] = field(default_factory=set)
+    seen: dict[str, int] = field(default_factory=dict)
+
+
+class _Composer:
+    """Turns parser events into plain data with marks, iteratively (no recursion, so no depth limit but ours).
+
+    Aliases share the anchored value; the number of values an alias stands for is charged to a budget, so an
+    alias bomb stops early instead of expanding."""
+
     def __init__(self, file: str) -> None:
         self.file = file
         self.doc = Document(None)
         self.problems: list[Problem] = []
         self.budget = MAX_NODES
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.stack: list[_Frame] = []
+        self.done = False
 
     def problem(self, mark: Any, path: PathT, msg: str) -> None:
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
         self.problems.append(Problem(self.file, line, col, dotted(path), msg))
 
-    def convert(self, node: yaml.Node, path: PathT) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
-            raise _Budget(node.start_mark)
-        self.doc.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
-        if node.tag not in _STANDARD_TAGS:
-            self.problem(node.start_mark, path, f"tag {node.tag!r} is not allowed (plain YAML values only)")
-            return None
-        if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node, path)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.convert(child, (*path, i)) for i, child in enumerate(node.value)]
-        if isinstance(node, yaml.MappingNode):
-            return self.mapping(node, path)
-        raise AssertionError(node)  # pragma: no cover
+    def run(self, events: Any) -> None:
+        ev: Any
+        while True:
+            ev = events.get_event()
+            if ev is None or isinstance(ev, yaml.StreamEndEvent):
+                return
+            if isinstance(ev, yaml.DocumentStartEvent) and self.done:
+                raise _Stop(ev.start_mark, "the file holds more than one YAML document (expected one mapping)")
+            if isinstance(ev, yaml.ScalarEvent):
+                value = self.scalar(ev, events)
+                if ev.anchor is not None:
+                    self.anchors[ev.anchor] = (value, 1)
+                self.deliver(value, 1, ev, is_scalar=True, merge=self._is_merge(ev, events))
+            elif isinstance(ev, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+                self.check_tag(ev)
+                if len(self.stack) >= MAX_DEPTH:
+                    raise _Stop(ev.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
+                path = self.child_path(ev)
+                container: Any = [] if isinstance(ev, yaml.SequenceStartEvent) else {}
+                self.stack.append(_Frame(container, path, ev.anchor))
+                self.doc.marks.setdefault(path, (ev.start_mark.line + 1, ev.start_mark.column + 1))
+            elif isinstance(ev, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+                frame = self.stack.pop()
+                if frame.anchor is not None:
+                    self.anchors[frame.anchor] = (frame.container, frame.size)
+                self.deliver(
+                    frame.container, frame.size, ev, is_scalar=False, merge=False, placed=True, frame_path=frame.path
+                )
+            elif isinstance(ev, yaml.AliasEvent):
+                if ev.anchor not in self.anchors:
+                    raise _Stop(ev.start_mark, f"alias *{ev.anchor} refers to no anchor defined before it")
+                value, size = self.anchors[ev.anchor]
+                self.deliver(value, size, ev, is_scalar=not isinstance(value, dict | list), merge=False)
+            elif isinstance(ev, yaml.DocumentEndEvent):
+                self.done = True
 
-    def scalar(self, node: yaml.ScalarNode, path: PathT) -> Any:
-        v = node.value
-        tag = node.tag
+    @staticmethod
+    def _is_merge(ev: Any, events: Any) -> bool:
+        return bool(ev.value == "<<" and ev.implicit[0] and not ev.style)
+
+    def check_tag(self, ev: Any) -> None:
+        tag = ev.tag
+        if tag is not None and tag not in _STANDARD_TAGS and tag != "!":
+            self.problem(ev.start_mark, self.peek_path(), f"tag {tag!r} is not allowed (plain YAML values only)")
+
+    def scalar(self, ev: Any, events: Any) -> Any:
+        self.check_tag(ev)
+        v = ev.value
+        if ev.tag is not None and ev.tag != "!":
+            tag = ev.tag
+        elif not ev.style and ev.implicit[0]:
+            tag = events.resolve(yaml.ScalarNode, v, (True, False))
+        else:
+            tag = "tag:yaml.org,2002:str"
         if tag == "tag:yaml.org,2002:null":
             return None
         if tag == "tag:yaml.org,2002:bool":
@@ -166,57 +222,95 @@ class _Converter:
             try:
                 return int(v)
             except ValueError:
-                self.problem(node.start_mark, path, f"{v!r} is not a whole number")
+                self.problem(ev.start_mark, self.peek_path(), f"{v!r} is not a whole number")
                 return None
         if tag == "tag:yaml.org,2002:float":
             try:
                 return float(v)
             except ValueError:
-                self.problem(node.start_mark, path, f"{v!r} is not a number")
+                self.problem(ev.start_mark, self.peek_path(), f"{v!r} is not a number")
                 return None
-        if tag == "tag:yaml.org,2002:timestamp":
-            return v
         return v
 
-    def mapping(self, node: yaml.MappingNode, path: PathT) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        pairs = list(node.value)
-        # merge keys (<<) first, so explicit keys override them
-        for knode, vnode in pairs:
-            if knode.tag == "tag:yaml.org,2002:merge":
-                merged = self.convert(vnode, path)
-                sources = merged if isinstance(merged, list) else [merged]
-                for src in sources:
-                    if isinstance(src, dict):
-                        out.update(src)
-                    else:
-                        self.problem(
-                            vnode.start_mark, path, "'<<' must merge a mapping or a list of mappings"
-                        )
-        seen: dict[str, Any] = {}
-        for knode, vnode in pairs:
-            if knode.tag == "tag:yaml.org,2002:merge":
-                continue
-            if not isinstance(knode, yaml.ScalarNode):
-                self.problem(knode.start_mark, path, "a key must be a plain value, not a list or mapping")
-                continue
-            key = str(self.scalar(knode, path)) if knode.tag != "tag:yaml.org,2002:null" else "null"
-            kpath = (*path, key)
-            if key in seen:
-                first = seen[key]
-                self.problem(
-                    knode.start_mark, kpath, f"duplicate key {key!r} (first defined on line {first.line + 1})"
-                )
-                continue
-            seen[key] = knode.start_mark
-            self.doc.key_marks[kpath] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
-            out[key] = self.convert(vnode, kpath)
-        return out
+    def peek_path(self) -> PathT:
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        if isinstance(top.container, list):
+            return (*top.path, len(top.container))
+        return (*top.path, top.key) if top.key is not None else top.path
 
+    def child_path(self, ev: Any) -> PathT:
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        if isinstance(top.container, dict) and top.key is None:
+            raise _Stop(ev.start_mark, "a key must be a plain value, not a list or mapping")
+        return self.peek_path()
 
-class _Budget(Exception):
-    def __init__(self, mark: Any) -> None:
-        self.mark = mark
+    def deliver(
+        self,
+        value: Any,
+        size: int,
+        ev: Any,
+        *,
+        is_scalar: bool,
+        merge: bool,
+        placed: bool = False,
+        frame_path: PathT | None = None,
+    ) -> None:
+        self.budget -= size if not placed else 0
+        if self.budget < 0:
+            raise _Stop(ev.start_mark, f"the document expands to more than {MAX_NODES} values (an alias bomb?)")
+        mark = (ev.start_mark.line + 1, ev.start_mark.column + 1)
+        if not self.stack:
+            self.doc.data = value
+            self.doc.marks.setdefault((), mark)
+            return
+        top = self.stack[-1]
+        top.size += size
+        if isinstance(top.container, list):
+            path = (*top.path, len(top.container))
+            if not placed:
+                self.doc.marks.setdefault(path, mark)
+            top.container.append(value)
+            return
+        if top.key is None and not top.key_is_merge:  # this value is a key
+            if merge:
+                top.key_is_merge = True
+                return
+            if not is_scalar:
+                raise _Stop(ev.start_mark, "a key must be a plain value, not a list or mapping")
+            key = "null" if value is None else str(value)
+            kpath = (*top.path, key)
+            if key in top.seen:
+                self.problem(ev.start_mark, kpath, f"duplicate key {key!r} (first defined on line {top.seen[key]})")
+                key = f"\x00dup{len(top.seen)}"  # read the value, then drop it
+            else:
+                top.seen[key] = mark[0]
+                self.doc.key_marks[kpath] = mark
+            top.key = key
+            return
+        if top.key_is_merge:
+            top.key_is_merge = False
+            sources = value if isinstance(value, list) else [value]
+            for src in sources:
+                if not isinstance(src, dict):
+                    self.problem(ev.start_mark, top.path, "'<<' must merge a mapping or a list of mappings")
+                    continue
+                for k, v in src.items():
+                    if k not in top.seen:
+                        top.container[k] = v
+                        top.merged.add(k)
+            return
+        key = top.key or ""
+        top.key = None
+        if key.startswith("\x00dup"):
+            return
+        if not placed:
+            self.doc.marks.setdefault((*top.path, key), mark)
+        top.container[key] = value
+        top.merged.discard(key)
 
 
 def _decode(raw: bytes, file: str) -> str:
@@ -226,10 +320,8 @@ def _decode(raw: bytes, file: str) -> str:
         )
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise LoadError([Problem(file, 1, 1, "", "the file is UTF-16; save it as UTF-8")])
-    if b"\x00" in raw[:8192] or b"\x00" in raw:
-        raise LoadError(
-            [Problem(file, None, None, "", "this is a binary file, not YAML text (it contains NUL bytes)")]
-        )
+    if b"\x00" in raw:
+        raise LoadError([Problem(file, None, None, "", "this is a binary file, not YAML text (it contains NUL bytes)")])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -250,32 +342,13 @@ def _decode(raw: bytes, file: str) -> str:
 
 
 def parse_yaml(text: str, file: str) -> Document:
-    """Compose and convert one YAML document with marks; raise LoadError on any syntax problem."""
-    loader = _Loader(text)
-    conv = _Converter(file)
+    """Parse one YAML document into plain data with marks; raise LoadError on any syntax problem."""
+    events = _EventSource(text)
+    comp = _Composer(file)
     try:
-        node = loader.get_single_node()
-        if node is None:
-            raise LoadError(
-                [Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")]
-            )
-        conv.doc.data = conv.convert(node, ())
-    except _TooDeep as e:
-        raise LoadError(
-            [Problem(file, e.mark.line + 1, e.mark.column + 1, "", f"nesting deeper than {MAX_DEPTH} levels")]
-        ) from None
-    except _Budget as e:
-        raise LoadError(
-            [
-                Problem(
-                    file,
-                    e.mark.line + 1,
-                    e.mark.column + 1,
-                    "",
-                    f"the document expands to more than {MAX_NODES} values (an alias bomb?)",
-                )
-            ]
-        ) from None
+        comp.run(events)
+    except _Stop as e:
+        raise LoadError([Problem(file, e.mark.line + 1, e.mark.column + 1, "", e.message)]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = " ".join(x for x in (e.context, e.problem) if x)
@@ -284,15 +357,19 @@ def parse_yaml(text: str, file: str) -> Document:
     except yaml.YAMLError as e:
         raise LoadError([Problem(file, None, None, "", f"invalid YAML: {e}")]) from None
     finally:
-        loader.dispose()
-    if conv.problems:
-        raise LoadError(conv.problems)
-    if not isinstance(conv.doc.data, dict):
-        kind = "a list" if isinstance(conv.doc.data, list) else "a single value"
-        raise LoadError(
-            [Problem(file, 1, 1, "", f"the top level is {kind}; expected a mapping with a 'game' key")]
-        )
-    return conv.doc
+        dispose = getattr(events, "dispose", None)
+        if dispose:
+            dispose()
+    if comp.problems:
+        raise LoadError(comp.problems)
+    if comp.doc.data is None and not comp.done:
+        raise LoadError([Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")])
+    if not isinstance(comp.doc.data, dict):
+        kind = "a list" if isinstance(comp.doc.data, list) else "a single value"
+        if comp.doc.data is None:
+            raise LoadError([Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")])
+        raise LoadError([Problem(file, 1, 1, "", f"the top level is {kind}; expected a mapping with a 'game' key")])
+    return comp.doc
 
 
 # ------------------------------------------------------------------------------------------- schema validation
@@ -341,11 +418,7 @@ def _descend(tp: Any, key: str | int) -> Any:
         return f.annotation if f else None
     if origin in (list, tuple) and isinstance(key, int):
         args = typing.get_args(tp)
-        return (
-            args[0]
-            if origin is list or (len(args) == 2 and args[1] is Ellipsis)
-            else args[min(key, len(args) - 1)]
-        )
+        return args[0] if origin is list or (len(args) == 2 and args[1] is Ellipsis) else args[min(key, len(args) - 1)]
     if origin is dict:
         return typing.get_args(tp)[1]
     return None
@@ -362,18 +435,9 @@ def _clean_loc(data: Any, loc: tuple[Any, ...]) -> PathT:
         elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
             out.append(p)
             cur = cur[p]
-        elif (
-            isinstance(cur, dict)
-            and not isinstance(p, int)
-            and p not in ("function-after", "function-before")
-        ):
+        elif isinstance(cur, dict) and not isinstance(p, int) and p not in ("function-after", "function-before"):
             # a missing or extra key names a place one level down
-            if (
-                p
-                and str(p)[0].islower()
-                and "[" not in str(p)
-                and str(p) not in ("int", "float", "str", "bool")
-            ):
+            if p and str(p)[0].islower() and "[" not in str(p) and str(p) not in ("int", "float", "str", "bool"):
                 out.append(str(p))
                 break
         else:
@@ -452,9 +516,7 @@ def load(path: str | Path) -> m.Game:
     except OSError as e:
         raise LoadError([Problem(file, None, None, "", f"cannot read the file ({e.strerror})")]) from None
     if len(raw) > MAX_BYTES:
-        raise LoadError(
-            [Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")]
-        )
+        raise LoadError([Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")])
     return loads(raw, file)
 
 

@@ -180,3 +180,29 @@ def test_load_missing_and_directory(tmp_path: Path) -> None:
         with pytest.raises(LoadError) as info:
             load(p)
         assert expect in str(info.value)
+
+
+def test_anchors_aliases_and_merge_keys() -> None:
+    from forge.load import parse_yaml
+
+    doc = parse_yaml("base: &b {x: 1, y: 2}\nc: {<<: *b, y: 3}\nd: *b\ne: [&s 5, *s]\n", "x.yaml")
+    assert doc.data == {"base": {"x": 1, "y": 2}, "c": {"x": 1, "y": 3}, "d": {"x": 1, "y": 2}, "e": [5, 5]}
+    assert doc.marks[("c", "y")] == (2, 16)
+
+
+def test_pure_python_parser_agrees_with_libyaml() -> None:
+    """Both event sources give the same data and marks for a real game file."""
+    import forge.load as L
+
+    c_doc = L.parse_yaml(HG, "hg.yaml")
+    saved = L._EventSource
+    L._EventSource = L._Events
+    try:
+        py_doc = L.parse_yaml(HG, "hg.yaml")
+        with pytest.raises(LoadError, match="nesting deeper"):
+            loads(BAD["deep nesting"], "bad.yaml")
+    finally:
+        L._EventSource = saved
+    assert py_doc.data == c_doc.data
+    assert py_doc.marks == c_doc.marks
+    assert py_doc.key_marks == c_doc.key_marks

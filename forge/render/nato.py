@@ -1,0 +1,312 @@
+"""NATO unit symbols (APP-6 land-unit icons, friendly frame) drawn in a box at a local origin, and size marks.
+
+Geometry follows the conventions of APP-6 and the milsymbol library: icons are given in a 200-unit design space
+whose friendly frame runs from ``(25, 50)`` to ``(175, 150)`` (y down), i.e. a 3:2 box.  :func:`draw_symbol` maps that
+space onto a box of any size whose lower-left corner is ``(x, y)`` in the canvas' current (reportlab, y-up) space.
+
+Types and their icons:
+
+==============  =========================================================================
+infantry        the cross (frame diagonals)
+armour          the oval (track)
+mechanised      cross and oval
+motorised       cross with a vertical line (wheels)
+cavalry         one diagonal slash
+recon           slash and oval (armoured reconnaissance)
+artillery       filled dot
+anti-tank       inverted V
+engineer        the bridge (a bar with three legs)
+hq              bar across the top of the frame and a staff down from its lower-left corner
+garrison        cross with battlements along the foot (static, fortified)
+air             fixed-wing propeller
+support         bar across the lower part of the frame (combat service support)
+airborne        cross with the parachute canopy
+mountain        cross with the mountain triangle
+security        the letters SEC
+leader          a star
+==============  =========================================================================
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from ..model import UnitSize, UnitType
+from ..pdf import FONT_BOLD, text_width
+
+Ink = str | Color
+
+_FRAME_X0, _FRAME_Y0, _FRAME_W, _FRAME_H = 25.0, 50.0, 150.0, 100.0
+
+
+def _col(c: Ink) -> Color:
+    return HexColor(c) if isinstance(c, str) else c
+
+
+class _Pen:
+    """Draws in the 200-unit icon space, mapped onto a box on the canvas."""
+
+    def __init__(self, c: Canvas, x: float, y: float, w: float, h: float, ink: Color, line_width: float) -> None:
+        self.c, self.x, self.y, self.w, self.h = c, x, y, w, h
+        self.sx, self.sy = w / _FRAME_W, h / _FRAME_H
+        self.ink, self.lw = ink, line_width
+
+    def p(self, gx: float, gy: float) -> tuple[float, float]:
+        return (self.x + (gx - _FRAME_X0) * self.sx, self.y + self.h - (gy - _FRAME_Y0) * self.sy)
+
+    def polyline(self, *pts: tuple[float, float], close: bool = False, fill: bool = False) -> None:
+        path = self.c.beginPath()
+        path.moveTo(*self.p(*pts[0]))
+        for q in pts[1:]:
+            path.lineTo(*self.p(*q))
+        if close:
+            path.close()
+        self.c.drawPath(path, stroke=0 if fill else 1, fill=1 if fill else 0)
+
+    def stadium(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        """The armour oval: straight top and bottom, half-round ends (as APP-6 draws it, with Bézier ends)."""
+        r = (y2 - y1) / 2
+        path = self.c.beginPath()
+        path.moveTo(*self.p(x2 - r, y1))
+        path.curveTo(*self.p(x2 + r * 0.25, y1), *self.p(x2 + r * 0.25, y2), *self.p(x2 - r, y2))
+        path.lineTo(*self.p(x1 + r, y2))
+        path.curveTo(*self.p(x1 - r * 0.25, y2), *self.p(x1 - r * 0.25, y1), *self.p(x1 + r, y1))
+        path.close()
+        self.c.drawPath(path, stroke=1, fill=0)
+
+    def dot(self, gx: float, gy: float, r: float) -> None:
+        cx, cy = self.p(gx, gy)
+        self.c.circle(cx, cy, r * min(self.sx, self.sy), stroke=0, fill=1)
+
+    def arc_canopy(self) -> None:
+        """Airborne: two half-round arcs side by side at the foot of the frame."""
+        path = self.c.beginPath()
+        path.moveTo(*self.p(75, 142))
+        path.curveTo(*self.p(75, 126), *self.p(100, 126), *self.p(100, 142))
+        path.curveTo(*self.p(100, 126), *self.p(125, 126), *self.p(125, 142))
+        self.c.drawPath(path, stroke=1, fill=0)
+
+
+def _cross(p: _Pen) -> None:
+    p.polyline((25, 50), (175, 150))
+    p.polyline((25, 150), (175, 50))
+
+
+def _oval(p: _Pen) -> None:
+    p.stadium(55, 78, 145, 122)
+
+
+def _slash(p: _Pen) -> None:
+    p.polyline((25, 150), (175, 50))
+
+
+def _infantry(p: _Pen) -> None:
+    _cross(p)
+
+
+def _armour(p: _Pen) -> None:
+    _oval(p)
+
+
+def _mechanised(p: _Pen) -> None:
+    _cross(p)
+    _oval(p)
+
+
+def _motorised(p: _Pen) -> None:
+    _cross(p)
+    p.polyline((100, 50), (100, 150))
+
+
+def _cavalry(p: _Pen) -> None:
+    _slash(p)
+
+
+def _recon(p: _Pen) -> None:
+    _slash(p)
+    _oval(p)
+
+
+def _artillery(p: _Pen) -> None:
+    p.dot(100, 100, 17)
+
+
+def _anti_tank(p: _Pen) -> None:
+    p.polyline((25, 150), (100, 52), (175, 150))
+
+
+def _engineer(p: _Pen) -> None:
+    p.polyline((60, 122), (60, 80), (140, 80), (140, 122))
+    p.polyline((100, 80), (100, 112))
+
+
+def _hq(p: _Pen) -> None:
+    p.polyline((25, 78), (175, 78))  # the staff below the frame is drawn by draw_symbol, outside the clip
+
+
+def _garrison(p: _Pen) -> None:
+    _cross(p)
+    # Battlements along the foot: a solid base with three merlons.
+    p.polyline(
+        (25, 150), (25, 130), (50, 130), (50, 140), (87.5, 140), (87.5, 130), (112.5, 130), (112.5, 140),
+        (150, 140), (150, 130), (175, 130), (175, 150),
+        close=True, fill=True,
+    )
+
+
+def _air(p: _Pen) -> None:
+    path = p.c.beginPath()
+    path.moveTo(*p.p(100, 100))
+    path.lineTo(*p.p(128, 88))
+    path.curveTo(*p.p(144, 88), *p.p(144, 112), *p.p(128, 112))
+    path.lineTo(*p.p(72, 88))
+    path.curveTo(*p.p(56, 88), *p.p(56, 112), *p.p(72, 112))
+    path.close()
+    p.c.drawPath(path, stroke=0, fill=1)
+
+
+def _support(p: _Pen) -> None:
+    p.polyline((25, 120), (175, 120))
+
+
+def _airborne(p: _Pen) -> None:
+    _cross(p)
+    p.arc_canopy()
+
+
+def _mountain(p: _Pen) -> None:
+    _cross(p)
+    p.polyline((84, 150), (100, 126), (116, 150), close=True, fill=True)
+
+
+def _security(p: _Pen) -> None:
+    size = min(p.h * 0.5, 9.0)
+    if text_width("SEC", size, FONT_BOLD) > p.w * 0.8:
+        size = p.w * 0.8 / text_width("SEC", 1.0, FONT_BOLD)
+    if size >= 5.0:
+        cx, cy = p.p(100, 100)
+        p.c.setFont(FONT_BOLD, size)
+        p.c.drawCentredString(cx, cy - size * 0.36, "SEC")
+    else:  # too small to letter legibly: the generic support bar instead
+        _support(p)
+
+
+def _leader(p: _Pen) -> None:
+    cx, cy = p.p(100, 100)
+    r_out = min(p.w, p.h) * 0.36
+    r_in = r_out * 0.4
+    path = p.c.beginPath()
+    for i in range(10):
+        r = r_out if i % 2 == 0 else r_in
+        a = math.pi / 2 + i * math.pi / 5
+        pt = (cx + r * math.cos(a), cy + r * math.sin(a))
+        if i == 0:
+            path.moveTo(*pt)
+        else:
+            path.lineTo(*pt)
+    path.close()
+    p.c.drawPath(path, stroke=0, fill=1)
+
+
+ICONS: dict[UnitType, Callable[[_Pen], None]] = {
+    UnitType.INFANTRY: _infantry,
+    UnitType.ARMOUR: _armour,
+    UnitType.MECHANISED: _mechanised,
+    UnitType.MOTORISED: _motorised,
+    UnitType.CAVALRY: _cavalry,
+    UnitType.RECON: _recon,
+    UnitType.ARTILLERY: _artillery,
+    UnitType.ANTI_TANK: _anti_tank,
+    UnitType.ENGINEER: _engineer,
+    UnitType.HQ: _hq,
+    UnitType.GARRISON: _garrison,
+    UnitType.AIR: _air,
+    UnitType.SUPPORT: _support,
+    UnitType.AIRBORNE: _airborne,
+    UnitType.MOUNTAIN: _mountain,
+    UnitType.SECURITY: _security,
+    UnitType.LEADER: _leader,
+}
+"""Every unit type of the model has an icon."""
+
+
+def draw_symbol(
+    c: Canvas,
+    unit_type: UnitType,
+    *,
+    x: float = 0.0,
+    y: float = 0.0,
+    w: float,
+    h: float,
+    ink: Ink = "#000000",
+    fill: Ink | None = None,
+    line_width: float | None = None,
+) -> None:
+    """Draw ``unit_type``'s frame and icon in the ``w`` x ``h`` box whose lower-left corner is ``(x, y)`` (y-up).
+
+    ``fill`` paints the inside of the frame first (None: leave the background showing).  The HQ staff hangs below
+    the box by 30% of its height; everything else stays inside it.
+    """
+    lw = line_width if line_width is not None else max(0.45, min(w, h) * 0.06)
+    colour = _col(ink)
+    c.saveState()
+    c.setLineWidth(lw)
+    c.setLineJoin(0)
+    c.setLineCap(0)
+    c.setStrokeColor(colour)
+    if fill is not None:
+        c.setFillColor(_col(fill))
+        c.rect(x, y, w, h, stroke=0, fill=1)
+    c.setFillColor(colour)
+    # Icons never spill outside the frame (the HQ staff aside, drawn after the clip is released).
+    c.saveState()
+    clip = c.beginPath()
+    clip.rect(x, y, w, h)
+    c.clipPath(clip, stroke=0, fill=0)
+    pen = _Pen(c, x, y, w, h, colour, lw)
+    ICONS[unit_type](pen)
+    c.restoreState()
+    if unit_type is UnitType.HQ:
+        pen.polyline((25, 150), (25, 180))
+    c.rect(x, y, w, h, stroke=1, fill=0)
+    c.restoreState()
+
+
+_SIZE_GLYPHS: dict[UnitSize, str] = {s: s.value for s in UnitSize}
+
+
+def size_mark_width(size: UnitSize, height: float) -> float:
+    """Width of :func:`draw_size_mark`'s glyph row for a mark ``height`` tall."""
+    glyphs = _SIZE_GLYPHS[size]
+    widths = [height * (0.18 if g == "I" else 0.8) for g in glyphs]
+    return sum(widths) + height * 0.32 * (len(glyphs) - 1)
+
+
+def draw_size_mark(
+    c: Canvas, size: UnitSize, *, cx: float, y: float, height: float, ink: Ink = "#000000"
+) -> None:
+    """Draw the size mark (``I`` ... ``XXXX``) as strokes, centred on ``cx`` with its foot at ``y`` (y-up).
+
+    Drawn as vector strokes rather than text so that the mark stays crisp at any counter size.
+    """
+    glyphs = _SIZE_GLYPHS[size]
+    lw = max(0.4, height * 0.2)
+    total = size_mark_width(size, height)
+    x = cx - total / 2
+    c.saveState()
+    c.setStrokeColor(_col(ink))
+    c.setLineWidth(lw)
+    c.setLineCap(0)
+    for g in glyphs:
+        gw = height * (0.18 if g == "I" else 0.8)
+        if g == "I":
+            c.line(x + gw / 2, y, x + gw / 2, y + height)
+        else:
+            c.line(x, y, x + gw, y + height)
+            c.line(x, y + height, x + gw, y)
+        x += gw + height * 0.32
+    c.restoreState()

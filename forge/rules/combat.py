@@ -1,0 +1,911 @@
+"""The combat engine: CRT columns, column shifts, strengths and exact outcome distributions.
+
+Pure and data-driven: everything comes from the model (:class:`forge.model.Crt`, :class:`~forge.model.Shift`,
+:class:`~forge.model.ShiftCap`, :class:`~forge.model.Modifier`), and all arithmetic is exact
+(:class:`fractions.Fraction`).  Nothing here knows a particular game; where a game's rule is not in the model
+(magnitude thresholds, halving only once) it is a keyword argument with the default documented.
+
+Four systems are covered:
+
+* **odds** CRTs (Hell's Gate, First Panzer Army, Ukraine '43): :func:`column_for_odds`, then :func:`apply_shifts`;
+* **differential** CRTs (the folio rules), optionally with terrain sections: :func:`column_for_diff`;
+* **magnitude** CRTs (Ukraine '43): a primary die read as a result code plus secondary dice read as
+  attacker/defender losses: :func:`magnitude_distribution`;
+* **dice pools** (the tabletop game): :mod:`forge.rules.dicepool`.
+
+Outcomes are distributions ``{outcome: probability}`` that sum to exactly 1.  A CRT cell is "better for the
+attacker" than another when it is no worse on every count (defender steps and retreat not lower, attacker steps not
+higher): :func:`compare_for_attacker`.
+
+>>> from forge.model import Crt
+>>> crt = Crt(columns=["1:1", "2:1", "3:1+"], rows=["1-3", "4-6"], cells=[["0/0", "0/1", "1/2"], ["0/1", "1/1", "1/2"]],
+...           cell_format="hits-normal/all-out")
+>>> column_for_odds(crt, 7, 3).label
+'2:1'
+>>> apply_shifts(crt.columns, 1, [2]).label
+'3:1+'
+>>> distribution(crt, "2:1")
+{0: Fraction(1, 2), 1: Fraction(1, 2)}
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal, NamedTuple
+
+from ..model import AutoResult, CellFormat, Crt, Modifier, ResultCode, Shift, ShiftCap, Unknown
+from ..notation import DiffColumn, OddsColumn, fraction
+
+Attack = Literal["normal", "all-out"]
+Role = Literal["attacking", "defending"]
+Number = int | Fraction
+
+UNKNOWN_CELL = "?"
+
+MAGNITUDE_STEPS: tuple[tuple[int, int], ...] = ((1, 1), (4, 2), (6, 3))
+"""Default magnitude thresholds (Ukraine '43, 8.4): fewest steps on either side 1-3 -> 1 die, 4-5 -> 2, 6+ -> 3."""
+
+
+class UnknownValueError(ValueError):
+    """A computation needs a value the rulebook does not give (a ``?`` cell, an unknown strength or loss)."""
+
+
+# ====================================================================================================== columns
+@dataclass(frozen=True)
+class ColumnPick:
+    """Where a combat lands on the CRT, before or after shifts.
+
+    ``index``/``label`` name the column (None when the combat is off the table).  ``off`` says ``"below"`` or
+    ``"above"`` when the combat fell off an end of the table; ``result`` is then the automatic result the CRT gives
+    there (``AL1``, ``DL1+DR``), and ``index`` the column it is resolved on if the CRT says so (``above:
+    {column: 5-1}``).  ``ratio`` is attack/defence (odds CRTs) or the differential.
+    """
+
+    index: int | None
+    label: str | None
+    ratio: Fraction | None = None
+    off: Literal["below", "above"] | None = None
+    result: str | None = None
+    note: str = ""
+
+    @property
+    def automatic(self) -> bool:
+        """True when no die is rolled: the CRT gives a result off its end."""
+        return self.result is not None
+
+
+def odds_ratio(attack: Number, defense: Number) -> Fraction:
+    """attack/defense as an exact fraction.
+
+    >>> odds_ratio(27, 7)
+    Fraction(27, 7)
+    """
+    if defense <= 0:
+        raise ValueError(f"a defence strength must be positive to form odds, not {defense}")
+    if attack < 0:
+        raise ValueError(f"an attack strength cannot be negative, not {attack}")
+    return Fraction(attack) / Fraction(defense)
+
+
+def _open_ended(label: str) -> bool:
+    s = label.strip()
+    return s.endswith("+") or s.endswith("or more")
+
+
+def _odds_upper(col: OddsColumn) -> Fraction:
+    """Exclusive upper end of a last column that is not open (``7:1``, ``6:1-7:1``): the next odds step."""
+    body = col.label.strip().lstrip("<").rstrip("+").strip()
+    top = col.low
+    if ":" in body and "-" in body:
+        top = OddsColumn.parse(body.split("-", 1)[1]).low
+    elif body.count("-") == 3:
+        top = OddsColumn.parse("-".join(body.split("-")[2:])).low
+    if top >= 1:
+        return Fraction(math.floor(top) + 1)
+    # 1:3 -> 1:2, 1:2 -> 1:1: the next ratio of the form 1:n
+    n = math.ceil(1 / top)
+    return Fraction(1, n - 1) if n > 1 else Fraction(2)
+
+
+def _auto(end: AutoResult | None, columns: Sequence[str], side: Literal["below", "above"]) -> ColumnPick | None:
+    if end is None:
+        return None
+    if end.column is not None and end.column in columns:
+        i = list(columns).index(end.column)
+        return ColumnPick(
+            i, end.column, off=side, result=end.result, note=f"{side} the table: resolved on {end.column}"
+        )
+    if end.result is not None:
+        return ColumnPick(None, None, off=side, result=end.result, note=f"{side} the table: automatic {end.result}")
+    return None
+
+
+def _off(crt: Crt, side: Literal["below", "above"], ratio: Fraction | None) -> ColumnPick:
+    end = crt.below if side == "below" else crt.above
+    pick = _auto(end, crt.columns, side)
+    if pick is not None:
+        return ColumnPick(pick.index, pick.label, ratio, pick.off, pick.result, pick.note)
+    i = 0 if side == "below" else len(crt.columns) - 1
+    return ColumnPick(
+        i,
+        crt.columns[i],
+        ratio,
+        side,
+        None,
+        f"{side} the table, which gives no result there: clamped to {crt.columns[i]}",
+    )
+
+
+def column_for_odds(crt: Crt, attack: Number, defense: Number) -> ColumnPick:
+    """The odds column a combat of ``attack`` against ``defense`` falls in, before shifts.
+
+    Odds round down: the ratio falls in the highest column whose lower odds it reaches (``4:1-5:1`` covers 4 up to
+    the next column's 6).  A ``<1:1`` first column takes every ratio under 1.  Above an open last column (``8:1+``)
+    everything stays in it; above a closed one (``7:1``) and below the first, the CRT's ``above``/``below`` decide:
+    an automatic result, a column to use, or -- when the data gives neither -- the end column, said in the note.
+    A defence of 0 counts as above the table.
+
+    >>> from forge.model import Crt
+    >>> crt = Crt(columns=["1:2", "1:1", "2:1", "7:1"], rows=["1"], cells=[["AS", "DR", "DR", "DE"]],
+    ...           below={"result": "AL1"}, above={"result": "DL1+DR"})
+    >>> [column_for_odds(crt, a, 4).label for a in (2, 3, 4, 9, 28)]
+    ['1:2', '1:2', '1:1', '2:1', '7:1']
+    >>> column_for_odds(crt, 1, 4).result, column_for_odds(crt, 32, 4).result
+    ('AL1', 'DL1+DR')
+    """
+    cols = [OddsColumn.parse(c) for c in crt.columns]
+    if defense == 0:
+        return _off(crt, "above", None)
+    ratio = odds_ratio(attack, defense)
+    best: int | None = None
+    for i, c in enumerate(cols):
+        if not c.below and ratio >= c.low:
+            best = i
+    if best is None:
+        if cols[0].below:
+            return ColumnPick(0, crt.columns[0], ratio)
+        return _off(crt, "below", ratio)
+    last = len(cols) - 1
+    if best == last and not _open_ended(crt.columns[last]) and ratio >= _odds_upper(cols[last]):
+        return _off(crt, "above", ratio)
+    return ColumnPick(best, crt.columns[best], ratio)
+
+
+def column_for_diff(crt: Crt, diff: int) -> ColumnPick:
+    """The differential column for attack minus defence ``diff``: the highest column whose value it reaches.
+
+    ``<=-4`` (a first ``below`` column) takes everything at or under -4; ``+10+`` everything from 10 up.  Past a
+    closed end the CRT's ``below``/``above`` decide, as in :func:`column_for_odds`.
+
+    >>> from forge.model import Crt
+    >>> crt = Crt(columns=["<=-2", "-1", "0", "+1", "+3+"], rows=["1"], cells=[["A1", "A1", ".", "D2", "DE"]])
+    >>> [column_for_diff(crt, d).label for d in (-7, -1, 0, 2, 12)]
+    ['<=-2', '-1', '0', '+1', '+3+']
+    """
+    cols = [DiffColumn.parse(c) for c in crt.columns]
+    best: int | None = None
+    for i, c in enumerate(cols):
+        if not c.below and diff >= c.low:
+            best = i
+    if best is None:
+        if cols[0].below and diff <= cols[0].low:
+            return ColumnPick(0, crt.columns[0], Fraction(diff))
+        if cols[0].below:  # between the below column and the next one: a gap in the table
+            return ColumnPick(0, crt.columns[0], Fraction(diff), note="in a gap after the first column")
+        return _off(crt, "below", Fraction(diff))
+    last = len(cols) - 1
+    if best == last and not _open_ended(crt.columns[last]) and diff > cols[last].low:
+        return _off(crt, "above", Fraction(diff))
+    return ColumnPick(best, crt.columns[best], Fraction(diff))
+
+
+def column_index(crt: Crt, column: str | int) -> int:
+    """Index of a column given by label or index."""
+    if isinstance(column, int):
+        if not 0 <= column < len(crt.columns):
+            raise IndexError(f"column {column} is not on a CRT of {len(crt.columns)} columns")
+        return column
+    try:
+        return list(crt.columns).index(column)
+    except ValueError:
+        raise ValueError(f"{column!r} is not a column of the CRT ({', '.join(crt.columns)})") from None
+
+
+# ======================================================================================================= shifts
+@dataclass(frozen=True)
+class ShiftResult(ColumnPick):
+    """A column after shifts.  ``raw`` is the plain sum of the shifts, ``net`` the sum after caps, ``capped`` the
+    caps that cut it (rule and columns removed), ``overflow`` how many columns the net shift ran past an end of the
+    table (Ukraine '43 counts those towards a 10-1 High Odds Attack)."""
+
+    raw: int = 0
+    net: int = 0
+    capped: tuple[str, ...] = ()
+    overflow: int = 0
+
+
+def _cap_applies(cap: ShiftCap, *, turn: int | None, party: str, given_role: str, side: str | None) -> bool:
+    """Whether ``cap`` protects ``party`` (attacking or defending) in this combat."""
+    if cap.turns is not None and (turn is None or turn not in cap.turns):
+        return False
+    if cap.role != "both" and cap.role != party:
+        return False
+    if cap.side is None:
+        return True
+    if side is None:
+        return False  # the cap protects one side and we do not know who fights: be conservative, do not cap
+    # ``side`` fights in ``given_role``; the other party is the other side
+    return cap.side == side if party == given_role else cap.side != side
+
+
+def apply_shifts(
+    columns: Sequence[str],
+    start_index: int,
+    shifts: Iterable[Shift | int | tuple[str, int]],
+    caps: Iterable[ShiftCap] = (),
+    *,
+    turn: int | None = None,
+    side: str | None = None,
+    role: Role = "attacking",
+    below: AutoResult | None = None,
+    above: AutoResult | None = None,
+) -> ShiftResult:
+    """Move ``start_index`` by the **sum** of ``shifts`` (positive = right, towards the attacker).
+
+    Shifts are summed before they move the column, then clamped once: Hell's Gate 7.2 nets +2 -3 from 8:1 to one
+    column left (6:1), which clamping after each shift would get wrong.
+
+    ``caps`` limit the columns a group of shift ids can move the odds against one party.  A shift to the left is
+    adverse to the attacker, a shift to the right adverse to the defender; a cap with ``role`` attacking limits the
+    group's leftward total, defending the rightward total, both limits each.  ``side``/``role`` say who fights:
+    ``side`` is the side that is ``role`` (``side="german", role="attacking"``); the other party is taken to be the
+    other side (two-sided games).  A cap naming a side applies only when ``side`` is given; a cap limited to turns
+    only when ``turn`` is.  Caps whose condition exists only in words (``when``) are the caller's to filter.
+
+    Ends: shifting past the right end gives ``above``'s result or column if the CRT has one, else the last column;
+    past the left end ``below``'s (an odds CRT whose ``below`` is ``AL1`` gives ``AL1`` when shifted off its left
+    end), else the first column.  ``overflow`` counts the columns that ran off.
+
+    >>> cols = ["<1:1", "1:1", "3:2", "2:1", "3:1", "4:1-5:1", "6:1-7:1", "8:1+"]
+    >>> r = apply_shifts(cols, 7, [2, -1, -1, -1])
+    >>> r.label, r.net
+    ('6:1-7:1', -1)
+    >>> cap = ShiftCap(shifts=["oos"], max_columns=1, turns=[1], side="german", role="attacking")
+    >>> apply_shifts(cols, 3, [("oos", -2), ("woods", -1)], [cap], turn=1, side="german").label
+    '1:1'
+    """
+    values: list[tuple[str, int]] = []
+    for k, s in enumerate(shifts):
+        if isinstance(s, Shift):
+            values.append((s.id, s.shift))
+        elif isinstance(s, tuple):
+            values.append((str(s[0]), int(s[1])))
+        else:
+            values.append((f"#{k}", int(s)))
+    raw = sum(v for _, v in values)
+    effective = [v for _, v in values]
+    notes: list[str] = []
+    for cap in caps:
+        members = set(cap.shifts)
+        for party, sign in (("attacking", -1), ("defending", 1)):
+            if not _cap_applies(cap, turn=turn, party=party, given_role=role, side=side):
+                continue
+            idx = [i for i, (sid, _) in enumerate(values) if sid in members and effective[i] * sign > 0]
+            total = sum(effective[i] for i in idx) * sign
+            excess = total - cap.max_columns
+            if excess <= 0:
+                continue
+            # take the excess off the largest members first (deterministic, and the sum is what counts)
+            for i in sorted(idx, key=lambda i: (-abs(effective[i]), i)):
+                cut = min(excess, abs(effective[i]))
+                effective[i] -= sign * cut
+                excess -= cut
+                if excess == 0:
+                    break
+            notes.append(f"{cap.rule or 'cap'}: {', '.join(sorted(members))} limited to {cap.max_columns} column(s)")
+    net = sum(effective)
+    target = start_index + net
+    last = len(columns) - 1
+    if 0 <= target <= last:
+        return ShiftResult(target, columns[target], raw=raw, net=net, capped=tuple(notes))
+    side_off: Literal["below", "above"] = "below" if target < 0 else "above"
+    overflow = -target if target < 0 else target - last
+    pick = _auto(below if target < 0 else above, columns, side_off)
+    if pick is None:
+        i = 0 if target < 0 else last
+        pick = ColumnPick(i, columns[i], off=side_off, note=f"shifted {side_off} the table: clamped to {columns[i]}")
+    return ShiftResult(
+        pick.index,
+        pick.label,
+        None,
+        pick.off,
+        pick.result,
+        pick.note,
+        raw=raw,
+        net=net,
+        capped=tuple(notes),
+        overflow=overflow,
+    )
+
+
+# ===================================================================================================== strength
+@dataclass(frozen=True)
+class Fighter:
+    """One unit's part in a combat, for :func:`combat_strength`.
+
+    ``strength`` is the printed value that counts (None: unknown); ``conditions`` the per-unit engine keys that
+    hold for it (``across-river``, ``attacker-unsupplied`` ...)."""
+
+    strength: Number | None
+    unit_type: str | None = None
+    conditions: frozenset[str] = frozenset()
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class StrengthTotal:
+    """A side's modified strength: per unit, the stack bonus and the total (None when any input is unknown)."""
+
+    total: Fraction | None
+    values: tuple[Fraction | None, ...]
+    applied: tuple[tuple[str, ...], ...]
+    """Modifier ids applied to each unit."""
+    bonus: Fraction = Fraction(0)
+    """Stack-wide additive bonus (already in ``total``)."""
+    stack_applied: tuple[str, ...] = ()
+
+
+def modifier_applies(
+    mod: Modifier,
+    *,
+    role: Literal["attacker", "defender"],
+    unit_type: str | None,
+    defender_terrain: Collection[str] | None,
+    conditions: Collection[str],
+) -> bool | None:
+    """Whether ``mod`` changes a unit: True, False, or None when it depends on something unknown (the terrain)."""
+    if mod.role != role:
+        return False
+    if mod.unit_types is not None and (unit_type is None or unit_type not in {t.value for t in mod.unit_types}):
+        return False
+    if mod.condition is not None and mod.condition not in conditions:
+        return False
+    if mod.terrain is not None:
+        if defender_terrain is None:
+            return None
+        if not set(mod.terrain) & set(defender_terrain):
+            return False
+    return True
+
+
+def _round(x: Fraction, how: str) -> Fraction:
+    if how == "up":
+        return Fraction(math.ceil(x))
+    if how == "down":
+        return Fraction(math.floor(x))
+    return x
+
+
+def combat_strength(
+    fighters: Sequence[Fighter],
+    modifiers: Iterable[Modifier],
+    *,
+    role: Literal["attacker", "defender"],
+    defender_terrain: Collection[str] | None,
+    conditions: Collection[str] = (),
+    rounding: Literal["up", "down", "none"] | None = None,
+    distinct_multipliers: bool = False,
+    bonus_cap: Fraction | None = None,
+) -> StrengthTotal:
+    """A side's total strength after ``modifiers``.
+
+    Per unit: multiply by every applicable multiplier, then round once (``rounding``, else the rounding of the
+    applied modifiers -- ``up`` if any says up -- else exact); with ``distinct_multipliers`` equal multipliers count
+    once (Ukraine '43 9.2: never halved twice).  Then additive modifiers: ``per_unit`` ones on each unit, the others
+    once on the stack; modifiers sharing a ``cap`` add at most that much together, and ``bonus_cap`` limits all
+    stack bonuses (Ukraine '43 9.1: at most twice the printed strength -- pass it).  ``conditions`` are engine keys
+    that hold for every unit (a unit's own are in :attr:`Fighter.conditions`).
+
+    >>> tank = Modifier(id="tank", role="attacker", when="tank vs clear", unit_types=["armour"], terrain=["clear"],
+    ...                 multiply="3")
+    >>> combat_strength([Fighter(2, "armour"), Fighter(3, "infantry")], [tank], role="attacker",
+    ...                 defender_terrain={"clear"}).total
+    Fraction(9, 1)
+    >>> half = Modifier(id="half", role="attacker", when="halved", multiply="1/2", rounding="up")
+    >>> combat_strength([Fighter(5), Fighter(5)], [half], role="attacker", defender_terrain=set()).total
+    Fraction(6, 1)
+    """
+    mods = list(modifiers)
+    values: list[Fraction | None] = []
+    applied: list[tuple[str, ...]] = []
+    cap_groups: dict[int, Fraction] = defaultdict(Fraction)
+    unknown = False
+    for f in fighters:
+        conds = set(conditions) | set(f.conditions)
+        used: list[str] = []
+        mult = Fraction(1)
+        seen_mult: set[Fraction] = set()
+        how = "none"
+        add = Fraction(0)
+        for mod in mods:
+            ok = modifier_applies(
+                mod, role=role, unit_type=f.unit_type, defender_terrain=defender_terrain, conditions=conds
+            )
+            if ok is None:
+                unknown = True
+                continue
+            if not ok or (not mod.per_unit and mod.add is not None and mod.multiply is None):
+                continue
+            if mod.multiply is not None:
+                m = fraction(mod.multiply)
+                if distinct_multipliers and m in seen_mult:
+                    continue
+                seen_mult.add(m)
+                mult *= m
+                if mod.rounding == "up" or (mod.rounding == "down" and how == "none"):
+                    how = mod.rounding
+            if mod.add is not None and mod.per_unit:
+                a = Fraction(mod.add)
+                if mod.cap is not None:
+                    room = Fraction(mod.cap) - cap_groups[mod.cap]
+                    a = max(Fraction(0), min(a, room))
+                    cap_groups[mod.cap] += a
+                add += a
+            used.append(mod.id)
+        applied.append(tuple(used))
+        if f.strength is None:
+            values.append(None)
+            unknown = True
+            continue
+        v = _round(Fraction(f.strength) * mult, rounding or how) + add
+        values.append(v)
+    bonus = Fraction(0)
+    stack_used: list[str] = []
+    for mod in mods:
+        if mod.per_unit or mod.add is None:
+            continue
+        ok = modifier_applies(
+            mod, role=role, unit_type=None, defender_terrain=defender_terrain, conditions=set(conditions)
+        )
+        if mod.unit_types is not None:  # a stack bonus for unit types: applies if any unit is of the type
+            ok = any(
+                modifier_applies(
+                    mod,
+                    role=role,
+                    unit_type=f.unit_type,
+                    defender_terrain=defender_terrain,
+                    conditions=set(conditions) | set(f.conditions),
+                )
+                for f in fighters
+            )
+        if ok is None:
+            unknown = True
+            continue
+        if not ok:
+            continue
+        a = Fraction(mod.add)
+        if mod.cap is not None:
+            room = Fraction(mod.cap) - cap_groups[mod.cap]
+            a = max(Fraction(0), min(a, room))
+            cap_groups[mod.cap] += a
+        bonus += a
+        stack_used.append(mod.id)
+    if bonus_cap is not None:
+        bonus = min(bonus, bonus_cap)
+    total = None if unknown else sum((v for v in values if v is not None), Fraction(0)) + bonus
+    return StrengthTotal(total, tuple(values), tuple(applied), bonus, tuple(stack_used))
+
+
+def attack_strength(
+    fighters: Sequence[Fighter],
+    modifiers: Iterable[Modifier],
+    *,
+    defender_terrain: Collection[str] | None,
+    conditions: Collection[str] = (),
+    rounding: Literal["up", "down", "none"] | None = None,
+    distinct_multipliers: bool = False,
+) -> StrengthTotal:
+    """The attackers' total: :func:`combat_strength` with ``role="attacker"``."""
+    return combat_strength(
+        fighters,
+        modifiers,
+        role="attacker",
+        defender_terrain=defender_terrain,
+        conditions=conditions,
+        rounding=rounding,
+        distinct_multipliers=distinct_multipliers,
+    )
+
+
+def defense_strength(
+    fighters: Sequence[Fighter],
+    modifiers: Iterable[Modifier],
+    *,
+    defender_terrain: Collection[str] | None,
+    conditions: Collection[str] = (),
+    rounding: Literal["up", "down", "none"] | None = None,
+    bonus_cap: Fraction | None = None,
+) -> StrengthTotal:
+    """The defenders' total: :func:`combat_strength` with ``role="defender"``."""
+    return combat_strength(
+        fighters,
+        modifiers,
+        role="defender",
+        defender_terrain=defender_terrain,
+        conditions=conditions,
+        rounding=rounding,
+        bonus_cap=bonus_cap,
+    )
+
+
+def magnitude(attacker_steps: int, defender_steps: int, steps: Sequence[tuple[int, int]] = MAGNITUDE_STEPS) -> int:
+    """Dice rolled in a magnitude combat: by the fewest steps on either side (``steps``: (at least, dice) pairs).
+
+    >>> [magnitude(a, 9) for a in (1, 3, 4, 5, 6, 12)]
+    [1, 1, 2, 2, 3, 3]
+    """
+    fewest = min(attacker_steps, defender_steps)
+    dice = 0
+    for low, n in sorted(steps):
+        if fewest >= low:
+            dice = n
+    return max(dice, 1)
+
+
+# ======================================================================================================== cells
+class Losses(NamedTuple):
+    """What one combat outcome costs: attacker steps, defender steps (or hits), defender retreat in hexes."""
+
+    attacker: int
+    defender: int
+    retreat: int = 0
+
+    def plus(self, other: Losses) -> Losses:
+        """Both losses together (``+`` would concatenate the tuples)."""
+        return Losses(self.attacker + other.attacker, self.defender + other.defender, self.retreat + other.retreat)
+
+
+_HITS = re.compile(r"^\s*(\d+|\?)\s*/\s*(\d+|\?)\s*$")
+
+
+def parse_hits(cell: str) -> tuple[int | None, int | None]:
+    """A hits cell ``"0/1"``: defender hits in a normal and an all-out attack (None for ``?``).
+
+    >>> parse_hits("1/2"), parse_hits("?")
+    ((1, 2), (None, None))
+    """
+    if cell.strip() == UNKNOWN_CELL:
+        return None, None
+    m = _HITS.match(cell)
+    if not m:
+        raise ValueError(f"{cell!r} is not a hits cell (normal/all-out like '0/1')")
+    a, b = m.groups()
+    return (None if a == "?" else int(a)), (None if b == "?" else int(b))
+
+
+def hits_of(cell: str, attack: Attack = "normal") -> int | None:
+    """Hits from a hits cell for a normal or an all-out attack."""
+    normal, allout = parse_hits(cell)
+    return normal if attack == "normal" else allout
+
+
+def parse_losses(cell: str) -> Losses | None:
+    """A losses cell ``"1/1"`` or ``"-/1"`` (attacker/defender steps; ``-`` is none); None when unknown.
+
+    >>> parse_losses("-/1")
+    Losses(attacker=0, defender=1, retreat=0)
+    """
+    s = cell.strip()
+    if s == UNKNOWN_CELL:
+        return None
+    m = re.match(r"^\s*(\d+|-|–|\?)\s*/\s*(\d+|-|–|\?)\s*$", s)
+    if not m:
+        raise ValueError(f"{cell!r} is not a losses cell (attacker/defender like '1/1' or '-/1')")
+    a, d = m.groups()
+    if "?" in (a, d):
+        return None
+    return Losses(0 if a in "-–" else int(a), 0 if d in "-–" else int(d))
+
+
+def code_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
+    """A code cell (``DL1+DR``) as losses through the legend; None when the cell or any count is unknown."""
+    if cell.strip() == UNKNOWN_CELL:
+        return None
+    total = Losses(0, 0, 0)
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is None:
+            return None
+        a, d, r = rc.attacker_steps, rc.defender_steps, rc.defender_retreat
+        if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown):
+            return None
+        total = total.plus(Losses(a, d, r))
+    return total
+
+
+def compare_for_attacker(a: Losses, b: Losses) -> int | None:
+    """1 when ``a`` is better for the attacker than ``b``, -1 when worse, 0 when equal, None when neither
+    dominates (``EX`` against ``DR``: one costs the attacker a step, the other does not make the defender lose one).
+
+    >>> compare_for_attacker(Losses(0, 1, 1), Losses(0, 1, 0)), compare_for_attacker(Losses(1, 1), Losses(0, 0, 1))
+    (1, None)
+    """
+    ge = a.defender >= b.defender and a.retreat >= b.retreat and a.attacker <= b.attacker
+    le = a.defender <= b.defender and a.retreat <= b.retreat and a.attacker >= b.attacker
+    if ge and le:
+        return 0
+    if ge:
+        return 1
+    if le:
+        return -1
+    return None
+
+
+# ======================================================================================================== dice
+_DICE = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*$", re.IGNORECASE)
+
+
+def dice_spec(dice: str) -> tuple[int, int]:
+    """``"1d6"`` -> (1, 6); ``"d6"`` -> (1, 6); ``"2d6"`` -> (2, 6)."""
+    m = _DICE.match(dice)
+    if not m:
+        raise ValueError(f"{dice!r} is not a dice spec (expected '1d6', 'd6' or '2d6')")
+    return int(m.group(1) or 1), int(m.group(2))
+
+
+def dice_sum(n: int, faces: int) -> dict[int, Fraction]:
+    """Exact distribution of the sum of ``n`` dice with ``faces`` faces.
+
+    >>> dice_sum(2, 6)[7]
+    Fraction(1, 6)
+    """
+    dist = {0: Fraction(1)}
+    for _ in range(n):
+        nxt: dict[int, Fraction] = defaultdict(Fraction)
+        for s, p in dist.items():
+            for f in range(1, faces + 1):
+                nxt[s + f] += p / faces
+        dist = dict(nxt)
+    return dist
+
+
+_ROW_RANGE = re.compile(r"^\s*(-?\d+)\s*[-–]\s*(-?\d+)\s*$")
+_ROW_AT_LEAST = re.compile(r"^\s*(?:≥|>=)\s*(-?\d+)\s*$|^\s*(-?\d+)\s*(?:\+|or more)\s*$")
+_ROW_AT_MOST = re.compile(r"^\s*(?:≤|<=)\s*(-?\d+)\s*$|^\s*(-?\d+)\s*(?:-|or less)\s*$")
+
+
+def row_range(label: str) -> tuple[int | None, int | None]:
+    """Die values a row covers, inclusive, None for an open end: ``"3"``, ``"2-4"``, ``"≥6"``, ``"6+"``, ``"≤1"``.
+
+    >>> row_range("2-4"), row_range("≥6"), row_range("1 or less")
+    ((2, 4), (6, None), (None, 1))
+    """
+    s = label.strip()
+    if re.fullmatch(r"-?\d+", s):
+        return int(s), int(s)
+    if m := _ROW_RANGE.match(s):
+        return int(m.group(1)), int(m.group(2))
+    if m := _ROW_AT_LEAST.match(s):
+        return int(m.group(1) or m.group(2)), None
+    if m := _ROW_AT_MOST.match(s):
+        return None, int(m.group(1) or m.group(2))
+    raise ValueError(f"{label!r} is not a die-roll row (expected '3', '2-4', '≥6', '6+' or '≤1')")
+
+
+def row_for_die(rows: Sequence[str], die: int) -> int | None:
+    """Index of the row that holds die result ``die`` (None when no row does)."""
+    for i, label in enumerate(rows):
+        lo, hi = row_range(label)
+        if (lo is None or die >= lo) and (hi is None or die <= hi):
+            return i
+    return None
+
+
+def row_probabilities(rows: Sequence[str], dice: str = "1d6") -> list[Fraction]:
+    """Probability of each row for an unmodified roll of ``dice``.  Rows for modified rolls no unmodified roll
+    reaches get 0; a roll no row holds raises (the table would be incomplete)."""
+    n, faces = dice_spec(dice)
+    probs = [Fraction(0)] * len(rows)
+    for value, p in sorted(dice_sum(n, faces).items()):
+        i = row_for_die(rows, value)
+        if i is None:
+            raise ValueError(f"no row of the table holds a roll of {value} on {dice} (rows: {', '.join(rows)})")
+        probs[i] += p
+    return probs
+
+
+# ================================================================================================ distributions
+def grid_of(crt: Crt, section: str | None = None) -> list[list[str]] | None:
+    """The cells of the CRT (or of one terrain section); None when the rulebook does not give them."""
+    cells = crt.cells
+    if isinstance(cells, dict):
+        if section is None:
+            raise ValueError(f"this CRT has terrain sections ({', '.join(crt.sections or cells)}): name one")
+        if section not in cells:
+            raise ValueError(f"{section!r} is not a section of the CRT ({', '.join(cells)})")
+        grid = cells[section]
+        return None if isinstance(grid, Unknown) else grid
+    if isinstance(cells, Unknown):
+        return None
+    return cells
+
+
+def column_cells(crt: Crt, column: str | int, section: str | None = None) -> list[str]:
+    """The cells of one column, top row first; UnknownValueError when the CRT's cells are unknown."""
+    grid = grid_of(crt, section)
+    if grid is None:
+        raise UnknownValueError(f"the CRT's cells{' for ' + section if section else ''} are unknown")
+    j = column_index(crt, column)
+    return [row[j] for row in grid]
+
+
+def _collect(pairs: Iterable[tuple[Any, Fraction]]) -> dict[Any, Fraction]:
+    out: dict[Any, Fraction] = defaultdict(Fraction)
+    for k, p in pairs:
+        if p:
+            out[k] += p
+    return dict(sorted(out.items(), key=lambda kv: (str(type(kv[0])), kv[0])))
+
+
+def distribution(
+    crt: Crt,
+    column: str | int,
+    *,
+    attack: Attack = "normal",
+    section: str | None = None,
+) -> dict[Any, Fraction]:
+    """Exact distribution of one roll on ``column``, by enumerating the die.
+
+    * hits CRTs (Hell's Gate): ``{hits: P}`` for a normal or an all-out attack;
+    * code CRTs: ``{cell: P}`` (the cell as printed, ``"DL1+DR"``);
+    * losses CRTs: ``{Losses: P}``.
+
+    UnknownValueError when a cell the die can reach is ``?``.
+
+    >>> from forge.model import Crt
+    >>> crt = Crt(columns=["1:1"], rows=["1-2", "3-6"], cells=[["DR"], ["AS"]])
+    >>> distribution(crt, "1:1")
+    {'AS': Fraction(2, 3), 'DR': Fraction(1, 3)}
+    """
+    cells = column_cells(crt, column, section)
+    probs = row_probabilities(crt.rows, crt.dice)
+    pairs: list[tuple[object, Fraction]] = []
+    unknown: list[str] = []
+    for label, cell, p in zip(crt.rows, cells, probs, strict=True):
+        if not p:
+            continue
+        if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
+            h = hits_of(cell, attack)
+            if h is None:
+                unknown.append(label)
+                continue
+            pairs.append((h, p))
+        elif crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
+            loss = parse_losses(cell)
+            if loss is None:
+                unknown.append(label)
+                continue
+            pairs.append((loss, p))
+        else:
+            if cell.strip() == UNKNOWN_CELL:
+                unknown.append(label)
+                continue
+            pairs.append((cell.strip(), p))
+    if unknown:
+        raise UnknownValueError(
+            f"column {crt.columns[column_index(crt, column)]}: rows {', '.join(unknown)} are unknown"
+        )
+    return _collect(pairs)
+
+
+def losses_distribution(
+    crt: Crt,
+    column: str | int,
+    results: Mapping[str, ResultCode] | None = None,
+    *,
+    attack: Attack = "normal",
+    section: str | None = None,
+) -> dict[Losses, Fraction]:
+    """One roll on ``column`` as :class:`Losses`: hits are defender steps (Hell's Gate: the defender may turn the
+    last hit into a retreat, so ``retreat`` stays 0); codes go through the ``results`` legend."""
+    dist = distribution(crt, column, attack=attack, section=section)
+    if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
+        return _collect((Losses(0, int(h), 0), p) for h, p in dist.items())
+    if crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
+        return dist
+    pairs = []
+    for code, p in dist.items():
+        loss = code_losses(str(code), results or {})
+        if loss is None:
+            raise UnknownValueError(f"result {code!r} has no known step counts in the results legend")
+        pairs.append((loss, p))
+    return _collect(pairs)
+
+
+def magnitude_distribution(
+    crt: Crt,
+    column: str | int,
+    results: Mapping[str, ResultCode],
+    *,
+    dice: int = 1,
+    section: str | None = None,
+) -> dict[Losses, Fraction]:
+    """A magnitude combat: the primary die reads a code on ``column``, each of ``dice - 1`` secondary dice reads
+    attacker/defender losses in ``crt.secondary`` under the same column; the losses add up, the retreat is the
+    primary result's.
+
+    >>> from forge.model import Crt, ResultCode
+    >>> crt = Crt(columns=["3-1"], rows=["1-3", "4-6"], cells=[["C"], ["DRX"]],
+    ...           secondary={"rows": ["1-3", "4-6"], "cells": [["1/1"], ["-/1"]]})
+    >>> legend = {"C": ResultCode(meaning="contact"),
+    ...           "DRX": ResultCode(meaning="x", attacker_steps=1, defender_steps=1, defender_retreat=2)}
+    >>> d = magnitude_distribution(crt, "3-1", legend, dice=2)
+    >>> d[Losses(2, 2, 2)]
+    Fraction(1, 4)
+    """
+    primary = losses_distribution(crt, column, results, section=section)
+    if dice <= 1:
+        return primary
+    if crt.secondary is None or isinstance(crt.secondary.cells, Unknown):
+        raise UnknownValueError("the secondary-dice table is unknown")
+    j = column_index(crt, column)
+    sec_probs = row_probabilities(crt.secondary.rows, crt.dice)
+    one: list[tuple[Losses, Fraction]] = []
+    for label, row, p in zip(crt.secondary.rows, crt.secondary.cells, sec_probs, strict=True):
+        if not p:
+            continue
+        loss = parse_losses(row[j])
+        if loss is None:
+            raise UnknownValueError(f"secondary table, column {crt.columns[j]}, row {label} is unknown")
+        one.append((loss, p))
+    dist = primary
+    for _ in range(dice - 1):
+        dist = _collect((a.plus(Losses(b.attacker, b.defender, 0)), pa * pb) for a, pa in dist.items() for b, pb in one)
+    return dist
+
+
+@dataclass(frozen=True)
+class Expected:
+    """Expected losses of each side (exact)."""
+
+    attacker: Fraction
+    defender: Fraction
+    retreat: Fraction = field(default=Fraction(0))
+
+
+def expected_losses(dist: Mapping[Losses, Fraction] | Mapping[int, Fraction]) -> Expected:
+    """Expected attacker and defender losses (and retreat) of a distribution of Losses or of hits.
+
+    >>> expected_losses({0: Fraction(1, 2), 2: Fraction(1, 2)})
+    Expected(attacker=Fraction(0, 1), defender=Fraction(1, 1), retreat=Fraction(0, 1))
+    """
+    a = d = r = Fraction(0)
+    for k, p in dist.items():
+        if isinstance(k, Losses):
+            a += k.attacker * p
+            d += k.defender * p
+            r += k.retreat * p
+        else:
+            d += int(k) * p
+    return Expected(a, d, r)
+
+
+def cap_losses(dist: Mapping[Losses, Fraction], attacker_steps: int, defender_steps: int) -> dict[Losses, Fraction]:
+    """Losses limited to the steps present: a side cannot lose more steps than it has (Hell's Gate 7.5: excess hits
+    are ignored once every defender is eliminated)."""
+    return _collect(
+        (Losses(min(k.attacker, attacker_steps), min(k.defender, defender_steps), k.retreat), p)
+        for k, p in dist.items()
+    )
+
+
+def probability(dist: Mapping[object, Fraction], event: object) -> Fraction:
+    """P(event): ``event`` is an outcome, or a predicate on outcomes."""
+    if callable(event):
+        return sum((p for k, p in dist.items() if event(k)), Fraction(0))
+    return dist.get(event, Fraction(0))

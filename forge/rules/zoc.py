@@ -1,0 +1,50 @@
+"""Zones of control on any grid: the cells next to a unit.
+
+Generic: hexes are any hashable values and adjacency is a function, so the same code serves
+:class:`forge.hexgrid.Grid` cells (``grid.neighbours``) and an engine's integer hex indices
+(``neighbours.__getitem__`` of a precomputed table).
+
+The model is Hell's Gate's (rule 4.0), which is the commonest one: every unit controls the cells adjacent to
+its own, always (4.1: whatever the phase or player turn), terrain does not matter and several zones on one cell
+count once (4.2), and zones are mutual (4.3) because adjacency is symmetric.
+
+>>> nbrs = {1: [2], 2: [1, 3], 3: [2]}.__getitem__
+>>> sorted(zone_of([1], nbrs))
+[2]
+>>> in_zone(3, enemy_cells=[1], neighbours=nbrs), in_zone(2, enemy_cells=[1], neighbours=nbrs)
+(False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Hashable, Iterable
+from typing import TypeVar
+
+H = TypeVar("H", bound=Hashable)
+
+Neighbours = Callable[[H], Iterable[H]]
+"""Adjacency: the on-map cells next to a cell (``grid.neighbours`` or ``table.__getitem__``)."""
+
+
+def zone_of(occupied: Iterable[H], neighbours: Callable[[H], Iterable[H]]) -> set[H]:
+    """Every cell controlled by units standing in ``occupied``: the union of their neighbours (4.0).
+
+    A unit's own cell is not in its zone unless another of the given cells is next to it.
+    """
+    zone: set[H] = set()
+    for cell in occupied:
+        zone.update(neighbours(cell))
+    return zone
+
+
+def in_zone(cell: H, enemy_cells: Container[H], neighbours: Callable[[H], Iterable[H]]) -> bool:
+    """True when ``cell`` is in the zone of a unit in ``enemy_cells``, i.e. next to one of them (4.0, 4.3).
+
+    Cheaper than :func:`zone_of` when only a few cells are asked about.
+    """
+    return any(n in enemy_cells for n in neighbours(cell))
+
+
+def mutually_adjacent(a: H, b: H, neighbours: Callable[[H], Iterable[H]]) -> bool:
+    """True when ``a`` and ``b`` are in each other's zone (4.3); symmetric for any symmetric adjacency."""
+    return any(n == b for n in neighbours(a))
