@@ -190,7 +190,7 @@ class _Checker:
             if u.setup is not None:
                 self.hex((*path, "setup"), u.setup)
             if u.entry is not None:
-                if u.entry.turn > n_turns:
+                if isinstance(u.entry.turn, int) and u.entry.turn > n_turns:
                     self.err(
                         (*path, "entry", "turn"),
                         f"entry turn {u.entry.turn} is after the last turn ({n_turns})",

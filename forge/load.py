@@ -180,7 +180,7 @@ class _Composer:
                 path = self.child_path(ev)
                 container: Any = [] if isinstance(ev, yaml.SequenceStartEvent) else {}
                 self.stack.append(_Frame(container, path, ev.anchor))
-                self.doc.marks.setdefault(path, (ev.start_mark.line + 1, ev.start_mark.column + 1))
+                self.doc.marks.setdefault(path, (ev.start_mark.line + 1, ev.start_mark.column + 1))  # type: ignore[union-attr]
             elif isinstance(ev, yaml.SequenceEndEvent | yaml.MappingEndEvent):
                 frame = self.stack.pop()
                 if frame.anchor is not None:

@@ -307,7 +307,8 @@ class UnitSize(StrEnum):
 class Entry(Base):
     """When and where a unit that does not set up on the map arrives."""
 
-    turn: int = Field(ge=1)
+    turn: Annotated[Annotated[int, Field(ge=1)] | Unknown, BeforeValidator(_unknown_in)]
+    """Turn of arrival; unknown when the rulebook names a reinforcement without its turn."""
     hex: str | None = None
     """Entry hex label; None when the rulebook does not say."""
     condition: str | None = None
@@ -458,6 +459,8 @@ class ResultCode(Base):
     defender_steps: MaybeInt = 0
     defender_retreat: MaybeInt = 0
     """Hexes the defender retreats (0: none)."""
+    attacker_retreat: MaybeInt = 0
+    """Hexes the attacker retreats (0: none)."""
     rule: RuleRef | None = None
 
 
@@ -693,9 +696,13 @@ class Game(Base):
         """Units by entry turn: the turn track's reinforcement boxes come from here and nowhere else."""
         out: dict[int, list[Unit]] = {}
         for u in self.units:
-            if u.entry is not None:
+            if u.entry is not None and isinstance(u.entry.turn, int):
                 out.setdefault(u.entry.turn, []).append(u)
         return dict(sorted(out.items()))
+
+    def unscheduled(self) -> list[Unit]:
+        """Reinforcements whose arrival turn the rulebook does not give."""
+        return [u for u in self.units if u.entry is not None and isinstance(u.entry.turn, Unknown)]
 
 
 def odds_column(label: str) -> OddsColumn:
