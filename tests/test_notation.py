@@ -70,7 +70,7 @@ def test_length_scales(n: int, unit: str) -> None:
 
 @pytest.mark.parametrize("bad", ["", "3", "in", "-1in", "0mm", "3 furlongs"])
 def test_bad_length(bad: str) -> None:
-    with pytest.raises(ValueError, match="length|greater"):
+    with pytest.raises(ValueError, match=r"length|greater"):
         length(bad)
 
 
