@@ -126,9 +126,7 @@ def _components(text: str) -> tuple[str, ...]:
     parts = tuple(p.strip() for p in text.split(",") if p.strip())
     bad = [p for p in parts if p not in COMPONENTS]
     if bad or not parts:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}"
-        )
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}")
     return parts
 
 
@@ -178,6 +176,39 @@ def cmd_build(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .load import load
+    from .pdf import write_atomic
+    from .verify import exit_code, render_findings, verify
+
+    status = EXIT_OK
+    reports = []
+    for path in args.files:
+        try:
+            game = load(path)
+        except LoadError as e:
+            for p in e.problems:
+                print(p, file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        findings = verify(game)
+        if not args.no_print_check:
+            from .roundtrip import roundtrip
+
+            findings.extend(roundtrip(game))
+        reports.append(render_findings(findings, args.format, game=game.game.id))
+        if status != EXIT_BAD_INPUT:
+            status = max(status, exit_code(findings))
+    text = "\n".join(reports)
+    if args.report:
+        write_atomic(Path(args.report), text.encode("utf-8"))
+    else:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    return status
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="forge",
@@ -194,9 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build print-ready PDFs: map, counters, reference cards, class handouts")
     b.add_argument("files", nargs="+", metavar="GAME.yaml")
-    b.add_argument(
-        "--out", default="output", help="output folder (default: output); files go to OUT/<game id>/"
-    )
+    b.add_argument("--out", default="output", help="output folder (default: output); files go to OUT/<game id>/")
     b.add_argument(
         "--paper",
         default="letter",
@@ -204,12 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="paper size (default letter)",
     )
     b.add_argument("--only", type=_components, help="comma-separated components: map,counters,cards,handout")
-    b.add_argument(
-        "--counter-size", choices=["1/2in", "9/16in", "5/8in", "3/4in"], help="counter edge (default 5/8in)"
-    )
-    b.add_argument(
-        "--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)"
-    )
+    b.add_argument("--counter-size", choices=["1/2in", "9/16in", "5/8in", "3/4in"], help="counter edge (default 5/8in)")
+    b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")
     b.add_argument(
         "--back-offset",
         type=_offset,
@@ -222,6 +247,19 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
     b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     b.set_defaults(func=cmd_build)
+
+    v = sub.add_parser(
+        "verify",
+        help="recompute the rulebook's examples and check the tables and the printed components against the rules",
+        description="Exit status: 0 nothing disagrees, 1 findings (errors or warnings), 2 invalid input.",
+    )
+    v.add_argument("files", nargs="+", metavar="GAME.yaml")
+    v.add_argument("--format", default="text", choices=["text", "json", "markdown"], help="report format")
+    v.add_argument("--report", metavar="FILE", help="write the report to FILE instead of standard output")
+    v.add_argument(
+        "--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back"
+    )
+    v.set_defaults(func=cmd_verify)
 
     s = sub.add_parser("schema", help="print the JSON Schema of the game format (for editor completion)")
     s.set_defaults(func=cmd_schema)

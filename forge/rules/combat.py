@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
-from ..model import AutoResult, CellFormat, Crt, Modifier, ResultCode, Shift, ShiftCap, Unknown
+from ..model import AutoResult, CellFormat, Crt, Modifier, ResultCode, Shift, ShiftCap, TerrainType, Unknown
 from ..notation import DiffColumn, OddsColumn, fraction
 
 Attack = Literal["normal", "all-out"]
@@ -383,6 +383,28 @@ def modifier_applies(
     return True
 
 
+def combat_terrain(terrain: Mapping[str, TerrainType], base: str | None, features: Iterable[str] = ()) -> set[str]:
+    """The terrain ids a defender's hex fights as: its base terrain and features, except that a feature with a
+    combat effect of its own (a shift or a defence change) stands in for the base terrain -- Hell's Gate 7.1.2:
+    tanks attacking the city of Cherkassy in a clear hex are doubled, not doubled and tripled.
+
+    >>> from forge.model import TerrainType
+    >>> types = {"clear": TerrainType(name="Clear"),
+    ...          "city": TerrainType(name="City", kind="feature", combat={"shift": -1})}
+    >>> sorted(combat_terrain(types, "clear", ["city"])), sorted(combat_terrain(types, "clear", []))
+    (['city'], ['clear'])
+    """
+    feats = set(features)
+
+    def strong(tid: str) -> bool:
+        t = terrain.get(tid)
+        return t is not None and bool(t.combat.shift or t.combat.defense_multiplier or t.combat.defense_bonus)
+
+    if any(strong(f) for f in feats):
+        return feats
+    return feats | ({base} if base is not None else set())
+
+
 def _round(x: Fraction, how: str) -> Fraction:
     if how == "up":
         return Fraction(math.ceil(x))
@@ -559,15 +581,22 @@ def magnitude(attacker_steps: int, defender_steps: int, steps: Sequence[tuple[in
 
 # ======================================================================================================== cells
 class Losses(NamedTuple):
-    """What one combat outcome costs: attacker steps, defender steps (or hits), defender retreat in hexes."""
+    """What one combat outcome costs: attacker steps, defender steps (or hits), defender retreat and attacker
+    retreat in hexes."""
 
     attacker: int
     defender: int
     retreat: int = 0
+    attacker_retreat: int = 0
 
     def plus(self, other: Losses) -> Losses:
         """Both losses together (``+`` would concatenate the tuples)."""
-        return Losses(self.attacker + other.attacker, self.defender + other.defender, self.retreat + other.retreat)
+        return Losses(
+            self.attacker + other.attacker,
+            self.defender + other.defender,
+            self.retreat + other.retreat,
+            self.attacker_retreat + other.attacker_retreat,
+        )
 
 
 _HITS = re.compile(r"^\s*(\d+|\?)\s*/\s*(\d+|\?)\s*$")
@@ -598,7 +627,7 @@ def parse_losses(cell: str) -> Losses | None:
     """A losses cell ``"1/1"`` or ``"-/1"`` (attacker/defender steps; ``-`` is none); None when unknown.
 
     >>> parse_losses("-/1")
-    Losses(attacker=0, defender=1, retreat=0)
+    Losses(attacker=0, defender=1, retreat=0, attacker_retreat=0)
     """
     s = cell.strip()
     if s == UNKNOWN_CELL:
@@ -621,10 +650,10 @@ def code_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
         rc = results.get(code.strip())
         if rc is None:
             return None
-        a, d, r = rc.attacker_steps, rc.defender_steps, rc.defender_retreat
-        if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown):
+        a, d, r, ar = rc.attacker_steps, rc.defender_steps, rc.defender_retreat, rc.attacker_retreat
+        if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown) or isinstance(ar, Unknown):
             return None
-        total = total.plus(Losses(a, d, r))
+        total = total.plus(Losses(a, d, r, ar))
     return total
 
 
@@ -635,8 +664,18 @@ def compare_for_attacker(a: Losses, b: Losses) -> int | None:
     >>> compare_for_attacker(Losses(0, 1, 1), Losses(0, 1, 0)), compare_for_attacker(Losses(1, 1), Losses(0, 0, 1))
     (1, None)
     """
-    ge = a.defender >= b.defender and a.retreat >= b.retreat and a.attacker <= b.attacker
-    le = a.defender <= b.defender and a.retreat <= b.retreat and a.attacker >= b.attacker
+    ge = (
+        a.defender >= b.defender
+        and a.retreat >= b.retreat
+        and a.attacker <= b.attacker
+        and a.attacker_retreat <= b.attacker_retreat
+    )
+    le = (
+        a.defender <= b.defender
+        and a.retreat <= b.retreat
+        and a.attacker >= b.attacker
+        and a.attacker_retreat >= b.attacker_retreat
+    )
     if ge and le:
         return 0
     if ge:
@@ -876,30 +915,32 @@ class Expected:
     attacker: Fraction
     defender: Fraction
     retreat: Fraction = field(default=Fraction(0))
+    attacker_retreat: Fraction = field(default=Fraction(0))
 
 
 def expected_losses(dist: Mapping[Losses, Fraction] | Mapping[int, Fraction]) -> Expected:
     """Expected attacker and defender losses (and retreat) of a distribution of Losses or of hits.
 
     >>> expected_losses({0: Fraction(1, 2), 2: Fraction(1, 2)})
-    Expected(attacker=Fraction(0, 1), defender=Fraction(1, 1), retreat=Fraction(0, 1))
+    Expected(attacker=Fraction(0, 1), defender=Fraction(1, 1), retreat=Fraction(0, 1), attacker_retreat=Fraction(0, 1))
     """
-    a = d = r = Fraction(0)
+    a = d = r = ar = Fraction(0)
     for k, p in dist.items():
         if isinstance(k, Losses):
             a += k.attacker * p
             d += k.defender * p
             r += k.retreat * p
+            ar += k.attacker_retreat * p
         else:
             d += int(k) * p
-    return Expected(a, d, r)
+    return Expected(a, d, r, ar)
 
 
 def cap_losses(dist: Mapping[Losses, Fraction], attacker_steps: int, defender_steps: int) -> dict[Losses, Fraction]:
     """Losses limited to the steps present: a side cannot lose more steps than it has (Hell's Gate 7.5: excess hits
     are ignored once every defender is eliminated)."""
     return _collect(
-        (Losses(min(k.attacker, attacker_steps), min(k.defender, defender_steps), k.retreat), p)
+        (Losses(min(k.attacker, attacker_steps), min(k.defender, defender_steps), k.retreat, k.attacker_retreat), p)
         for k, p in dist.items()
     )
 
