@@ -1,12 +1,14 @@
-"""Pure placement of printed pieces: counter sheets, duplex backs, cut lines and crop marks.  Nothing here draws.
+"""Pure placement of printed pieces (no drawing): counter sheets, duplex backs, cut lines and crop marks.
 
-Every coordinate is in points, **y-down**, with the origin at the top-left corner of the page as the printer sees it
-(the same convention as :mod:`forge.hexgrid`).  Renderers convert to reportlab's y-up space in one place.
+Every coordinate is in points, **y-down**, with the origin at the top-left corner of the page as the printer
+sees it (the same convention as :mod:`forge.hexgrid`).  Renderers convert to reportlab's y-up space in one
+place.
 
-Duplex model.  A sheet is printed on both sides; the back page is the PDF page after the front.  When the paper is
-turned over along its **long** edge (portrait paper: around the vertical axis), a point ``(x, y)`` of the back page
-lies behind the front point ``(W - x, y)``; turned over along its **short** edge (around the horizontal axis), it lies
-behind ``(x, H - y)``.  Counter grids are centred on the page, so the mirror of a slot is again a slot.
+Duplex model.  A sheet is printed on both sides; the back page is the PDF page after the front.  When the
+paper is turned over along its **long** edge (portrait paper: around the vertical axis), a point ``(x, y)`` of
+the back page lies behind the front point ``(W - x, y)``; turned over along its **short** edge (around the
+horizontal axis), it lies behind ``(x, H - y)``.  Counter grids are centred on the page, so the mirror of a
+slot is again a slot.
 
 >>> lay = counter_sheet(612, 792, 45, margin=36)
 >>> lay.columns, lay.rows, lay.pitch
@@ -145,7 +147,9 @@ class SheetLayout:
 
     def printable(self) -> Rect:
         """The area inside the margins."""
-        return Rect(self.margin_x, self.margin_y, self.paper_w - 2 * self.margin_x, self.paper_h - 2 * self.margin_y)
+        return Rect(
+            self.margin_x, self.margin_y, self.paper_w - 2 * self.margin_x, self.paper_h - 2 * self.margin_y
+        )
 
 
 def _fit(avail: float, counter: float, gutter: float, bleed: float) -> int:
@@ -164,10 +168,10 @@ def counter_sheet(
 ) -> SheetLayout:
     """The largest centred grid of ``counter``-sized squares that fits inside the margins.
 
-    Without bleed the counters butt together (pitch == counter) so one straight cut separates two of them.  With
-    ``bleed > 0`` each counter's colour runs ``bleed`` past its trim line, so neighbours are kept apart by a gutter of
-    at least ``2 * bleed``.  ``margin`` is one number or ``(horizontal, vertical)``.  The grid is centred on the page,
-    which makes the duplex mirror of every slot a slot.
+    Without bleed the counters butt together (pitch == counter) so one straight cut separates two of them.
+    With ``bleed > 0`` each counter's colour runs ``bleed`` past its trim line, so neighbours are kept apart
+    by a gutter of at least ``2 * bleed``.  ``margin`` is one number or ``(horizontal, vertical)``.  The grid
+    is centred on the page, which makes the duplex mirror of every slot a slot.
 
     >>> lay = counter_sheet(612, 792, 45, margin=36, bleed=9)
     >>> lay.gutter, lay.pitch, lay.columns
@@ -183,13 +187,23 @@ def counter_sheet(
     rows = _fit(paper_h - 2 * my, counter, gutter, bleed)
     if cols < 1 or rows < 1:
         raise ValueError(
-            f"a {counter:g}pt counter does not fit on {paper_w:g}x{paper_h:g}pt paper inside {mx:g}/{my:g}pt margins"
+            f"a {counter:g}pt counter does not fit on {paper_w:g}x{paper_h:g}pt paper "
+            f"inside {mx:g}/{my:g}pt margins"
         )
     grid_w = cols * counter + (cols - 1) * gutter
     grid_h = rows * counter + (rows - 1) * gutter
     origin = ((paper_w - grid_w) / 2, (paper_h - grid_h) / 2)
     return SheetLayout(
-        float(paper_w), float(paper_h), float(counter), float(mx), float(my), gutter, float(bleed), cols, rows, origin
+        float(paper_w),
+        float(paper_h),
+        float(counter),
+        float(mx),
+        float(my),
+        gutter,
+        float(bleed),
+        cols,
+        rows,
+        origin,
     )
 
 
@@ -204,8 +218,8 @@ class Page(Generic[T]):
 
 
 def place(items: Sequence[T | None], layout: SheetLayout) -> list[Page[T]]:
-    """Lay ``items`` out row by row, left to right, page after page.  ``None`` keeps a slot empty (to start a new
-    row, say).  Pages holding no item are dropped.  The result depends only on the order of ``items``.
+    """Lay ``items`` out row by row, left to right, page after page.  ``None`` keeps a slot empty (to start a
+    new row, say).  Pages holding no item are dropped.  The result depends only on the order of ``items``.
 
     >>> lay = counter_sheet(200, 200, 50, margin=0)
     >>> [[s for s, _ in p.items] for p in place(["a", None, "b"], lay)][0]
@@ -225,9 +239,9 @@ def place(items: Sequence[T | None], layout: SheetLayout) -> list[Page[T]]:
 def back_position(front_slot: Slot, layout: SheetLayout, flip: Flip = "long") -> Slot:
     """The slot on the back page that lies behind ``front_slot`` once the sheet is printed double-sided.
 
-    Long-edge flip: column ``c`` backs onto column ``cols - 1 - c`` of the same row.  Short-edge flip: row ``r``
-    backs onto row ``rows - 1 - r`` of the same column, **and the back is drawn rotated 180°** so that a counter
-    turned over sideways (the way players flip counters) shows its back upright.
+    Long-edge flip: column ``c`` backs onto column ``cols - 1 - c`` of the same row.  Short-edge flip: row
+    ``r`` backs onto row ``rows - 1 - r`` of the same column, **and the back is drawn rotated 180°** so that a
+    counter turned over sideways (the way players flip counters) shows its back upright.
     """
     if flip == "long":
         return Slot(layout.columns - 1 - front_slot.col, front_slot.row)
@@ -242,13 +256,17 @@ def back_rotation(flip: Flip) -> int:
 
 
 def back_rect(
-    front_slot: Slot, layout: SheetLayout, *, flip: Flip = "long", back_offset: tuple[float, float] = (0.0, 0.0)
+    front_slot: Slot,
+    layout: SheetLayout,
+    *,
+    flip: Flip = "long",
+    back_offset: tuple[float, float] = (0.0, 0.0),
 ) -> Rect:
     """Where to draw the back of the counter in ``front_slot`` on the back page (its trim box).
 
-    ``back_offset`` ``(dx, dy)`` is the printer's measured misregistration of back pages, in the back page's own
-    coordinates (x right, y down, as seen looking at the back): the printer puts back-page content ``(dx, dy)`` away
-    from where the PDF says, so it is subtracted here and the printed back lands on its front.
+    ``back_offset`` ``(dx, dy)`` is the printer's measured misregistration of back pages, in the back page's
+    own coordinates (x right, y down, as seen looking at the back): the printer puts back-page content ``(dx,
+    dy)`` away from where the PDF says, so it is subtracted here and the printed back lands on its front.
     """
     dx, dy = back_offset
     return layout.trim(back_position(front_slot, layout, flip)).shifted(-dx, -dy)
@@ -264,18 +282,23 @@ def flip_point(point: Point, layout: SheetLayout, flip: Flip = "long") -> Point:
 
 def flip_rect(rect: Rect, layout: SheetLayout, flip: Flip = "long") -> Rect:
     """:func:`flip_point` for a rectangle."""
-    (x1, y1), (x2, y2) = flip_point((rect.x, rect.y), layout, flip), flip_point((rect.right, rect.bottom), layout, flip)
+    (x1, y1), (x2, y2) = (
+        flip_point((rect.x, rect.y), layout, flip),
+        flip_point((rect.right, rect.bottom), layout, flip),
+    )
     return Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
 
 
 def offset_on_front(back_offset: tuple[float, float], flip: Flip = "long") -> Point:
-    """How a back-page misregistration ``(dx, dy)`` looks from the front, held to the light (x right, y down)."""
+    """How a back-page misregistration ``(dx, dy)`` looks from the front, held to the light (x right, y
+    down)."""
     dx, dy = back_offset
     return (-dx, dy) if flip == "long" else (dx, -dy)
 
 
 def cut_lines(layout: SheetLayout, slots: Iterable[Slot]) -> list[Segment]:
-    """The trim edges of ``slots``, each shared edge once, sorted: the thin guide lines of a sheet without bleed."""
+    """The trim edges of ``slots``, each shared edge once, sorted: the thin guide lines of a sheet without
+    bleed."""
     seen: set[tuple[float, float, float, float]] = set()
     for s in slots:
         r = layout.trim(s)
@@ -290,27 +313,47 @@ def cut_lines(layout: SheetLayout, slots: Iterable[Slot]) -> list[Segment]:
 
 
 def trim_lines(layout: SheetLayout) -> tuple[list[float], list[float]]:
-    """x positions of every vertical trim line and y positions of every horizontal one, sorted and distinct."""
+    """x positions of every vertical trim line and y positions of every horizontal one, sorted and
+    distinct."""
     ox, oy = layout.origin
     xs = {round(ox + c * layout.pitch + e, 6) for c in range(layout.columns) for e in (0.0, layout.counter)}
     ys = {round(oy + r * layout.pitch + e, 6) for r in range(layout.rows) for e in (0.0, layout.counter)}
     return sorted(xs), sorted(ys)
 
 
-def crop_marks(layout: SheetLayout, *, length: float = 12.0, gap: float = 3.0, edge: float = 18.0) -> list[Segment]:
-    """Short ticks outside the counters along every trim line, on all four sides of the grid.
+def crop_marks(
+    layout: SheetLayout,
+    slots: Iterable[Slot] | None = None,
+    *,
+    length: float = 12.0,
+    gap: float = 3.0,
+    edge: float = 18.0,
+) -> list[Segment]:
+    """Short ticks outside the counters along every trim line, on all four sides of the printed block.
 
-    Each tick starts ``gap`` outside the printed extent (bleed included) and runs outwards for ``length``, never
-    nearer the paper edge than ``edge`` (the printer's unprintable border); ticks with no room are left out.  The
-    set is symmetric about the page centre, so it serves the backs unchanged.
+    The block is the bounding box of ``slots`` (all slots when None).  Each tick starts ``gap`` outside the
+    block (bleed included) and runs outwards for ``length``, never nearer the paper edge than ``edge`` (the
+    printer's unprintable border); ticks with no room are left out.
     """
-    ext = layout.extent()
-    xs, ys = trim_lines(layout)
+    chosen = layout.slots() if slots is None else sorted(set(slots))
+    if not chosen:
+        return []
+    trims = [layout.trim(s) for s in chosen]
+    ext = Rect(
+        min(r.x for r in trims),
+        min(r.y for r in trims),
+        max(r.right for r in trims) - min(r.x for r in trims),
+        max(r.bottom for r in trims) - min(r.y for r in trims),
+    ).expanded(layout.bleed)
+    xs = sorted({round(v, 6) for r in trims for v in (r.x, r.right)})
+    ys = sorted({round(v, 6) for r in trims for v in (r.y, r.bottom)})
     marks: list[Segment] = []
     top_end = max(ext.y - gap - length, edge)
     bottom_end = min(ext.bottom + gap + length, layout.paper_h - edge)
     left_end = max(ext.x - gap - length, edge)
     right_end = min(ext.right + gap + length, layout.paper_w - edge)
+    xs = [x for x in xs if edge <= x <= layout.paper_w - edge]
+    ys = [y for y in ys if edge <= y <= layout.paper_h - edge]
     for x in xs:
         if ext.y - gap - top_end >= 2:
             marks.append(((x, ext.y - gap), (x, top_end)))

@@ -1,8 +1,9 @@
 """NATO unit symbols (APP-6 land-unit icons, friendly frame) drawn in a box at a local origin, and size marks.
 
-Geometry follows the conventions of APP-6 and the milsymbol library: icons are given in a 200-unit design space
-whose friendly frame runs from ``(25, 50)`` to ``(175, 150)`` (y down), i.e. a 3:2 box.  :func:`draw_symbol` maps that
-space onto a box of any size whose lower-left corner is ``(x, y)`` in the canvas' current (reportlab, y-up) space.
+Geometry follows the conventions of APP-6 and the milsymbol library: icons are given in a 200-unit design
+space whose friendly frame runs from ``(25, 50)`` to ``(175, 150)`` (y down), i.e. a 3:2 box.
+:func:`draw_symbol` maps that space onto a box of any size whose lower-left corner is ``(x, y)`` in the
+canvas' current (reportlab, y-up) space.
 
 Types and their icons:
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TypeAlias
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -38,7 +40,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..model import UnitSize, UnitType
 from ..pdf import FONT_BOLD, text_width
 
-Ink = str | Color
+Ink: TypeAlias = str | Color
 
 _FRAME_X0, _FRAME_Y0, _FRAME_W, _FRAME_H = 25.0, 50.0, 150.0, 100.0
 
@@ -50,7 +52,9 @@ def _col(c: Ink) -> Color:
 class _Pen:
     """Draws in the 200-unit icon space, mapped onto a box on the canvas."""
 
-    def __init__(self, c: Canvas, x: float, y: float, w: float, h: float, ink: Color, line_width: float) -> None:
+    def __init__(
+        self, c: Canvas, x: float, y: float, w: float, h: float, ink: Color, line_width: float
+    ) -> None:
         self.c, self.x, self.y, self.w, self.h = c, x, y, w, h
         self.sx, self.sy = w / _FRAME_W, h / _FRAME_H
         self.ink, self.lw = ink, line_width
@@ -150,12 +154,14 @@ def _hq(p: _Pen) -> None:
 
 def _garrison(p: _Pen) -> None:
     _cross(p)
-    # Battlements along the foot: a solid base with three merlons.
-    p.polyline(
-        (25, 150), (25, 130), (50, 130), (50, 140), (87.5, 140), (87.5, 130), (112.5, 130), (112.5, 140),
-        (150, 140), (150, 130), (175, 130), (175, 150),
-        close=True, fill=True,
-    )
+    # Battlements along the foot (static, fortified): a solid base with five merlons.
+    pts: list[tuple[float, float]] = [(25, 150)]
+    step = 150 / 9
+    for i in range(9):
+        y = 127 if i % 2 == 0 else 139
+        pts += [(25 + i * step, y), (25 + (i + 1) * step, y)]
+    pts.append((175, 150))
+    p.polyline(*pts, close=True, fill=True)
 
 
 def _air(p: _Pen) -> None:
@@ -246,10 +252,11 @@ def draw_symbol(
     fill: Ink | None = None,
     line_width: float | None = None,
 ) -> None:
-    """Draw ``unit_type``'s frame and icon in the ``w`` x ``h`` box whose lower-left corner is ``(x, y)`` (y-up).
+    """Draw ``unit_type``'s frame and icon in the ``w`` x ``h`` box whose lower-left corner is ``(x, y)``
+    (y-up).
 
-    ``fill`` paints the inside of the frame first (None: leave the background showing).  The HQ staff hangs below
-    the box by 30% of its height; everything else stays inside it.
+    ``fill`` paints the inside of the frame first (None: leave the background showing).  The HQ staff hangs
+    below the box by 30% of its height; everything else stays inside it.
     """
     lw = line_width if line_width is not None else max(0.45, min(w, h) * 0.06)
     colour = _col(ink)

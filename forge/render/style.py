@@ -39,7 +39,7 @@ DEFAULT_COLORS: dict[str, str] = {
     "railway": "#1a1a1a",
     "mark": "#c8102e",  # special-rule reminders: red on a real turn track
     "vp": "#b0001e",
-    "unknown": "#8a8a8a",  # hatching of hexes whose terrain the rulebook does not give
+    "unknown": "#b4b4b4",  # hatching of hexes whose terrain the rulebook does not give
     "reconstructed": "#6a3d9a",
     "panel": "#fbf8ef",  # background of the charts and the turn track
     "panel_edge": "#3a3a3a",
@@ -85,149 +85,184 @@ def colour(game_colour: str, options: Any = None) -> Color:
     return HexColor(game_colour)
 
 
-def _bbox(points: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
+Polygon = Sequence[tuple[float, float]]
+Box = tuple[float, float, float, float]
+
+
+def _bbox(points: Polygon) -> Box:
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _grid_points(
-    box: tuple[float, float, float, float], dx: float, dy: float, stagger: bool
-) -> list[tuple[float, float]]:
-    """Lattice points covering ``box`` (plus one step around it), anchored at the origin so that patterns of
-    neighbouring cells line up into one continuous texture."""
-    x0, y0, x1, y1 = box
-    out: list[tuple[float, float]] = []
-    j0, j1 = math.floor(y0 / dy) - 1, math.ceil(y1 / dy) + 1
-    i0, i1 = math.floor(x0 / dx) - 1, math.ceil(x1 / dx) + 1
-    for j in range(j0, j1 + 1):
-        shift = dx / 2 if stagger and j % 2 else 0.0
-        for i in range(i0, i1 + 1):
-            out.append((i * dx + shift, j * dy))
-    return out
+def _polygons(path: Polygon | Sequence[Polygon]) -> list[Polygon]:
+    """One polygon or several, as a list of polygons."""
+    if not path:
+        return []
+    first = path[0]
+    if isinstance(first[0], int | float):
+        return [path]  # type: ignore[list-item]
+    return list(path)  # type: ignore[arg-type]
+
+
+def _lattice(boxes: list[Box], dx: float, dy: float, stagger: bool) -> list[tuple[int, int, float, float]]:
+    """Lattice points ``(i, j, x, y)`` covering each box (plus one step around it), each point once, in a fixed
+    order.  The lattice is anchored at the origin, so neighbouring cells' patterns join into one texture."""
+    seen: dict[tuple[int, int], tuple[float, float]] = {}
+    for x0, y0, x1, y1 in boxes:
+        for j in range(math.floor(y0 / dy) - 1, math.ceil(y1 / dy) + 2):
+            shift = dx / 2 if stagger and j % 2 else 0.0
+            for i in range(math.floor((x0 - shift) / dx) - 1, math.ceil((x1 - shift) / dx) + 2):
+                seen.setdefault((i, j), (i * dx + shift, j * dy))
+    return [(i, j, x, y) for (i, j), (x, y) in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+
+
+def _jitter(i: int, j: int, salt: int = 0) -> float:
+    """A repeatable pseudo-random number in [0, 1) for lattice point ``(i, j)``: integer hashing, so the same
+    map gives the same bytes on every platform."""
+    h = (i * 73856093) ^ (j * 19349663) ^ (salt * 83492791)
+    h = (h ^ (h >> 13)) * 1274126177
+    return ((h ^ (h >> 16)) & 0xFFFF) / 65536.0
+
+
+def _union(boxes: list[Box]) -> Box:
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 
 
 def draw_pattern(
     canvas: Canvas,
-    path: Sequence[tuple[float, float]],
+    path: Polygon | Sequence[Polygon],
     pattern: Pattern | str,
     colour: Color,
     cell_size: float,
 ) -> None:
-    """Draw ``pattern`` in ``colour`` inside the polygon ``path`` on ``canvas``.
+    """Draw ``pattern`` in ``colour`` inside the polygon ``path`` (or each of several polygons) on ``canvas``.
 
-    ``path`` is the polygon's corners in the canvas's current (reportlab, y-up) coordinates; the pattern is
+    ``path`` is a polygon's corners -- or a list of polygons, e.g. every hex of one terrain, which is much
+    faster than one call per hex -- in the canvas's current (reportlab, y-up) coordinates; the pattern is
     clipped to it.  ``cell_size`` is the size of the cell being filled (a hex across its flats, a swatch's
-    width): the marks scale with it, so a legend swatch and a map hex show the same texture.  The fill under
-    the pattern is the caller's; ``none`` draws nothing.  Marks are anchored to the coordinate origin, so
-    neighbouring cells of one terrain join into one continuous texture.
+    width): the marks scale with it.  The fill under the pattern is the caller's; ``none`` draws nothing.
+    Marks are anchored to the coordinate origin, so neighbouring cells of one terrain join into one texture.
     """
     p = Pattern(pattern)
-    if p is Pattern.NONE or len(path) < 3:
+    polys = [q for q in _polygons(path) if len(q) >= 3]
+    if p is Pattern.NONE or not polys:
         return
     s = max(cell_size, 4.0)
-    box = _bbox(path)
+    boxes = [_bbox(q) for q in polys]
     canvas.saveState()
     clip = canvas.beginPath()
-    clip.moveTo(*path[0])
-    for q in path[1:]:
-        clip.lineTo(*q)
-    clip.close()
+    for q in polys:
+        clip.moveTo(*q[0])
+        for pt in q[1:]:
+            clip.lineTo(*pt)
+        clip.close()
     canvas.clipPath(clip, stroke=0, fill=0)
     canvas.setStrokeColor(colour)
     canvas.setFillColor(colour)
     canvas.setLineCap(1)
     canvas.setLineJoin(1)
-    _PATTERNS[p](canvas, box, s)
+    strokes, fills = canvas.beginPath(), canvas.beginPath()
+    width, has_fills = _PATTERNS[p](strokes, fills, boxes, s)
+    canvas.setLineWidth(width)
+    canvas.drawPath(strokes, stroke=1, fill=0)
+    if has_fills:
+        canvas.drawPath(fills, stroke=0, fill=1)
     canvas.restoreState()
 
 
-def _trees(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
-    step = s / 4.2
-    r = step * 0.3
-    c.setLineWidth(max(0.35, s / 220))
-    for x, y in _grid_points(box, step, step * 0.87, stagger=True):
-        c.line(x, y - r * 1.9, x, y - r * 0.6)  # trunk
-        c.circle(x, y, r, stroke=0, fill=1)  # canopy
+# Each pattern adds its marks to a stroke path and a fill path and returns (line width, whether it filled).
+def _trees(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+    step = s / 6.0
+    for i, j, x, y in _lattice(boxes, step, step * 0.8, stagger=True):
+        x += (_jitter(i, j, 1) - 0.5) * step * 0.35
+        y += (_jitter(i, j, 2) - 0.5) * step * 0.3
+        r = step * (0.26 + 0.1 * _jitter(i, j, 3))
+        st.moveTo(x, y - r * 1.75)  # trunk
+        st.lineTo(x, y - r * 0.5)
+        fi.circle(x, y, r)  # canopy
+    return max(0.3, s / 300), True
 
 
-def _dots(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
+def _dots(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
     step = s / 9
-    for x, y in _grid_points(box, step, step * 0.87, stagger=True):
-        c.circle(x, y, step * 0.16, stroke=0, fill=1)
+    for _, _, x, y in _lattice(boxes, step, step * 0.87, stagger=True):
+        fi.circle(x, y, step * 0.16)
+    return 0.4, True
 
 
-def _lines(c: Canvas, box: tuple[float, float, float, float], step: float, slope: int) -> None:
+def _lines(st: Any, box: Box, step: float, slope: int) -> None:
     x0, y0, x1, y1 = box
     h = y1 - y0
-    start = math.floor((x0 - h) / step) - 1
-    stop = math.ceil(x1 / step) + 1
-    for i in range(start, stop + 1):
+    for i in range(math.floor((x0 - h) / step) - 1, math.ceil(x1 / step) + 2):
         x = i * step
         if slope > 0:
-            c.line(x, y0, x + h, y1)
+            st.moveTo(x, y0)
+            st.lineTo(x + h, y1)
         else:
-            c.line(x + h, y0, x, y1)
+            st.moveTo(x + h, y0)
+            st.lineTo(x, y1)
 
 
-def _hatch(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
-    c.setLineWidth(max(0.4, s / 150))
-    _lines(c, box, s / 10, 1)
+def _hatch(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+    _lines(st, _union(boxes), s / 10, 1)
+    return max(0.4, s / 150), False
 
 
-def _crosshatch(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
-    c.setLineWidth(max(0.35, s / 180))
-    _lines(c, box, s / 8, 1)
-    _lines(c, box, s / 8, -1)
+def _crosshatch(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+    box = _union(boxes)
+    _lines(st, box, s / 8, 1)
+    _lines(st, box, s / 8, -1)
+    return max(0.35, s / 180), False
 
 
-def _marsh(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
+def _marsh(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
     step = s / 5
-    c.setLineWidth(max(0.4, s / 160))
     w = step * 0.32
-    for x, y in _grid_points(box, step, step * 0.6, stagger=True):
-        c.line(x - w, y, x + w, y)  # water line
+    for _, _, x, y in _lattice(boxes, step, step * 0.6, stagger=True):
+        st.moveTo(x - w, y)  # water line
+        st.lineTo(x + w, y)
         for dx, hh in ((-w * 0.5, 0.45), (0.0, 0.7), (w * 0.5, 0.45)):  # reed tufts
-            c.line(x + dx, y, x + dx * 1.3, y + w * hh)
+            st.moveTo(x + dx, y)
+            st.lineTo(x + dx * 1.3, y + w * hh)
+    return max(0.4, s / 160), False
 
 
-def _hills(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
+def _hills(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
     step = s / 4
-    c.setLineWidth(max(0.45, s / 140))
     r = step * 0.3
-    for x, y in _grid_points(box, step, step * 0.6, stagger=True):
-        c.arc(x - r, y - r * 0.7, x + r, y + r * 0.9, startAng=0, extent=180)
+    for _, _, x, y in _lattice(boxes, step, step * 0.6, stagger=True):
+        st.arc(x - r, y - r * 0.7, x + r, y + r * 0.9, startAng=0, extent=180)
+    return max(0.45, s / 140), False
 
 
-def _waves(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
-    x0, y0, x1, y1 = box
+def _waves(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+    x0, y0, x1, y1 = _union(boxes)
     step = s / 7
     amp = step * 0.22
     wl = step * 1.2
-    c.setLineWidth(max(0.4, s / 170))
     for j in range(math.floor(y0 / step) - 1, math.ceil(y1 / step) + 2):
         y = j * step
-        p = c.beginPath()
         x = math.floor(x0 / wl) * wl - wl
-        p.moveTo(x, y)
+        st.moveTo(x, y)
         while x < x1 + wl:
-            p.curveTo(x + wl / 4, y + amp * 1.3, x + wl / 4, y + amp * 1.3, x + wl / 2, y)
-            p.curveTo(x + 3 * wl / 4, y - amp * 1.3, x + 3 * wl / 4, y - amp * 1.3, x + wl, y)
+            st.curveTo(x + wl / 4, y + amp * 1.3, x + wl / 4, y + amp * 1.3, x + wl / 2, y)
+            st.curveTo(x + 3 * wl / 4, y - amp * 1.3, x + 3 * wl / 4, y - amp * 1.3, x + wl, y)
             x += wl
-        c.drawPath(p, stroke=1, fill=0)
+    return max(0.4, s / 170), False
 
 
-def _brick(c: Canvas, box: tuple[float, float, float, float], s: float) -> None:
-    x0, y0, x1, y1 = box
+def _brick(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+    x0, y0, x1, y1 = _union(boxes)
     bw, bh = s / 5, s / 10
-    c.setLineWidth(max(0.35, s / 200))
     for j in range(math.floor(y0 / bh) - 1, math.ceil(y1 / bh) + 1):
         y = j * bh
-        c.line(x0 - bw, y, x1 + bw, y)
-        shift = bw / 2 if j % 2 else 0.0
-        for i in range(math.floor(x0 / bw) - 1, math.ceil(x1 / bw) + 1):
-            x = i * bw + shift
-            c.line(x, y, x, y + bh)
+        st.moveTo(x0 - bw, y)
+        st.lineTo(x1 + bw, y)
+    for _, _, x, y in _lattice(boxes, bw, bh, stagger=True):
+        st.moveTo(x, y)
+        st.lineTo(x, y + bh)
+    return max(0.35, s / 200), False
 
 
 _PATTERNS = {

@@ -1,0 +1,1076 @@
+"""Reference cards: the combat results table, shifts, modifiers, terrain effects, sequence of play, every
+other table, victory and special rules, two cards to a page.
+
+Each fact is printed from its one source in the model: the CRT from ``game.combat.crt``, the terrain effects
+from ``game.terrain``, the turn record's reinforcements from ``game.reinforcements()``.  The blocks are
+platypus flowables poured card after card by :func:`flow`; the class handout reuses the same blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+import re
+from typing import Any, TYPE_CHECKING
+from xml.sax.saxutils import escape, unescape
+
+from reportlab.lib.colors import Color
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Frame, Paragraph, Table, TableStyle
+from reportlab.platypus.doctemplate import ActionFlowable
+
+from .. import units as U
+from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
+from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, render_pdf, text_width
+from .counters import MIN_TEXT_PT, fit_text
+from .style import DEFAULT_COLORS, colour, draw_pattern
+
+if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
+    from ..build import BuildOptions
+
+__all__ = [
+    "CardBreak",
+    "Styles",
+    "combat_blocks",
+    "crt_blocks",
+    "flow",
+    "render",
+    "sequence_blocks",
+    "shift_blocks",
+    "story",
+]
+
+UNKNOWN_NOTE = "? = not given by the rules"
+RETREAT_RED = "#c8102e"
+
+
+def _fonts() -> None:
+    register_fonts()
+    registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT_ITALIC, boldItalic=FONT_BOLD)
+
+
+def esc(text: object) -> str:
+    return escape(str(text))
+
+
+def _rule(rule: str | None) -> str:
+    return f"({esc(rule)})" if rule else ""
+
+
+def _num(v: object) -> str:
+    """Numbers as printed: unknown as ``?``, whole floats without a point."""
+    if isinstance(v, Unknown):
+        return "?"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+# ------------------------------------------------------------------------------------------------ styles
+@dataclass
+class Styles:
+    """Paragraph styles and colours for one build (greyscale-aware)."""
+
+    options: BuildOptions
+    body: ParagraphStyle
+    small: ParagraphStyle
+    cell: ParagraphStyle
+    cell_c: ParagraphStyle
+    head: ParagraphStyle
+    head_c: ParagraphStyle
+    h1: ParagraphStyle
+    h2: ParagraphStyle
+
+    @classmethod
+    def make(cls, options: BuildOptions, *, scale: float = 1.0) -> Styles:
+        _fonts()
+        ink = colour(DEFAULT_COLORS["ink"], options)
+        white = colour("#ffffff", options)
+
+        def ps(name: str, size: float, font: str = FONT, **kw: Any) -> ParagraphStyle:
+            size = max(MIN_TEXT_PT, size * scale)
+            return ParagraphStyle(
+                name,
+                fontName=font,
+                fontSize=size,
+                leading=size * 1.2,
+                textColor=kw.pop("textColor", ink),
+                **kw,
+            )
+
+        return cls(
+            options=options,
+            body=ps("body", 7.5),
+            small=ps("small", 6.5),
+            cell=ps("cell", 7),
+            cell_c=ps("cell_c", 7.5, alignment=1),
+            head=ps("head", 7, FONT_BOLD, textColor=white),
+            head_c=ps("head_c", 7, FONT_BOLD, textColor=white, alignment=1),
+            h1=ps("h1", 9.5, FONT_BOLD, spaceBefore=4, spaceAfter=2),
+            h2=ps("h2", 8, FONT_BOLD, spaceBefore=3, spaceAfter=1),
+        )
+
+    def c(self, role_or_hex: str) -> Color:
+        return colour(DEFAULT_COLORS.get(role_or_hex, role_or_hex), self.options)
+
+    @property
+    def greyscale(self) -> bool:
+        return bool(self.options.greyscale)
+
+
+class CardBreak(Flowable):
+    """Start a new card unless at least ``min_space`` points are left on this one."""
+
+    def __init__(self, min_space: float = 0.0) -> None:
+        super().__init__()
+        self.min_space = min_space
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return (0, 0)
+
+    def draw(self) -> None:
+        pass
+
+
+class ShiftArrow(Flowable):
+    """A column shift: the count and an arrow pointing the way the column moves."""
+
+    def __init__(self, shift: int, st: Styles, width: float = 34) -> None:
+        super().__init__()
+        self.shift, self.st, self.width, self.height = shift, st, width, 9.0
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return (self.width, self.height)
+
+    def draw(self) -> None:
+        c = self.canv
+        n = abs(self.shift)
+        txt = f"{n} {'R' if self.shift > 0 else 'L'}" if n else "0"
+        c.setFillColor(self.st.c("ink"))
+        c.setStrokeColor(self.st.c("ink"))
+        c.setFont(FONT_BOLD, 7.5)
+        c.drawString(0, 1.5, txt)
+        if not n:
+            return
+        x0 = text_width(txt, 7.5, FONT_BOLD) + 3
+        x1 = self.width - 2
+        y = 4.2
+        c.setLineWidth(1.1)
+        c.line(x0, y, x1, y)
+        tip, tail = (x1, x1 - 4) if self.shift > 0 else (x0, x0 + 4)
+        p = c.beginPath()
+        p.moveTo(tip, y)
+        p.lineTo(tail, y + 2.6)
+        p.lineTo(tail, y - 2.6)
+        p.close()
+        c.drawPath(p, stroke=0, fill=1)
+
+
+class Swatch(Flowable):
+    """A terrain sample: its colour and pattern, or its line for hexside and path terrain."""
+
+    def __init__(self, fill: str, pattern: str, kind: TerrainKind, st: Styles, size: float = 16) -> None:
+        super().__init__()
+        self.fill, self.pattern, self.kind, self.st = fill, pattern, kind, st
+        self.width = self.height = size
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return (self.width, self.height)
+
+    def draw(self) -> None:
+        c, s = self.canv, self.width
+        ink = self.st.c("ink")
+        if self.kind in (TerrainKind.HEXSIDE, TerrainKind.PATH):
+            c.setFillColor(self.st.c("paper"))
+            c.setStrokeColor(self.st.c("hex_edge"))
+            c.setLineWidth(0.4)
+            c.rect(0, 0, s, s, stroke=1, fill=1)
+            c.setStrokeColor(self.st.c(self.fill))
+            c.setLineWidth(2.4 if self.kind is TerrainKind.HEXSIDE else 1.8)
+            if self.kind is TerrainKind.PATH:
+                c.setDash(3, 1.5)
+            c.line(1, s / 2, s - 1, s / 2)
+            return
+        c.setFillColor(self.st.c(self.fill))
+        c.setStrokeColor(self.st.c("hex_edge"))
+        c.setLineWidth(0.4)
+        c.rect(0, 0, s, s, stroke=1, fill=1)
+        pat_ink = colour(DEFAULT_COLORS["ink"], self.st.options)
+        draw_pattern(c, [(0, 0), (s, 0), (s, s), (0, s)], self.pattern, pat_ink, s * 3)
+        c.setStrokeColor(ink)
+
+
+# ---------------------------------------------------------------------------------------------- table helpers
+def P(text: str, style: ParagraphStyle) -> Paragraph:
+    return Paragraph(text, style)
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _plain_lines(markup: str) -> list[str]:
+    return [unescape(_TAG.sub("", part)) for part in re.split(r"<br\s*/?>", markup)]
+
+
+def _natural(v: Any, size: float, bold: bool = False) -> tuple[float, float]:
+    """(natural width, narrowest sensible width) of a cell at ``size``."""
+    if isinstance(v, Flowable):
+        w = float(getattr(v, "width", 20))
+        return w + 7, w + 7
+    font = FONT_BOLD if bold or "<b>" in str(v) else FONT
+    lines = _plain_lines(str(v))
+    widest = max(text_width(ln, size, font) for ln in lines) if lines else 0.0
+    words = [w for ln in lines for w in ln.split()]
+    longest_word = max((text_width(w, size, font) for w in words), default=0.0)
+    return widest + 8, min(widest, max(longest_word, 22.0)) + 8
+
+
+def auto_widths(
+    header: Sequence[Any],
+    rows: Sequence[Sequence[Any]],
+    avail: float,
+    *,
+    flex: int | None = None,
+    size: float = 7.0,
+) -> list[float]:
+    """Column widths from the content: natural widths when they fit (the ``flex`` column takes what is left),
+    otherwise wide columns give up room in proportion to how far they can shrink before their longest word."""
+    n = len(header)
+    nat = [0.0] * n
+    low = [0.0] * n
+    for ri, r in enumerate([list(header), *[list(r) for r in rows]]):
+        for i, v in enumerate(r[:n]):
+            a, b = _natural(v, size, bold=ri == 0)
+            nat[i], low[i] = max(nat[i], a), max(low[i], b)
+    low = [min(lo, na) for lo, na in zip(low, nat, strict=True)]
+    total = sum(nat)
+    if total <= avail:
+        if flex is not None:
+            nat[flex] += avail - total
+        return nat
+    give = [na - lo for na, lo in zip(nat, low, strict=True)]
+    need = total - avail
+    room: float = sum(give)
+    if room <= 0:
+        return [avail * na / total for na in nat]
+    share = min(1.0, need / room)  # of each column's slack, given up
+    out = [na - g * share for na, g in zip(nat, give, strict=True)]
+    if need > room:  # even at their narrowest the columns overflow: scale everything down (cells wrap)
+        out = [w * avail / sum(out) for w in out]
+    return out
+
+
+def grid_table(
+    st: Styles,
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    avail: float,
+    *,
+    widths: Sequence[float] | None = None,
+    flex: int | None = None,
+    centre_from: int | None = None,
+    zebra: bool = True,
+    extra: Sequence[tuple[Any, ...]] = (),
+    row_height: float | None = None,
+) -> Table:
+    """A chart: a dark header row, thin rules, light zebra rows.  Cells that are strings become paragraphs;
+    column widths come from the content unless given; ``row_height`` fixes the body rows' height (forms)."""
+
+    def cell(v: Any, col: int) -> Any:
+        if isinstance(v, str):
+            style = st.cell_c if centre_from is not None and col >= centre_from else st.cell
+            return P(v, style)
+        return v
+
+    if widths is None:
+        widths = auto_widths(header, rows, avail, flex=flex, size=max(st.cell.fontSize, st.cell_c.fontSize))
+    head = [
+        P(h, st.head_c if centre_from is not None and i >= centre_from else st.head)
+        for i, h in enumerate(header)
+    ]
+    data = [head] + [[cell(v, i) for i, v in enumerate(r)] for r in rows]
+    heights = None if row_height is None else [None] + [row_height] * (len(data) - 1)
+    t = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, hAlign="LEFT")
+    cmds: list[tuple[Any, ...]] = [
+        ("BACKGROUND", (0, 0), (-1, 0), st.c("panel_head")),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.c("#9a9a9a")),
+        ("BOX", (0, 0), (-1, -1), 0.6, st.c("panel_edge")),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]
+    if zebra:
+        for i in range(2, len(data), 2):
+            cmds.append(("BACKGROUND", (0, i), (-1, i), st.c("#f1efe8")))
+    cmds += list(extra)
+    t.setStyle(TableStyle(cmds))
+    return t
+
+
+def heading(st: Styles, text: str, rule: str | None = None, *, level: int = 1) -> Paragraph:
+    """A heading that :func:`flow` keeps with at least a few lines of what follows."""
+    style = st.h1 if level == 1 else st.h2
+    r = f' <font name="{FONT}" size="{style.fontSize - 1.5:g}">{_rule(rule)}</font>' if rule else ""
+    p = P(f"{esc(text)}{r}", style)
+    p.keep_next = 40.0
+    return p
+
+
+def note(st: Styles, text: str) -> Paragraph:
+    return P(text, st.small)
+
+
+# ------------------------------------------------------------------------------------------------ the CRT
+def _hits_cell(text: str, crt: Crt, st: Styles) -> str:
+    """``normal/all-out`` hits; numbers at or above the mandatory-retreat threshold in red (bold and
+    underlined in greyscale, where red would not stand out)."""
+    mr = crt.mandatory_retreat
+    out = []
+    for p in text.split("/"):
+        s = esc(p)
+        if mr is not None and p.strip().isdigit() and int(p) >= mr.min_hits:
+            s = f"<u><b>{s}</b></u>" if st.greyscale else f'<font color="{RETREAT_RED}"><b>{s}</b></font>'
+        out.append(s)
+    return "/".join(out)
+
+
+def _cell_markup(text: str, crt: Crt, st: Styles) -> str:
+    if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
+        return _hits_cell(text, crt, st)
+    return esc(text)
+
+
+def _grid_rows(cells: list[list[str]] | Unknown, rows: Sequence[str], n_cols: int) -> list[list[str]]:
+    if isinstance(cells, Unknown):
+        return [["?"] * n_cols for _ in rows]
+    return [list(r) + ["?"] * (n_cols - len(r)) for r in cells]
+
+
+def _has_unknown(grid: list[list[str]]) -> bool:
+    return any(x.strip() == "?" for row in grid for x in row)
+
+
+def _dice_label(crt: Crt) -> str:
+    return crt.dice if len(crt.dice) <= 5 else "Die"
+
+
+def _crt_widths(
+    columns: Sequence[str],
+    first: Sequence[str],
+    grid: list[list[str]],
+    avail: float,
+    size: float,
+    *,
+    grow: bool,
+) -> list[float]:
+    """Die column plus equal odds columns wide enough for every cell; ``grow`` widens them (up to 56 pt) so
+    the main table reads easily across a card."""
+    pad = 10 if grow else 7
+    first_w = max([text_width(x, size, FONT_BOLD) for x in first] + [14.0]) + pad
+    need = max(
+        [text_width(c, 7.5, FONT_BOLD) + pad for c in columns]
+        + [text_width(x, size, FONT_BOLD) + pad for r in grid for x in r]
+        + [22.0]
+    )
+    col = max(need, 34.0) if grow else need
+    col = min(max(col, min(need, 56.0)), 56.0, (avail - first_w) / len(columns)) if grow else col
+    col = min(col, (avail - first_w) / len(columns))
+    return [first_w] + [col] * len(columns)
+
+
+def _crt_table(
+    crt: Crt,
+    grid: list[list[str]],
+    row_labels: Sequence[str],
+    st: Styles,
+    avail: float,
+    *,
+    corner: str,
+    markup: bool = True,
+    title: str | None = None,
+    grow: bool = True,
+) -> Table:
+    big = ParagraphStyle("crt", parent=st.cell_c, fontSize=max(MIN_TEXT_PT, 8.5), leading=10.5)
+    rows = [
+        [P(f"<b>{esc(lab)}</b>", big)] + [P(_cell_markup(x, crt, st) if markup else esc(x), big) for x in r]
+        for lab, r in zip(row_labels, grid, strict=False)
+    ]
+    header = [esc(corner)] + [esc(c) for c in crt.columns]
+    widths = _crt_widths(crt.columns, [*row_labels, corner], grid, avail, big.fontSize, grow=grow)
+    extra: list[tuple[Any, ...]] = [("ALIGN", (0, 0), (-1, -1), "CENTER")]
+    if title is not None:  # a section's name across the top
+        rows = [[P(f"<b>{esc(title)}</b>", st.head_c)] + [""] * len(crt.columns), *rows]
+        extra += [("SPAN", (0, 1), (-1, 1)), ("BACKGROUND", (0, 1), (-1, 1), st.c("#6b6b6b"))]
+    return grid_table(st, header, rows, avail, widths=widths, centre_from=0, extra=extra)
+
+
+def _side_by_side(tables: Sequence[Flowable], avail: float, gap: float = 8.0) -> list[Flowable]:
+    """Small tables laid out in rows across the card (each row of the layout splits onto the next card)."""
+    if not tables:
+        return []
+    w = max(t.wrap(avail, 10_000)[0] for t in tables)
+    per_row = max(1, int((avail + gap) // (w + gap)))
+    if per_row == 1:
+        return list(tables)
+    data = [list(tables[i : i + per_row]) for i in range(0, len(tables), per_row)]
+    data[-1] += [""] * (per_row - len(data[-1]))
+    outer = Table(data, colWidths=[w + gap] * per_row, hAlign="LEFT")
+    outer.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return [outer]
+
+
+def _section_name(game: Game, sec: str) -> str:
+    return game.terrain[sec].name if sec in game.terrain else sec.replace("-", " ").replace("_", " ")
+
+
+def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The CRT with its columns and die rows, legend, automatic results, secondary table, sections and
+    notes."""
+    crt = game.combat.crt
+    if crt is None:
+        return []
+    out: list[Flowable] = [heading(st, crt.title, crt.rule)]
+    corner = _dice_label(crt)
+    if corner != crt.dice:
+        out.append(P(f"<b>Dice:</b> {esc(crt.dice)}", st.small))
+    n = len(crt.columns)
+    unknown_any = False
+    whole_unknown: str | None = None
+    if crt.sections and isinstance(crt.cells, dict):
+        tables: list[Flowable] = []
+        for sec in crt.sections:
+            sec_cells = crt.cells.get(sec, Unknown(unknown="section not given"))
+            if isinstance(sec_cells, Unknown):
+                out_note = (
+                    f"{_section_name(game, sec)}: every cell unknown ({sec_cells.unknown or 'not given'})"
+                )
+                tables.append(P(esc(out_note), st.small))
+            grid = _grid_rows(sec_cells, crt.rows, n)
+            unknown_any |= _has_unknown(grid)
+            tables.append(
+                _crt_table(
+                    crt, grid, crt.rows, st, avail, corner=corner, title=_section_name(game, sec), grow=False
+                )
+            )
+        out += _side_by_side([t for t in tables if isinstance(t, Table)], avail)
+        out += [t for t in tables if not isinstance(t, Table)]
+    else:
+        cells = (
+            crt.cells
+            if not isinstance(crt.cells, dict)
+            else Unknown(unknown="sections without a section list")
+        )
+        grid = _grid_rows(cells, crt.rows, n)
+        unknown_any |= _has_unknown(grid)
+        out.append(_crt_table(crt, grid, crt.rows, st, avail, corner=corner))
+        if isinstance(cells, Unknown):
+            whole_unknown = cells.unknown or "the rules do not print it"
+    legend: list[str] = []
+    if whole_unknown:
+        legend.append(f"<b>Every cell is unknown:</b> {esc(whole_unknown)}")
+    if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
+        legend.append("Each cell: hits on the defender, <b>normal</b> attack / <b>all-out</b> attack.")
+    elif crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
+        legend.append("Each cell: attacker / defender step losses (- = none).")
+    mr = crt.mandatory_retreat
+    if mr is not None:
+        look = (
+            "<u><b>bold underlined</b></u>"
+            if st.greyscale
+            else f'<font color="{RETREAT_RED}"><b>red</b></font>'
+        )
+        legend.append(
+            f"Numbers in {look} ({mr.min_hits} or more hits): a {esc(_side_name(game, mr.side))} defender "
+            f"suffering them must retreat if it can {_rule(mr.rule)}."
+        )
+    for where, auto, col in (("Below", crt.below, crt.columns[0]), ("Above", crt.above, crt.columns[-1])):
+        if auto is None:
+            continue
+        if auto.result:
+            what = f"<b>{esc(auto.result)}</b>, no roll"
+        elif auto.column:
+            what = f"use the <b>{esc(auto.column)}</b> column"
+        else:
+            what = "?"
+        extra_note = f" {esc(auto.note)}" if auto.note else ""
+        legend.append(f"<b>{where} {esc(col)}:</b> {what} {_rule(auto.rule)}.{extra_note}")
+    if unknown_any:
+        legend.append(f"<b>?</b> = {esc(UNKNOWN_NOTE[4:])} (unknown, never invented).")
+    out += [P(line, st.small) for line in legend]
+    if crt.secondary is not None:
+        out += _secondary(crt, crt.secondary, st, avail)
+    if crt.note:
+        out.append(P(f"<i>Note:</i> {esc(crt.note)}", st.small))
+    out += result_blocks(game, st, avail)
+    return out
+
+
+def _secondary(crt: Crt, sec: Grid2D, st: Styles, avail: float) -> list[Flowable]:
+    grid = _grid_rows(sec.cells, sec.rows, len(crt.columns))
+    out: list[Flowable] = [
+        heading(st, "Secondary dice: extra step losses, attacker / defender (- = none)", level=2),
+        _crt_table(crt, grid, sec.rows, st, avail, corner="Die", markup=False),
+    ]
+    if isinstance(sec.cells, Unknown):
+        out.append(note(st, f"Every secondary cell is unknown: {esc(sec.cells.unknown)}"))
+    return out
+
+
+def _steps(n: object, what: str) -> str:
+    v = _num(n)
+    return f"{what} {v} step{'' if v == '1' else 's'}"
+
+
+def result_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The legend of result codes."""
+    results = game.combat.results
+    if not results:
+        return []
+    rows = []
+    for code in sorted(results):
+        r = results[code]
+        eff = []
+        if r.attacker_steps != 0:
+            eff.append(_steps(r.attacker_steps, "A loses"))
+        if r.defender_steps != 0:
+            eff.append(_steps(r.defender_steps, "D loses"))
+        if r.defender_retreat != 0:
+            eff.append(f"D retreats {_num(r.defender_retreat)}")
+        if r.attacker_retreat != 0:
+            eff.append(f"A retreats {_num(r.attacker_retreat)}")
+        rows.append([f"<b>{esc(code)}</b>", esc(r.meaning), esc("; ".join(eff)), esc(r.rule or "")])
+    return [
+        heading(st, "Results", level=2),
+        grid_table(st, ["Code", "Meaning", "Effect", "Rule"], rows, avail, flex=1),
+    ]
+
+
+# ------------------------------------------------------------------------------------------ shifts, modifiers
+def _shift_name(game: Game, sid: str) -> str:
+    for s in game.combat.shifts:
+        if s.id == sid:
+            return s.when
+    return sid
+
+
+def _turn_list(turns: Sequence[int]) -> str:
+    ts = sorted(turns)
+    if len(ts) > 2 and ts == list(range(ts[0], ts[-1] + 1)):
+        return f"{ts[0]}-{ts[-1]}"
+    return ", ".join(str(t) for t in ts)
+
+
+def shift_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """Column shifts (arrow and count, condition, rule) and the caps on them."""
+    c = game.combat
+    if not c.shifts and not c.shift_caps:
+        return []
+    out: list[Flowable] = [heading(st, "Column shifts")]
+    if c.shifts:
+        rows = [[ShiftArrow(s.shift, st), esc(s.when), esc(s.rule or "")] for s in c.shifts]
+        out.append(grid_table(st, ["Shift", "When", "Rule"], rows, avail, flex=1))
+        out.append(
+            note(
+                st,
+                "R = right (towards the attacker), L = left (towards the defender). Net the shifts, "
+                "then move the column.",
+            )
+        )
+    if c.shift_caps:
+        out.append(heading(st, "Limits on shifts", level=2))
+        for cap in c.shift_caps:
+            if cap.turns:
+                turns = ("turn " if len(cap.turns) == 1 else "turns ") + _turn_list(cap.turns)
+            else:
+                turns = "every turn"
+            who = _side_name(game, cap.side) if cap.side else "either side"
+            role = {"attacking": "attacking", "defending": "defending", "both": "attacking or defending"}[
+                cap.role
+            ]
+            col = "column" if cap.max_columns == 1 else "columns"
+            what = (
+                esc(cap.when)
+                if cap.when
+                else "from: " + "; ".join(esc(_shift_name(game, s)) for s in cap.shifts)
+            )
+            limit = f"<b>At most {cap.max_columns} {col}</b> ({turns}; {esc(who)} {role})"
+            text = f"{limit}: {what} {_rule(cap.rule)}"
+            out.append(P(text, st.small))
+    return out
+
+
+def modifier_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    mods = game.combat.modifiers
+    if not mods:
+        return []
+    rows = []
+    for m in mods:
+        eff = []
+        if m.multiply:
+            eff.append(f"×{esc(m.multiply)}")
+        if m.add is not None:
+            eff.append(f"{m.add:+d}")
+        if m.cap is not None:
+            eff.append(f"max {m.cap}")
+        if m.rounding != "none":
+            eff.append(f"round {m.rounding}")
+        eff.append("each unit" if m.per_unit else "per stack")
+        who = []
+        if m.unit_types:
+            who.append(", ".join(t.value for t in m.unit_types))
+        if m.terrain:
+            who.append("in " + ", ".join(game.terrain[t].name if t in game.terrain else t for t in m.terrain))
+        rows.append([esc(m.role), esc(m.when), esc("; ".join(eff)), esc("; ".join(who)), esc(m.rule or "")])
+    return [
+        heading(st, "Strength modifiers"),
+        grid_table(st, ["Who", "When", "Effect", "Applies to", "Rule"], rows, avail, flex=1),
+    ]
+
+
+def dice_pool_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    dp = game.combat.dice_pool
+    if dp is None:
+        return []
+    lines = [f"Each unit rolls one d{dp.die}"]
+    if dp.hits_on_at_most_strength:
+        lines.append("it scores a hit on a roll at or under its modified strength")
+    if dp.automatic_hit_every:
+        lines.append(
+            f"every full {dp.automatic_hit_every} of strength is an automatic hit; the rest is rolled"
+        )
+    lines.append(f"fractions round {dp.rounding}")
+    out: list[Flowable] = [heading(st, "Combat dice", dp.rule), P(esc("; ".join(lines)) + ".", st.body)]
+    if dp.note:
+        out.append(note(st, esc(dp.note)))
+    return out
+
+
+def combat_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """Everything about combat: CRT (or dice), shifts and caps, modifiers, limits and notes."""
+    c = game.combat
+    out = crt_blocks(game, st, avail) + dice_pool_blocks(game, st, avail)
+    out += shift_blocks(game, st, avail) + modifier_blocks(game, st, avail)
+    limits = []
+    if c.max_attackers_per_hexside is not None:
+        limits.append(f"attackers per hexside: at most {_num(c.max_attackers_per_hexside)}")
+    for sid, n in sorted(c.max_defenders.items()):
+        limits.append(f"{_side_name(game, sid)} defenders per hex: at most {n}")
+    if limits or c.note:
+        out.append(heading(st, "Combat notes", c.rule, level=2))
+        if limits:
+            out.append(P(esc("; ".join(limits)) + ".", st.small))
+        if c.note:
+            out.append(P(esc(c.note), st.small))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ terrain
+def _move_cost(v: object) -> str:
+    if isinstance(v, Unknown):
+        return "?"
+    return _num(v)
+
+
+def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The terrain effects chart, printed from ``game.terrain``."""
+    if not game.terrain:
+        return []
+    classes = game.game.mobility_classes
+    rows = []
+    unknown = False
+    for t in game.terrain.values():
+        moves = []
+        for cls in [*classes, *[k for k in t.movement if k not in classes]]:
+            if cls in t.movement:
+                v = _move_cost(t.movement[cls])
+                unknown |= v == "?"
+                moves.append(v if len(classes) == 1 and cls == classes[0] else f"{esc(cls)}: {v}")
+        if not t.movement:
+            moves.append("?")
+            unknown = True
+        move_txt = "<br/>".join(moves)
+        if t.movement_note:
+            move_txt += f'<br/><font size="6">{esc(t.movement_note)}</font>'
+        ce = t.combat
+        facts = []
+        if ce.shift:
+            facts.append(f"shift {ce.shift:+d}" + (f" when {esc(ce.shift_when)}" if ce.shift_when else ""))
+        if ce.defense_multiplier:
+            facts.append(f"defence ×{esc(ce.defense_multiplier)}")
+        if ce.defense_bonus:
+            facts.append(f"defence {ce.defense_bonus:+d}")
+        if ce.crt_row:
+            facts.append(f"CRT row {esc(ce.crt_row)}")
+        if ce.no_concentric:
+            facts.append("no concentric bonus")
+        if ce.ignore_retreat:
+            facts.append("retreats ignored")
+        for sid, eff in sorted(ce.by_side.items()):
+            what = eff.text or (f"shift {eff.shift:+d}" if eff.shift else "")
+            facts.append(f"{esc(_side_name(game, sid))} defending: {esc(what)}")
+        combat = esc(ce.text) if ce.text else "; ".join(facts)
+        if ce.text and facts:
+            combat += f'<br/><font size="6">[{"; ".join(facts)}]</font>'
+        name = f"<b>{esc(t.name)}</b>"
+        if t.kind is not TerrainKind.HEX:
+            name += f'<br/><font size="6">{esc(t.kind.value)}</font>'
+        rows.append(
+            [Swatch(t.colour, t.pattern.value, t.kind, st), name, move_txt, combat or "-", esc(t.rule or "")]
+        )
+    head = ["", "Terrain", "Movement cost" + ("" if len(classes) == 1 else " by class"), "Combat", "Rule"]
+    widths = auto_widths(head, rows, avail, flex=3, size=st.cell.fontSize)
+    out: list[Flowable] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]
+    if unknown:
+        out.append(note(st, UNKNOWN_NOTE))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- other tables
+def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """Every other table of the game (weather, river crossing, movement factors, mud roll ...)."""
+    out: list[Flowable] = []
+    for t in game.tables:
+        n = len(t.columns)
+        rows = [
+            [f"<b>{esc(r.label)}</b>"] + [esc(x) for x in r.cells] + [""] * (n - len(r.cells)) for r in t.rows
+        ]
+        block: list[Flowable] = [
+            heading(st, t.title, t.rule),
+            grid_table(st, [esc(t.row_header)] + [esc(c) for c in t.columns], rows, avail, centre_from=1),
+        ]
+        for n_ in t.notes:
+            block.append(note(st, esc(n_)))
+        if any(x.strip() == "?" for r in t.rows for x in r.cells):
+            block.append(note(st, UNKNOWN_NOTE))
+        out += block
+    return out
+
+
+# -------------------------------------------------------------------------------------------- sequence, turns
+def _side_name(game: Game, sid: str | None) -> str:
+    if sid is None:
+        return "both"
+    for s in game.game.sides:
+        if s.id == sid:
+            return s.name
+    return sid
+
+
+def sequence_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    if not game.sequence:
+        return []
+    rows = [
+        [
+            str(i),
+            f"<b>{esc(p.name)}</b>",
+            esc(_side_name(game, p.side)),
+            esc(p.summary or ""),
+            esc(p.rule or ""),
+        ]
+        for i, p in enumerate(game.sequence, 1)
+    ]
+    return [
+        heading(st, "Sequence of play"),
+        grid_table(st, ["#", "Phase", "Side", "What happens", "Rule"], rows, avail, flex=3),
+    ]
+
+
+def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The turn record: date, weather, reinforcements (from the units' entries), replacements, reminders."""
+    tr = game.turns
+    reinf = game.reinforcements()
+    specials: dict[int, list[str]] = {}
+    for sr in game.special_rules:
+        for n in sr.turns:
+            specials.setdefault(n, []).append(sr.rule)
+    cols: list[tuple[str, list[str]]] = [
+        ("Turn", []),
+        ("Date", []),
+        ("Weather", []),
+        ("Reinforcements", []),
+        ("Replacements", []),
+        ("Rules", []),
+        ("Note", []),
+    ]
+    for t in tr.turns:
+        units = reinf.get(t.number, [])
+        arr = ", ".join(
+            u.label
+            + (f" ({u.entry.hex})" if u.entry and u.entry.hex else "")
+            + ("*" if u.entry and u.entry.condition else "")
+            for u in units
+        )
+        repl = ", ".join(f"{_side_name(game, s)} {_num(v)}" for s, v in sorted(t.replacements.items()))
+        marks = list(dict.fromkeys([*t.marks, *specials.get(t.number, [])]))
+        values = [
+            f"<b>{t.number}</b>",
+            esc(t.date or ""),
+            esc(t.weather or ""),
+            esc(arr),
+            esc(repl),
+            esc(", ".join(marks)),
+            esc(t.note or ""),
+        ]
+        for (_, col), v in zip(cols, values, strict=True):
+            col.append(v)
+    kept = [
+        (h, col) for i, (h, col) in enumerate(cols) if i == 0 or any(col)
+    ]  # drop columns the data leaves empty
+    head = [h for h, _ in kept]
+    rows = [list(r) for r in zip(*[col for _, col in kept], strict=True)]
+    out: list[Flowable] = [
+        heading(st, "Turn record", tr.rule),
+        grid_table(st, head, rows, avail, flex=len(head) - 1),
+    ]
+    conditional = [u for us in reinf.values() for u in us if u.entry and u.entry.condition]
+    if conditional:
+        out.append(
+            note(
+                st,
+                "* arrives only on a condition: "
+                + "; ".join(f"{esc(u.label)}: {esc(u.entry.condition)}" for u in conditional if u.entry),
+            )
+        )
+    unsched = game.unscheduled()
+    if unsched:
+        out.append(
+            note(
+                st,
+                "Reinforcements whose turn the rules do not give (?): "
+                + ", ".join(esc(f"{u.label} ({u.name})") for u in unsched),
+            )
+        )
+    w = tr.weather
+    if w is not None:
+        txt = f"<b>Weather</b> {_rule(w.rule)}: states {esc(', '.join(w.states))}; starts {esc(w.initial)}."
+        if w.table:
+            title = next((t.title for t in game.tables if t.id == w.table), w.table)
+            txt += f" Rolled on: {esc(title)}."
+        if w.summary:
+            txt += f" {esc(w.summary)}"
+        out.append(P(txt, st.small))
+    return out
+
+
+def special_rule_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    if not game.special_rules:
+        return []
+
+    def key(sr: Any) -> tuple[int, str]:
+        return (min(sr.turns) if sr.turns else 10_000, sr.rule)
+
+    rows = []
+    for sr in sorted(game.special_rules, key=key):
+        turns = _turn_list(sr.turns) if sr.turns else "all"
+        rows.append([esc(turns), f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
+    return [
+        heading(st, "Special rules by turn"),
+        grid_table(st, ["Turn", "Title", "Summary", "Rule"], rows, avail, flex=2),
+    ]
+
+
+def victory_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    v = game.victory
+    if v is None:
+        return []
+    out: list[Flowable] = [heading(st, "Victory", v.rule), P(esc(v.summary), st.body)]
+    if v.points:
+        rows = [
+            [
+                esc(p.text),
+                f"<b>{_num(p.vp)}</b>",
+                esc(_side_name(game, p.side) if p.side else "each side"),
+                esc(p.rule or ""),
+            ]
+            for p in v.points
+        ]
+        out.append(grid_table(st, ["Victory points for", "VP", "Scored by", "Rule"], rows, avail, flex=0))
+    if v.handicap:
+        out.append(
+            P(
+                "Added at the end: "
+                + ", ".join(f"{esc(_side_name(game, s))} +{n} VP" for s, n in sorted(v.handicap.items())),
+                st.small,
+            )
+        )
+    if any(isinstance(p.vp, Unknown) for p in v.points):
+        out.append(note(st, UNKNOWN_NOTE))
+    return out
+
+
+def scenario_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    if not game.scenarios:
+        return []
+    rows = []
+    for s in game.scenarios:
+        turns = f"{s.first_turn}-{s.last_turn}" if s.last_turn else f"from {s.first_turn}"
+        rows.append([f"<b>{esc(s.name)}</b>", esc(turns), esc(s.summary or ""), esc(s.rule or "")])
+    return [
+        heading(st, "Scenarios"),
+        grid_table(st, ["Scenario", "Turns", "Summary", "Rule"], rows, avail, flex=2),
+    ]
+
+
+# --------------------------------------------------------------------------------------------- story and flow
+def story(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """Every block of the reference cards in card order: combat; terrain and tables; turns and sequence;
+    special rules, victory and scenarios.  Each group starts a fresh card unless the current one has room."""
+    groups: list[list[Flowable]] = [
+        combat_blocks(game, st, avail),
+        terrain_blocks(game, st, avail) + table_blocks(game, st, avail),
+        sequence_blocks(game, st, avail) + turn_blocks(game, st, avail),
+        special_rule_blocks(game, st, avail)
+        + victory_blocks(game, st, avail)
+        + scenario_blocks(game, st, avail),
+    ]
+    out: list[Flowable] = []
+    for g in groups:
+        if not g:
+            continue
+        if out:
+            out.append(CardBreak(min_space=150))
+        out += g
+    return out
+
+
+Region = tuple[float, float, float, float]  # x, y (bottom, y-up), width, height
+
+
+def flow(
+    c: Canvas,
+    items: list[Flowable],
+    *,
+    regions_per_page: int,
+    region: Callable[[int], Region],
+    chrome: Callable[[Canvas, int, Region], Region],
+) -> int:
+    """Pour ``items`` into regions (cards or pages), ``regions_per_page`` to a page; return the regions used.
+
+    ``region(i)`` is the i-th region on its page (``i`` counts within the page); ``chrome`` draws a region's
+    frame and title and returns the inner area the content may use.  Flowables that do not fit are split
+    (tables by rows, paragraphs by lines); :class:`CardBreak` starts a new region when little room is left.
+    """
+    items = list(items)
+    used = 0
+    while items:
+        slot = used % regions_per_page
+        if used and slot == 0:
+            c.showPage()
+        x, y, w, h = chrome(c, used, region(slot))
+        frame = Frame(
+            x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, showBoundary=0
+        )
+        placed = False
+        while items:
+            f = items[0]
+            if isinstance(f, CardBreak):
+                items.pop(0)
+                if placed and frame._y - frame._y1p < f.min_space:
+                    break
+                continue
+            if isinstance(f, ActionFlowable):  # KeepTogether's frame breaks when split
+                items.pop(0)
+                if placed and f.action and f.action[0] in ("frameEnd", "pageEnd", "newPage"):
+                    break
+                continue
+            keep = float(getattr(f, "keep_next", 0.0))
+            if keep and placed:  # a heading needs room for some of what follows it
+                _, fh = f.wrap(frame._getAvailableWidth(), frame._y - frame._y1p)
+                if frame._y - frame._y1p - fh - f.getSpaceBefore() < keep:
+                    break
+            if frame.add(f, c, trySplit=1):
+                items.pop(0)
+                placed = True
+                continue
+            parts = frame.split(f, c)
+            if len(parts) > 1:
+                items[0:1] = parts
+                continue
+            if not placed:  # too big for a whole empty region and cannot split: print what fits, visibly cut
+                items.pop(0)
+                items.insert(0, _too_big(f))
+                continue
+            break
+        used += 1
+    c.showPage()
+    return used
+
+
+def _too_big(f: Flowable) -> Flowable:
+    from reportlab.platypus import KeepInFrame
+
+    return KeepInFrame(0, 0, [f], mode="truncate")
+
+
+# ------------------------------------------------------------------------------------------------ the cards
+CARD_MARGIN = U.length("0.35in")
+CARD_PAD = 9.0
+TITLE_H = 15.0
+
+
+def card_regions(options: BuildOptions) -> Callable[[int], Region]:
+    pw, ph = options.paper_size()
+    m = CARD_MARGIN
+    h = (ph - 3 * m) / 2
+
+    def region(i: int) -> Region:
+        return (m, ph - m - (i + 1) * h - i * m, pw - 2 * m, h)
+
+    return region
+
+
+def _card_chrome(game: Game, st: Styles) -> Callable[[Canvas, int, Region], Region]:
+    def chrome(c: Canvas, index: int, r: Region) -> Region:
+        x, y, w, h = r
+        c.setStrokeColor(st.c("panel_edge"))
+        c.setLineWidth(0.8)
+        c.setFillColor(st.c("panel"))
+        c.roundRect(x, y, w, h, 6, stroke=1, fill=1)
+        c.setFillColor(st.c("panel_head"))
+        p = c.beginPath()
+        p.roundRect(x, y + h - TITLE_H, w, TITLE_H, 6)
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(x, y + h - TITLE_H, w, TITLE_H)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.drawPath(p, stroke=0, fill=1)
+        c.restoreState()
+        c.rect(x, y + h - TITLE_H, w, TITLE_H / 2, stroke=0, fill=1)
+        c.setFillColor(st.c("#ffffff"))
+        right = f"Reference card {index + 1}"
+        rw = text_width(right, 7.5, FONT)
+        title, fs = fit_text(f"{game.game.title}", w - 2 * CARD_PAD - rw - 10, 9, FONT_BOLD)
+        c.setFont(FONT_BOLD, fs)
+        c.drawString(x + CARD_PAD, y + h - TITLE_H + 4.3, title)
+        c.setFont(FONT, 7.5)
+        c.drawRightString(x + w - CARD_PAD, y + h - TITLE_H + 4.5, right)
+        return (x + CARD_PAD, y + CARD_PAD * 0.8, w - 2 * CARD_PAD, h - TITLE_H - CARD_PAD * 1.2)
+
+    return chrome
+
+
+def render(game: Game, options: BuildOptions) -> bytes:
+    """Reference cards, two to a page of ``options.paper``."""
+    st = Styles.make(options)
+    region = card_regions(options)
+    _, _, w, _ = region(0)
+    avail = w - 2 * CARD_PAD
+
+    def draw(c: Canvas) -> None:
+        flow(c, story(game, st, avail), regions_per_page=2, region=region, chrome=_card_chrome(game, st))
+
+    return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: reference cards")

@@ -1,0 +1,729 @@
+"""Counter sheets: every unit and marker as a die-cut-style square, fronts and backs interleaved for duplex
+printing.
+
+``render(game, options)`` returns a PDF whose first two pages are a duplex calibration sheet and whose further
+pages come in pairs: a sheet of counter fronts, then the same sheet's backs, mirrored for the printer's flip
+edge (:mod:`forge.impose` does all placement).  Counters are exactly ``options.counter_points()`` across.
+
+The class handout reuses :func:`draw_counter_pages` with a set code printed on every back and a greyscale-safe
+palette.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, TYPE_CHECKING
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import units as U
+from ..impose import (
+    Flip,
+    SheetLayout,
+    Slot,
+    back_rect,
+    back_rotation,
+    counter_sheet,
+    crop_marks,
+    cut_lines,
+    flip_point,
+    offset_on_front,
+    place,
+)
+from ..model import Game, Marker, Unit, UnitSize, UnitType, Unknown
+from ..notation import Strength
+from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, fit_font_size, render_pdf, text_width
+from . import nato
+from .style import DEFAULT_COLORS, grey, mix
+
+if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
+    from ..build import BuildOptions
+
+__all__ = [
+    "MIN_TEXT_PT",
+    "UNKNOWN_MARKER_COUNT",
+    "Face",
+    "Piece",
+    "draw_calibration",
+    "draw_counter_pages",
+    "draw_face",
+    "pieces",
+    "render",
+    "sheet_layout",
+]
+
+MIN_TEXT_PT = 5.0
+"""No text is printed smaller than this (at print size)."""
+UNKNOWN_MARKER_COUNT = 4
+"""How many of a marker to print when the rules do not give its count (said so in the page footer)."""
+BLEED = U.length("1/8in")
+MARGIN = (U.length("0.5in"), U.length("0.75in"))
+"""Sheet margins (horizontal, vertical): room for crop marks, the header and the footer."""
+
+Mode = Literal["colour", "grey", "class"]
+"""Palette: the game's colours; their greys (``--greyscale``); or the light, toner-saving class palette."""
+
+_NEUTRAL = "#efe6c8"  # markers that belong to neither side: buff card
+_CUT = "#8c8c8c"
+_CLASS_FILLS = (("#ffffff", "#ffffff", "#d6d6d6"), ("#bdbdbd", "#bdbdbd", "#949494"))
+
+
+# ----------------------------------------------------------------------------------------------- text helpers
+def fit_text(text: str, width: float, size: float, font: str = FONT) -> tuple[str, float]:
+    """``text`` and the largest size <= ``size`` (never below 5 pt) at which it fits ``width``; text that
+    cannot fit even at 5 pt is cut short with a visible ellipsis.
+
+    >>> fit_text("Korsun", 100, 8)
+    ('Korsun', 8)
+    >>> fit_text("Korsun airfield and supply dumps", 30, 8)[0][-1]
+    '…'
+    """
+    fs = fit_font_size(text, width, size, MIN_TEXT_PT, font)
+    if fs is not None:
+        return text, fs
+    cut = text
+    while cut and text_width(cut + "…", MIN_TEXT_PT, font) > width:
+        cut = cut[:-1]
+    return cut.rstrip() + "…", MIN_TEXT_PT
+
+
+def wrap_text(
+    text: str, width: float, height: float, size: float, font: str = FONT, leading: float = 1.12
+) -> tuple[list[str], float]:
+    """Greedy word wrap of ``text`` into ``width`` x ``height`` at the largest size <= ``size`` (>= 5 pt) that
+    fits; at 5 pt what still does not fit is cut with an ellipsis."""
+    fs = size
+    while True:
+        lines = _wrap(text, width, fs, font)
+        if (
+            all(text_width(ln, fs, font) <= width for ln in lines)
+            and len(lines) * fs * leading <= height + 1e-6
+        ):
+            return lines, fs
+        if fs <= MIN_TEXT_PT:
+            break
+        fs = max(MIN_TEXT_PT, fs - 0.25)
+    max_lines = max(1, int((height + 1e-6) // (MIN_TEXT_PT * leading)))
+    lines = _wrap(text, width, MIN_TEXT_PT, font)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], lines[max_lines - 1] + " " + " ".join(lines[max_lines:])]
+    return [fit_text(ln, width, MIN_TEXT_PT, font)[0] for ln in lines[:max_lines]], MIN_TEXT_PT
+
+
+def _wrap(text: str, width: float, size: float, font: str) -> list[str]:
+    words = text.split()
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        trial = f"{cur} {w}".strip()
+        if cur and text_width(trial, size, font) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = trial
+    if cur or not lines:
+        lines.append(cur)
+    return lines
+
+
+def _luma(hex_colour: str) -> float:
+    return int(grey(hex_colour)[1:3], 16) / 255.0
+
+
+def readable_ink(background: str, preferred: str) -> str:
+    """``preferred`` if it stands out on ``background`` (greyscale contrast), else black or white."""
+    if abs(_luma(background) - _luma(preferred)) >= 0.42:
+        return preferred
+    return "#000000" if _luma(background) > 0.5 else "#ffffff"
+
+
+def _c(hex_colour: str) -> Color:
+    return HexColor(hex_colour)
+
+
+# ------------------------------------------------------------------------------------------------ the pieces
+@dataclass(frozen=True)
+class Face:
+    """One printed side of a counter, ready to draw (colours already chosen for the palette)."""
+
+    kind: Literal["unit", "marker", "plain"]
+    background: str
+    ink: str
+    label: str = ""
+    """Unit id as printed (units), or the caption of a plain back."""
+    unit_type: UnitType | None = None
+    size: UnitSize | None = None
+    strength: str | None = None
+    steps: int = 1
+    """Steps of the unit (a face with ``step > 0`` shows the step track)."""
+    step: int = 0
+    """Step this face shows: 0 is full strength."""
+    setup: str | None = None
+    """Setup hex, printed in the top-right corner."""
+    entry_turn: str | None = None
+    """Reinforcement turn (``?`` when the rules do not give it), printed circled in the top-right corner."""
+    entry_hex: str | None = None
+    substitute: bool = False
+    """A substitute counter of a multi-counter unit (marked "sub")."""
+    text: str | None = None
+    """Marker text."""
+    set_code: str | None = None
+    frame: bool = False
+    """Draw an inner frame: tells the second side apart where colour cannot (greyscale palettes)."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One physical counter: its front and its back."""
+
+    key: str
+    """Stable id: ``unit-id#k`` (k-th counter of the unit, copy c as ``@c``) or ``marker:id#n``."""
+    front: Face
+    back: Face
+
+
+def _side_index(game: Game, side_id: str | None) -> int | None:
+    for i, s in enumerate(game.game.sides):
+        if s.id == side_id:
+            return i
+    return None
+
+
+def _unit_colours(game: Game, unit: Unit, mode: Mode) -> tuple[str, str, bool]:
+    side = game.side(unit.side)
+    idx = _side_index(game, unit.side) or 0
+    if mode == "class":
+        groups = list(side.groups)
+        g = groups.index(unit.group) + 1 if unit.group in side.groups else 0
+        fills = _CLASS_FILLS[min(idx, 1)]
+        return fills[g % len(fills)], "#000000", idx == 1
+    bg = side.groups.get(unit.group or "", side.colour)
+    if mode == "grey":
+        bg = grey(bg)
+        return bg, readable_ink(bg, "#000000"), idx == 1
+    return bg, readable_ink(bg, side.text_colour), False
+
+
+def _marker_colours(game: Game, marker: Marker, mode: Mode) -> tuple[str, str, bool]:
+    idx = _side_index(game, marker.side)
+    if mode == "class":
+        return "#ffffff", "#000000", idx == 1
+    if idx is None:
+        bg = _NEUTRAL
+    else:
+        side = game.game.sides[idx]
+        bg = mix(side.colour, "#ffffff", 0.55)  # a paler tint: a marker, not a unit
+    if mode == "grey":
+        bg = grey(bg)
+        return bg, readable_ink(bg, "#000000"), idx == 1
+    return bg, readable_ink(bg, "#000000"), False
+
+
+def _strength_text(step: str) -> str:
+    return str(Strength.parse(step))
+
+
+def _make_unit_face(
+    unit: Unit, step: int, *, bg: str, ink: str, frame: bool, sub: bool, set_code: str | None
+) -> Face:
+    placed = step == 0  # setup hex and entry turn go on the full-strength face only
+    return Face(
+        kind="unit",
+        background=bg,
+        ink=ink,
+        label=unit.label,
+        unit_type=unit.type,
+        size=unit.size,
+        strength=_strength_text(unit.steps[step]),
+        steps=len(unit.steps),
+        step=step,
+        setup=unit.setup if placed else None,
+        entry_turn=str(unit.entry.turn) if placed and unit.entry is not None else None,
+        entry_hex=unit.entry.hex if placed and unit.entry is not None else None,
+        substitute=sub,
+        set_code=set_code,
+        frame=frame,
+    )
+
+
+def _unit_pieces(game: Game, unit: Unit, mode: Mode, set_code: str | None) -> list[Piece]:
+    bg, ink, frame = _unit_colours(game, unit, mode)
+    out: list[Piece] = []
+    for copy in range(unit.copies):
+        for k, (front_step, back_step) in enumerate(unit.counter_faces()):
+            sub = k > 0
+            front = _make_unit_face(unit, front_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=None)
+            if back_step is None:
+                back = Face(
+                    kind="plain", background=bg, ink=ink, label=unit.label, set_code=set_code, frame=frame
+                )
+            else:
+                back = _make_unit_face(
+                    unit, back_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=set_code
+                )
+            suffix = f"@{copy + 1}" if unit.copies > 1 else ""
+            out.append(Piece(f"{unit.id}#{k}{suffix}", front, back))
+    return out
+
+
+def marker_count(marker: Marker, unknown: int = UNKNOWN_MARKER_COUNT) -> int:
+    """How many of ``marker`` to print: its count, or ``unknown`` when the rules do not give one."""
+    return unknown if isinstance(marker.count, Unknown) else marker.count
+
+
+def _marker_pieces(game: Game, marker: Marker, mode: Mode, set_code: str | None) -> list[Piece]:
+    bg, ink, frame = _marker_colours(game, marker, mode)
+    front = Face(kind="marker", background=bg, ink=ink, text=marker.front, frame=frame)
+    if marker.back:
+        back = Face(kind="marker", background=bg, ink=ink, text=marker.back, set_code=set_code, frame=frame)
+    else:
+        back = Face(kind="plain", background=bg, ink=ink, label="", set_code=set_code, frame=frame)
+    return [Piece(f"marker:{marker.id}#{i + 1}", front, back) for i in range(marker_count(marker))]
+
+
+def pieces(game: Game, *, mode: Mode = "colour", set_code: str | None = None) -> list[list[Piece]]:
+    """Every counter of the game, in groups that each start a new row: one group per side (units in the data's
+    order, grouped by formation colour), then the markers."""
+    groups: list[list[Piece]] = []
+    for side in game.game.sides:
+        order = {g: i for i, g in enumerate(side.groups)}
+        units = [u for u in game.units if u.side == side.id]
+        units.sort(key=lambda u: order.get(u.group or "", len(order)))  # stable: data order within a group
+        group: list[Piece] = []
+        for u in units:
+            group += _unit_pieces(game, u, mode, set_code)
+        if group:
+            groups.append(group)
+    markers: list[Piece] = []
+    for mk in game.markers:
+        markers += _marker_pieces(game, mk, mode, set_code)
+    if markers:
+        groups.append(markers)
+    return groups
+
+
+def unknown_marker_note(game: Game) -> str | None:
+    """The footer line saying which marker counts were made up, or None when the rules give them all."""
+    names = [m.name for m in game.markers if isinstance(m.count, Unknown)]
+    if not names:
+        return None
+    return (
+        f"marker counts not given by the rules: {UNKNOWN_MARKER_COUNT} printed of each ({', '.join(names)})"
+    )
+
+
+# --------------------------------------------------------------------------------------------- drawing a face
+def _text(c: Canvas, x: float, y: float, text: str, size: float, font: str, anchor: str = "left") -> None:
+    c.setFont(font, size)
+    if anchor == "centre":
+        c.drawCentredString(x, y, text)
+    elif anchor == "right":
+        c.drawRightString(x, y, text)
+    else:
+        c.drawString(x, y, text)
+
+
+def _step_track(c: Canvas, face: Face, s: float, ink: Color) -> None:
+    """Dots left of the symbol, read like text in rows of two: one per step, filled for the steps the face
+    still has, hollow for those lost (a reduced two-step unit shows one filled dot and one hollow)."""
+    r = s * 0.03
+    gap = s * 0.085
+    left = face.steps - face.step
+    x0 = s * 0.085
+    y0 = s * 0.615
+    c.setLineWidth(max(0.35, s * 0.012))
+    c.setStrokeColor(ink)
+    c.setFillColor(ink)
+    for i in range(face.steps):
+        row, col = divmod(i, 2)
+        c.circle(x0 + col * gap, y0 - row * gap, r, stroke=1, fill=1 if i < left else 0)
+
+
+def _corner(c: Canvas, face: Face, s: float, ink: Color, bg: Color, label_right: float) -> float:
+    """Draw the top-right corner (setup hex, entry turn circled, or "sub"); return its left edge."""
+    pad = s * 0.07
+    base = s * 0.81
+    right = s - pad
+    fs_max = max(MIN_TEXT_PT, s * 0.14)
+    left = right
+    if face.entry_turn is not None:
+        num = face.entry_turn
+        fs = max(MIN_TEXT_PT, min(s * 0.13, 7.0))
+        r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * 0.25, fs * 0.62)
+        cx, cy = right - r, base + fs * 0.36
+        c.setFillColor(bg)
+        c.setStrokeColor(ink)
+        c.setLineWidth(max(0.4, s * 0.014))
+        c.circle(cx, cy, r, stroke=1, fill=1)
+        c.setFillColor(ink)
+        _text(c, cx, cy - fs * 0.36, num, fs, FONT_BOLD, "centre")
+        left = cx - r
+        if face.entry_hex:
+            room = left - s * 0.03 - label_right
+            fs_h = fit_font_size(face.entry_hex, room, fs_max, MIN_TEXT_PT, FONT)
+            if fs_h is not None:
+                _text(c, left - s * 0.03, base, face.entry_hex, fs_h, FONT, "right")
+                left -= s * 0.03 + text_width(face.entry_hex, fs_h, FONT)
+        return left
+    text = "sub" if face.substitute else face.setup
+    if not text:
+        return right
+    font = FONT_ITALIC if face.substitute else FONT
+    shown, fs = fit_text(text, max(right - label_right, s * 0.3), fs_max, font)
+    c.setFillColor(ink)
+    _text(c, right, base, shown, fs, font, "right")
+    return right - text_width(shown, fs, font)
+
+
+def draw_face(c: Canvas, face: Face, *, s: float, bleed: float = 0.0, rotate: int = 0) -> None:
+    """Draw ``face`` as a counter ``s`` points across whose trim box's lower-left corner is the current origin
+    (reportlab's y-up space); colour runs ``bleed`` past the trim line; ``rotate`` 180 turns the face about
+    its centre (the backs of a short-edge-flip sheet)."""
+    bg, ink = _c(face.background), _c(face.ink)
+    c.saveState()
+    if rotate:
+        c.translate(s / 2, s / 2)
+        c.rotate(rotate)
+        c.translate(-s / 2, -s / 2)
+    c.setFillColor(bg)
+    c.rect(-bleed, -bleed, s + 2 * bleed, s + 2 * bleed, stroke=0, fill=1)
+    if face.frame:
+        inset = s * 0.032
+        c.setStrokeColor(ink)
+        c.setLineWidth(max(0.6, s * 0.026))
+        c.rect(inset, inset, s - 2 * inset, s - 2 * inset, stroke=1, fill=0)
+    c.setFillColor(ink)
+    c.setStrokeColor(ink)
+    pad = s * 0.075
+    if face.kind == "unit":
+        _unit_face(c, face, s, pad, ink, bg)
+    elif face.kind == "marker":
+        lines, fs = wrap_text(face.text or "", s - 2 * pad, s * 0.62, max(MIN_TEXT_PT, s * 0.2), FONT_BOLD)
+        lead = fs * 1.12
+        top = s / 2 + len(lines) * lead / 2 - fs * 0.8
+        for i, ln in enumerate(lines):
+            _text(c, s / 2, top - i * lead, ln, fs, FONT_BOLD, "centre")
+    elif face.label:
+        shown, fs = fit_text(face.label, s - 2 * pad, max(MIN_TEXT_PT, s * 0.3), FONT_BOLD)
+        _text(c, s / 2, s * 0.46, shown, fs, FONT_BOLD, "centre")
+    if face.set_code:
+        shown, fs = fit_text(face.set_code, s * 0.5, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD)
+        c.setFillColor(ink)
+        _text(c, s - pad, pad * 0.9, shown, fs, FONT_BOLD, "right")
+    c.restoreState()
+
+
+def _unit_face(c: Canvas, face: Face, s: float, pad: float, ink: Color, bg: Color) -> None:
+    # Label (the unit's id) top-left; the corner (setup hex / entry turn / "sub") top-right.
+    base = s * 0.81
+    label_max = max(MIN_TEXT_PT, s * 0.17)
+    label, fs = fit_text(face.label, s - 2 * pad, label_max, FONT_BOLD)
+    label_right = pad + text_width(label, fs, FONT_BOLD)
+    corner_left = _corner(c, face, s, ink, bg, label_right + s * 0.04)
+    if label_right > corner_left - s * 0.04:  # share the row: give the label what the corner leaves
+        label, fs = fit_text(face.label, corner_left - s * 0.04 - pad, label_max, FONT_BOLD)
+    c.setFillColor(ink)
+    _text(c, pad, base, label, fs, FONT_BOLD)
+    # The symbol box, with its size mark above it.
+    bw, bh = s * 0.48, s * 0.32
+    bx, by = (s - bw) / 2, s * 0.335
+    if face.unit_type is not None:
+        nato.draw_symbol(
+            c, face.unit_type, x=bx, y=by, w=bw, h=bh, ink=face.ink, line_width=max(0.5, s * 0.022)
+        )
+    if face.size is not None:
+        mh = s * 0.075
+        nato.draw_size_mark(c, face.size, cx=s / 2, y=by + bh + s * 0.035, height=mh, ink=face.ink)
+    # Steps lost, shown on reduced faces.
+    if face.step > 0 and face.steps > 1:
+        _step_track(c, face, s, ink)
+    # Strength along the foot.
+    if face.strength is not None:
+        shown, fs = fit_text(face.strength, s - 2 * pad, max(MIN_TEXT_PT, s * 0.25), FONT_BOLD)
+        c.setFillColor(ink)
+        _text(c, s / 2, s * 0.085, shown, fs, FONT_BOLD, "centre")
+
+
+# ------------------------------------------------------------------------------------------------ sheets
+def sheet_layout(options: BuildOptions) -> SheetLayout:
+    """The counter grid for ``options``' paper, counter size and bleed."""
+    w, h = options.paper_size()
+    return counter_sheet(w, h, options.counter_points(), margin=MARGIN, bleed=BLEED if options.bleed else 0.0)
+
+
+def _pad_groups(groups: Sequence[Sequence[Piece]], columns: int) -> list[Piece | None]:
+    items: list[Piece | None] = []
+    for g in groups:
+        if items and len(items) % columns:
+            items += [None] * (columns - len(items) % columns)
+        items += list(g)
+    return items
+
+
+def _flip(options: BuildOptions) -> Flip:
+    return "short" if options.flip == "short" else "long"
+
+
+def _inch_label(points: float) -> str:
+    named = {36.0: "1/2 in", 40.5: "9/16 in", 45.0: "5/8 in", 54.0: "3/4 in"}
+    return named.get(round(points, 3), f"{points / 72:.3g} in")
+
+
+def _page_furniture(
+    c: Canvas, layout: SheetLayout, *, left: str, right: str, footer: Sequence[str], scale_bar: bool
+) -> None:
+    """Header (top margin) and footer lines (bottom margin), all y-down converted here."""
+    w, h = layout.paper_w, layout.paper_h
+    x0, x1 = layout.margin_x, w - layout.margin_x
+    ext = layout.extent()
+    c.setFillColor(_c(DEFAULT_COLORS["ink"]))
+    top_base = h - min(30.0, max(ext.y - 26.0, 24.0))
+    right_w = text_width(right, 8, FONT_BOLD) if right else 0.0
+    shown, fs = fit_text(left, x1 - x0 - right_w - 12, 8.5, FONT_BOLD)
+    _text(c, x0, top_base, shown, fs, FONT_BOLD)
+    if right:
+        _text(c, x1, top_base, right, 8, FONT_BOLD, "right")
+    y = max(h - ext.bottom - 22.0, 28.0)
+    bar = U.length("2in") if scale_bar else 0.0
+    for i, line in enumerate(footer):
+        room = x1 - x0 - (bar + 10 if i == 0 else 0)
+        shown, fs = fit_text(line, room, 6.5, FONT)
+        _text(c, x0, y - i * 8.0, shown, fs, FONT)
+    if scale_bar:
+        c.setStrokeColor(_c(DEFAULT_COLORS["ink"]))
+        c.setLineWidth(0.6)
+        bx = x1 - bar
+        c.line(bx, y + 2, x1, y + 2)
+        for k in range(9):
+            t = 3.5 if k % 4 == 0 else 2.0
+            c.line(bx + k * bar / 8, y + 2, bx + k * bar / 8, y + 2 + t)
+        _text(c, bx - 3, y, "2 in:", 5.5, FONT, "right")
+
+
+def _draw_marks(c: Canvas, layout: SheetLayout, slots: list[Slot]) -> None:
+    """Cut lines along the counters' edges (sheets without bleed) and crop marks around the printed block."""
+    h = layout.paper_h
+    if not layout.bleed:
+        c.setStrokeColor(_c(_CUT))
+        c.setLineWidth(0.3)
+        for (xa, ya), (xb, yb) in cut_lines(layout, slots):
+            c.line(xa, h - ya, xb, h - yb)
+    c.setStrokeColor(_c(DEFAULT_COLORS["crop"]))
+    c.setLineWidth(0.4)
+    for (xa, ya), (xb, yb) in crop_marks(layout, slots, edge=20.0, length=10.0):
+        c.line(xa, h - ya, xb, h - yb)
+
+
+def draw_counter_pages(
+    c: Canvas,
+    game: Game,
+    options: BuildOptions,
+    *,
+    mode: Mode | None = None,
+    set_code: str | None = None,
+    first_page: int = 1,
+) -> int:
+    """Draw the counter sheets of ``game`` on ``c``, front page then back page for each sheet; return how many
+    pages were drawn.  ``first_page`` is the PDF page number the first front lands on (for the back-page
+    notes). ``set_code`` is printed on every back and in every header (class sets)."""
+    layout = sheet_layout(options)
+    flip = _flip(options)
+    mode = mode or ("grey" if options.greyscale else "colour")
+    items = _pad_groups(pieces(game, mode=mode, set_code=set_code), layout.columns)
+    pages = place(items, layout)
+    s = layout.counter
+    h = layout.paper_h
+    bleed = layout.bleed
+    rot = back_rotation(flip)
+    size_txt = _inch_label(s)
+    mm = s * 25.4 / 72
+    note = unknown_marker_note(game)
+    footer = [
+        f"Counters {size_txt} ({mm:.1f} mm). Print at 100% / actual size, double-sided, "
+        f"flip on the {flip} edge.",
+        *([note] if note else []),
+    ]
+    title = game.game.title
+    tag = f"Set {set_code}" if set_code else ""
+    for page in pages:
+        n = len(pages)
+        front_no = first_page + 2 * page.number
+        # Front.
+        _page_furniture(
+            c,
+            layout,
+            left=f"{title}: counters, sheet {page.number + 1} of {n}, FRONTS",
+            right=tag,
+            footer=footer,
+            scale_bar=True,
+        )
+        for slot, piece in page.items:
+            r = layout.trim(slot)
+            c.saveState()
+            c.translate(r.x, h - r.bottom)
+            draw_face(c, piece.front, s=s, bleed=bleed)
+            c.restoreState()
+        _draw_marks(c, layout, [slot for slot, _ in page.items])
+        c.showPage()
+        # Back: each back behind its front, mirrored for the flip, corrected for the printer's offset.
+        _page_furniture(
+            c,
+            layout,
+            left=f"{title}: counters, sheet {page.number + 1} of {n}, BACKS (reverse of page {front_no})",
+            right=tag,
+            footer=footer,
+            scale_bar=False,
+        )
+        # No guides on the backs: sheets are cut from the front.
+        for slot, piece in page.items:
+            r = back_rect(slot, layout, flip=flip, back_offset=options.back_offset)
+            c.saveState()
+            c.translate(r.x, h - r.bottom)
+            draw_face(c, piece.back, s=s, bleed=bleed, rotate=rot)
+            c.restoreState()
+        c.showPage()
+    return 2 * len(pages)
+
+
+# ------------------------------------------------------------------------------------------------ calibration
+_MM = 72 / 25.4
+
+
+def calibration_points(layout: SheetLayout) -> list[tuple[float, float]]:
+    """Where the calibration crosses sit on the front (y-down): the centre and four points near the
+    corners."""
+    w, h = layout.paper_w, layout.paper_h
+    dx, dy = U.length("1.6in"), U.length("2.4in")
+    return [(w / 2, h / 2), (dx, dy), (w - dx, dy), (dx, h - dy), (w - dx, h - dy)]
+
+
+def _cross_with_scales(c: Canvas, *, x: float, y: float, sx: int, sy: int) -> None:
+    """A cross at ``(x, y)`` (y-up) whose arms are ±6 mm scales: ticks every 0.5 mm, numbers every 2 mm, and
+    the sign of the offset at each end (``sx``/``sy``: the sign of a ring seen right of / below the cross)."""
+    arm = 7 * _MM
+    c.setLineWidth(0.5)
+    c.line(x - arm, y, x + arm, y)
+    c.line(x, y - arm, x, y + arm)
+    c.setLineWidth(0.3)
+    # Pinwheel: each half-arm carries its ticks and numbers on its own side: no two scales share a quadrant.
+    for k in range(-12, 13):
+        if k == 0:
+            continue
+        d = k * 0.5 * _MM
+        t = 4.5 if k % 4 == 0 else (3.2 if k % 2 == 0 else 2.0)
+        side = 1 if k > 0 else -1
+        c.line(x + d, y, x + d, y - side * t)  # horizontal: right half below the arm, left half above
+        c.line(x, y - d, x - side * t, y - d)  # vertical: lower half left of the arm, upper half right
+        if k % 4 == 0:
+            n = str(abs(k) // 2)
+            _text(c, x + d, y - 10 if k > 0 else y + 6.5, n, 5, FONT, "centre")
+            _text(c, x - 6.5 if k > 0 else x + 6.5, y - d - 1.8, n, 5, FONT, "right" if k > 0 else "left")
+    sign = {1: "+", -1: "\u2212"}
+    _text(c, x + arm + 2, y - 1.9, f"DX{sign[sx]}", 5.5, FONT_BOLD)
+    _text(c, x - arm - 2, y - 1.9, f"DX{sign[-sx]}", 5.5, FONT_BOLD, "right")
+    _text(c, x, y - arm - 7, f"DY{sign[sy]}", 5.5, FONT_BOLD, "centre")
+    _text(c, x, y + arm + 2.5, f"DY{sign[-sy]}", 5.5, FONT_BOLD, "centre")
+
+
+def _ruler(c: Canvas, *, x: float, y: float, length_mm: int) -> None:
+    c.setLineWidth(0.35)
+    c.line(x, y, x + length_mm * _MM, y)
+    for k in range(length_mm + 1):
+        t = 7.0 if k % 10 == 0 else (4.5 if k % 5 == 0 else 2.5)
+        c.line(x + k * _MM, y, x + k * _MM, y + t)
+        if k % 10 == 0:
+            _text(c, x + k * _MM, y + 9, str(k // 10), 5.5, FONT, "centre")
+    _text(c, x + length_mm * _MM + 4, y + 1, "cm", 6, FONT)
+
+
+def _inch_ruler(c: Canvas, *, x: float, y: float, inches: int) -> None:
+    c.setLineWidth(0.35)
+    c.line(x, y, x + inches * 72, y)
+    for k in range(inches * 8 + 1):
+        t = 7.0 if k % 8 == 0 else (4.5 if k % 4 == 0 else 2.5)
+        c.line(x + k * 9, y, x + k * 9, y - t)
+        if k % 8 == 0:
+            _text(c, x + k * 9, y - 14, str(k // 8), 5.5, FONT, "centre")
+    _text(c, x + inches * 72 + 4, y - 5, "in", 6, FONT)
+
+
+def draw_calibration(c: Canvas, options: BuildOptions, *, title: str = "") -> int:
+    """A duplex calibration sheet (front page, then back page); returns 2.
+
+    The front carries crosses with ±5 mm scales and two rulers; the back carries rings at the matching
+    positions, drawn exactly as counter backs are (mirrored for the flip, with the current ``back_offset``
+    applied).  Held to the light, each ring's centre falls on the scales at the offset still to correct,
+    labelled so it can be passed straight to ``--back-offset`` (added to the offset already in use).
+    """
+    layout = sheet_layout(options)
+    flip = _flip(options)
+    w, h = layout.paper_w, layout.paper_h
+    ink = _c(DEFAULT_COLORS["ink"])
+    # Signs: a back misregistration (dx, dy) shows from the front as offset_on_front((dx, dy)).
+    ux, _ = offset_on_front((1.0, 0.0), flip)
+    _, vy = offset_on_front((0.0, 1.0), flip)
+    cur = options.back_offset
+    cur_txt = f"{cur[0] / _MM:+.1f}mm,{cur[1] / _MM:+.1f}mm"
+    # ---- front
+    c.setFillColor(ink)
+    c.setStrokeColor(ink)
+    _text(c, 54, h - 60, f"Duplex calibration: FRONT{(' (' + title + ')') if title else ''}", 14, FONT_BOLD)
+    how = (
+        f"Print pages 1-2 double-sided at 100% (actual size), flipping on the {flip} edge. Hold the sheet "
+        "to the light: read where the centre of each ring printed on the back falls on the cross's scales "
+        "(in mm, sign at the arm's end) and pass it as --back-offset DXmm,DYmm, added to the offset in use "
+        f"(now {cur_txt})."
+    )
+    lines, fs = wrap_text(how, w - 108, 60, 8.5, FONT)
+    for i, ln in enumerate(lines):
+        _text(c, 54, h - 80 - i * fs * 1.3, ln, fs, FONT)
+    for px, py in calibration_points(layout):
+        # A ring seen u mm right of the cross means dx = u * ux; v mm below it (y-down) means dy = v * vy.
+        _cross_with_scales(c, x=px, y=h - py, sx=int(ux), sy=int(vy))
+    _ruler(c, x=72, y=110, length_mm=100)
+    _inch_ruler(c, x=72, y=86, inches=4)
+    _text(
+        c,
+        72,
+        60,
+        "100 mm and 4 in rulers: measure them to check the printer did not scale the page.",
+        7,
+        FONT,
+    )
+    c.showPage()
+    # ---- back
+    c.setFillColor(ink)
+    c.setStrokeColor(ink)
+    _text(c, 54, h - 60, "Duplex calibration: BACK (reverse of page 1)", 14, FONT_BOLD)
+    shown, fs = fit_text(
+        "The rings below should sit exactly behind the crosses on the front when the offset is right.",
+        w - 108,
+        8.5,
+    )
+    _text(c, 54, h - 80, shown, fs, FONT)
+    dx, dy = cur
+    for px, py in calibration_points(layout):
+        bx, by = flip_point((px, py), layout, flip)  # the flip is an involution: front point -> back point
+        bx, by = bx - dx, by - dy
+        x, y = bx, h - by
+        c.setLineWidth(1.2)
+        c.circle(x, y, 3.5 * _MM, stroke=1, fill=0)
+        c.setLineWidth(0.5)
+        c.line(x - 3.5 * _MM, y, x + 3.5 * _MM, y)
+        c.line(x, y - 3.5 * _MM, x, y + 3.5 * _MM)
+        c.circle(x, y, 0.6, stroke=0, fill=1)
+    c.showPage()
+    return 2
+
+
+# ------------------------------------------------------------------------------------------------ entry point
+def render(game: Game, options: BuildOptions) -> bytes:
+    """The counters PDF: a duplex calibration sheet, then each counter sheet's fronts and backs."""
+
+    def draw(c: Canvas) -> None:
+        n = draw_calibration(c, options, title=game.game.title)
+        draw_counter_pages(c, game, options, first_page=n + 1)
+
+    return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: counters")

@@ -1,0 +1,328 @@
+"""Counter sheets (forge.render.counters): page sizes, pitch, duplex backs behind fronts, text, sizes,
+goldens.
+
+Positions are read back from the PDF itself (pypdf's text visitor gives each string's text and transformation
+matrices), so the checks measure what a printer would print.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pypdf
+import pytest
+from conftest import data_files
+
+from forge.build import COUNTER_SIZES, BuildOptions
+from forge.load import load
+from forge.model import Game, Marker, Unit
+from forge.pdf import FONT, FONT_BOLD, FONT_ITALIC, text_width
+from forge.render import counters
+from forge.units import length
+import itertools
+
+MM = 72 / 25.4
+TOL = 0.1 * MM
+GOLDEN = Path(__file__).parent / "golden"
+
+
+# ------------------------------------------------------------------------------------------------ PDF reading
+@dataclass(frozen=True)
+class Text:
+    text: str
+    x: float
+    """Origin of the string on the page (PDF points, y up)."""
+    y: float
+    size: float
+    """Effective size at print scale."""
+    ux: float
+    """Direction of the string's baseline."""
+    uy: float
+    font: str
+
+    def centre(self) -> tuple[float, float]:
+        """The middle of the baseline."""
+        w = text_width(self.text, self.size, self.font)
+        return (self.x + self.ux * w / 2, self.y + self.uy * w / 2)
+
+
+def _mul(m: list[float], n: list[float]) -> list[float]:
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return [
+        a * a2 + b * c2,
+        a * b2 + b * d2,
+        c * a2 + d * c2,
+        c * b2 + d * d2,
+        e * a2 + f * c2 + e2,
+        e * b2 + f * d2 + f2,
+    ]
+
+
+def _font(fd: object) -> str:
+    name = str(fd.get("/BaseFont", "")) if isinstance(fd, dict) else ""  # type: ignore[union-attr]
+    if "Bold" in name:
+        return FONT_BOLD
+    if "Oblique" in name or "Italic" in name:
+        return FONT_ITALIC
+    return FONT
+
+
+def page_texts(pdf: bytes | pypdf.PdfReader, index: int) -> list[Text]:
+    """Every string drawn on a page with its position, direction and effective size."""
+    reader = pdf if isinstance(pdf, pypdf.PdfReader) else pypdf.PdfReader(io.BytesIO(pdf))
+    out: list[Text] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], fd: object, fs: float) -> None:
+        t = text.strip("\n")
+        if not t.strip():
+            return
+        m = _mul([float(v) for v in tm], [float(v) for v in cm])
+        scale = math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+        n = math.hypot(m[0], m[1]) or 1.0
+        out.append(Text(t, m[4], m[5], float(fs) * scale, m[0] / n, m[1] / n, _font(fd)))
+
+    reader.pages[index].extract_text(visitor_text=visit)
+    return out
+
+
+def all_texts(pdf: bytes) -> list[list[Text]]:
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return [page_texts(reader, i) for i in range(len(reader.pages))]
+
+
+# ------------------------------------------------------------------------------------------------ fixtures
+@pytest.fixture(scope="module")
+def hg() -> Game:
+    return load(Path(__file__).resolve().parent.parent / "data" / "hells_gate.yaml")
+
+
+def numbered_game(base: Game, n: int = 30) -> Game:
+    """``base`` with ``n`` two-step units whose strengths are unique: front i, back 100 + i."""
+    sides = [s.id for s in base.game.sides]
+    units = [
+        Unit(
+            id=f"u{i}",
+            side=sides[i % 2],
+            name=f"Unit {i}",
+            label=f"L{i}",
+            type="infantry",
+            size="XX",
+            steps=[str(i), str(100 + i)],
+            setup=None,
+        )
+        for i in range(1, n + 1)
+    ]
+    markers = [Marker(id="m", name="Marker", front="Front", back="Back", count=3)]
+    return base.model_copy(update={"units": units, "markers": markers})
+
+
+def _opts(**kw: object) -> BuildOptions:
+    return BuildOptions(**kw)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------------ tests
+@pytest.mark.parametrize(("paper", "size"), [("letter", (612.0, 792.0)), ("a4", (595.276, 841.89))])
+def test_page_sizes_and_interleaving(hg: Game, paper: str, size: tuple[float, float]) -> None:
+    pdf = counters.render(hg, _opts(paper=paper))
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) % 2 == 0
+    assert len(reader.pages) >= 4
+    for p in reader.pages:
+        assert float(p.mediabox.width) == pytest.approx(size[0], abs=0.01)
+        assert float(p.mediabox.height) == pytest.approx(size[1], abs=0.01)
+    heads = [reader.pages[i].extract_text() for i in range(len(reader.pages))]
+    assert "Duplex calibration: FRONT" in heads[0]
+    assert "Duplex calibration: BACK" in heads[1]
+    for i in range(2, len(heads), 2):
+        assert "FRONTS" in heads[i]
+        assert f"BACKS (reverse of page {i + 1})" in heads[i + 1]
+
+
+@pytest.mark.parametrize("size", COUNTER_SIZES)
+def test_counter_pitch_is_the_counter_size(hg: Game, size: str) -> None:
+    """Neighbouring counters' labels are exactly one counter apart (no bleed: counters butt together)."""
+    game = numbered_game(hg, 40)
+    pdf = counters.render(game, _opts(counter_size=size))
+    labels = [t for t in page_texts(pdf, 2) if t.text.startswith("L")]
+    rows: dict[float, list[float]] = {}
+    for t in labels:
+        rows.setdefault(round(t.y, 2), []).append(t.x)
+    edge = length(size)
+    pairs = 0
+    for xs in rows.values():
+        xs.sort()
+        for a, b in itertools.pairwise(xs):
+            assert b - a == pytest.approx(edge, abs=TOL)
+            pairs += 1
+    ys = sorted(rows)
+    for a, b in itertools.pairwise(ys):
+        assert b - a == pytest.approx(edge, abs=TOL)
+    assert pairs > 5
+
+
+def test_bleed_separates_counters(hg: Game) -> None:
+    game = numbered_game(hg, 20)
+    pdf = counters.render(game, _opts(bleed=True))
+    xs = sorted(t.x for t in page_texts(pdf, 2) if t.text in {"L1", "L3", "L5"})  # one side: one row
+    assert xs[1] - xs[0] == pytest.approx(length("5/8in") + 2 * length("1/8in"), abs=TOL)
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+@pytest.mark.parametrize("offset_mm", [(0.0, 0.0), (1.5, -2.0)])
+def test_each_back_prints_behind_its_front(hg: Game, flip: str, offset_mm: tuple[float, float]) -> None:
+    """Turn the printed back over (after the printer's misregistration, which ``back_offset`` corrects): the
+    back's strength sits exactly behind the front's, to 0.1 mm.  On short-edge sheets this needs the 180°
+    turn."""
+    game = numbered_game(hg, 30)
+    dx, dy = offset_mm[0] * MM, offset_mm[1] * MM
+    pdf = counters.render(game, _opts(flip=flip, back_offset=(dx, dy)))
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    w, h = float(reader.pages[2].mediabox.width), float(reader.pages[2].mediabox.height)
+    front = {t.text: t for t in page_texts(reader, 2)}
+    back = {t.text: t for t in page_texts(reader, 3)}
+    checked = 0
+    for i in range(1, 31):
+        f, b = front[str(i)], back[str(100 + i)]
+        bx, by = b.centre()
+        bx, by = bx + dx, by - dy  # the printer displaces the back page by (dx, dy), y down
+        px, py = (w - bx, by) if flip == "long" else (bx, h - by)
+        fx, fy = f.centre()
+        assert (px, py) == pytest.approx((fx, fy), abs=TOL), f"unit {i}"
+        if flip == "short":
+            assert (b.ux, b.uy) == pytest.approx((-1.0, 0.0))  # drawn upside down on the back page
+        checked += 1
+    assert checked == 30
+
+
+def test_calibration_scales_are_signed_like_the_flip(hg: Game) -> None:
+    """A back misregistration (dx, dy) > 0 shows the ring on the side of the cross labelled DX+ / DY+."""
+    from forge import impose
+
+    for flip in ("long", "short"):
+        pdf = counters.render(hg, _opts(flip=flip))
+        reader = pypdf.PdfReader(io.BytesIO(pdf))
+        w, h = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
+        cx, cy = w / 2, h / 2
+        near = [t for t in page_texts(reader, 0) if abs(t.x - cx) < 40 and abs(t.y - cy) < 40]
+        dxp = next(t for t in near if t.text == "DX+")
+        dyp = next(t for t in near if t.text == "DY+")
+        u, v = impose.offset_on_front((1.0, 1.0), flip)  # type: ignore[arg-type]  # y down
+        assert math.copysign(1, dxp.centre()[0] - cx) == math.copysign(1, u)
+        assert math.copysign(1, cy - dyp.centre()[1]) == math.copysign(1, v)  # page y up -> y down
+
+
+def test_calibration_rings_sit_behind_the_crosses(hg: Game) -> None:
+    """With no misregistration the back's rings land on the front's crosses (drawn like counter backs)."""
+    for flip in ("long", "short"):
+        opts = _opts(flip=flip)
+        layout = counters.sheet_layout(opts)
+        from forge import impose
+
+        for px, py in counters.calibration_points(layout):
+            bx, by = impose.flip_point((px, py), layout, flip)  # type: ignore[arg-type]
+            assert impose.flip_point((bx, by), layout, flip) == pytest.approx((px, py))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
+def test_every_data_file_prints_every_unit_label(path: Path) -> None:
+    game = load(path)
+    pdf = counters.render(game, _opts())
+    pages = all_texts(pdf)
+    fronts = [t.text for i in range(2, len(pages), 2) for t in pages[i]]
+    for u in game.units:
+        n = u.copies * len(u.counter_faces())
+        assert fronts.count(u.label) >= n, u.id
+    for m in game.markers:
+        n = counters.marker_count(m)
+        assert sum(1 for t in fronts if t in m.front or m.front.startswith(t)) >= n, m.id
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("size", ["1/2in", "5/8in"])
+def test_no_text_below_five_points(path: Path, size: str) -> None:
+    game = load(path)
+    for opts in (
+        _opts(counter_size=size),
+        _opts(counter_size=size, flip="short", greyscale=True, bleed=True),
+    ):
+        for page in all_texts(counters.render(game, opts)):
+            small = [(t.text, round(t.size, 2)) for t in page if t.size < counters.MIN_TEXT_PT - 1e-6]
+            assert not small
+
+
+def test_unknown_marker_counts_are_said(hg: Game) -> None:
+    pdf = counters.render(hg, _opts())
+    text = pypdf.PdfReader(io.BytesIO(pdf)).pages[2].extract_text()
+    assert "marker counts not given by the rules: 4 printed" in text
+    fronts = [t.text for t in page_texts(pdf, 2)]
+    assert fronts.count("OOS") == counters.UNKNOWN_MARKER_COUNT
+
+
+def test_unknown_strengths_print_as_question_marks(hg: Game) -> None:
+    fronts = [t.text for t in page_texts(counters.render(hg, _opts()), 2)]
+    assert "[?]" in fronts
+    assert "?" in fronts
+    assert "[2]" in fronts
+
+
+def test_multi_counter_units_mark_substitutes() -> None:
+    game = load(Path(__file__).resolve().parent.parent / "data" / "first_panzer_army.yaml")
+    multi = [u for u in game.units if len(u.counter_faces()) > 1]
+    if not multi:
+        pytest.skip("no multi-counter unit in the data")
+    pdf = counters.render(game, _opts())
+    texts = [t.text for page in all_texts(pdf)[2:] for t in page]
+    assert texts.count("sub") >= 2 * sum(len(u.counter_faces()) - 1 for u in multi)
+
+
+def test_pieces_pair_faces_by_step(hg: Game) -> None:
+    groups = counters.pieces(hg)
+    flat = {p.key: p for g in groups for p in g}
+    two = flat["ger-389th#0"]
+    assert (two.front.step, two.back.step) == (0, 1)
+    assert two.back.kind == "unit"
+    one = flat["sov-373rd#0"]
+    assert one.back.kind == "plain"
+    assert one.back.label == "373"
+
+
+def test_set_code_on_backs_only(hg: Game) -> None:
+    groups = counters.pieces(hg, set_code="S07", mode="class")
+    for p in (p for g in groups for p in g):
+        assert p.back.set_code == "S07"
+        assert p.front.set_code is None
+
+
+def test_deterministic(hg: Game) -> None:
+    opts = _opts(flip="short", bleed=True, back_offset=(1.0, -2.0))
+    assert counters.render(hg, opts) == counters.render(hg, opts)
+
+
+def _golden(name: str, pdf: bytes, page: int) -> None:
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageChops, ImageStat
+
+    img = pdfium.PdfDocument(pdf)[page].render(scale=40 / 72).to_pil().convert("L")
+    path = GOLDEN / f"{name}.png"
+    if os.environ.get("HEXFORGE_UPDATE_GOLDEN") == "1" or not path.exists():
+        if os.environ.get("HEXFORGE_UPDATE_GOLDEN") != "1":
+            pytest.fail(f"missing golden image {path} (set HEXFORGE_UPDATE_GOLDEN=1 to create it)")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        img.save(path)
+    ref = Image.open(path).convert("L")
+    assert ref.size == img.size
+    diff = ImageStat.Stat(ImageChops.difference(ref, img)).mean[0]
+    assert diff < 3.0, f"{name}: mean difference {diff:.2f} / 255"
+
+
+def test_golden_counter_sheet(hg: Game) -> None:
+    _golden("counters_hells_gate_sheet1", counters.render(hg, _opts()), 2)
+
+
+def test_golden_counter_backs_short_flip(hg: Game) -> None:
+    _golden("counters_hells_gate_backs_short", counters.render(hg, replace(_opts(), flip="short")), 3)
