@@ -42,9 +42,7 @@ class _Checker:
         from .load import dotted
 
         mk = self.doc.mark(path, key=key)
-        self.problems.append(
-            Problem(self.file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), msg)
-        )
+        self.problems.append(Problem(self.file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), msg))
 
     # ---------------------------------------------------------------------------------------------- helpers
     def name(self, path: PathT, value: str | None, choices: Iterable[str], what: str) -> bool:
@@ -327,9 +325,7 @@ class _Checker:
         for r, row in enumerate(grid):
             if len(row) != len(columns):
                 label = rows[r] if r < len(rows) else str(r)
-                self.err(
-                    (*path, r), f"row {label!r} has {len(row)} cells; the CRT has {len(columns)} columns"
-                )
+                self.err((*path, r), f"row {label!r} has {len(row)} cells; the CRT has {len(columns)} columns")
             for k, cell in enumerate(row):
                 self.check_cell((*path, r, k), cell, fmt, results)
 
@@ -338,9 +334,7 @@ class _Checker:
             return
         if fmt is m.CellFormat.HITS_NORMAL_ALLOUT:
             if not _HITS.match(cell):
-                self.err(
-                    path, f"{cell!r} is not a hits cell (expected normal/all-out hits like '0/1', or '?')"
-                )
+                self.err(path, f"{cell!r} is not a hits cell (expected normal/all-out hits like '0/1', or '?')")
         elif fmt is m.CellFormat.LOSSES_ATTACKER_DEFENDER:
             if not _LOSSES.match(cell):
                 self.err(

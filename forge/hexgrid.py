@@ -268,9 +268,7 @@ labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1)
             # Letters start at A = 1; there is no letter for 0.
             low = 1 if letter_axis.get(self.labels) == name else 0
             if not _is_int(value) or value < low:
-                raise ValueError(
-                    f"{name} must be a whole number >= {low} with labels {self.labels}, not {value!r}"
-                )
+                raise ValueError(f"{name} must be a whole number >= {low} with labels {self.labels}, not {value!r}")
 
     # ------------------------------------------------------------------------------------------- notation
     @classmethod

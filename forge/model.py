@@ -20,9 +20,7 @@ FORMAT_VERSION = 1
 
 
 class Base(BaseModel):
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", use_attribute_docstrings=True, coerce_numbers_to_str=True
-    )
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True, coerce_numbers_to_str=True)
 
 
 class Unknown(Base):
@@ -41,13 +39,9 @@ def _unknown_in(v: Any) -> Any:
 
 MaybeInt = Annotated[int | Unknown, BeforeValidator(_unknown_in)]
 MaybeFloat = Annotated[float | Unknown, BeforeValidator(_unknown_in)]
-Id = Annotated[
-    str, Field(pattern=r"^[a-z0-9][a-z0-9_.\-]*$", description="lower-case id: letters, digits, _ . -")
-]
+Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_.\-]*$", description="lower-case id: letters, digits, _ . -")]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
-RuleRef = Annotated[
-    str, Field(pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$", description="rule number, e.g. 7.2")
-]
+RuleRef = Annotated[str, Field(pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$", description="rule number, e.g. 7.2")]
 
 
 # --------------------------------------------------------------------------------------------------------- game

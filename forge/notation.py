@@ -53,9 +53,7 @@ class OddsColumn:
         elif sep == "-" and body.count("-") == 3:  # "4-1-5-1": a merged column in dash notation
             first = "-".join(body.split("-")[:2])
         if not re.fullmatch(rf"{cls._PART}{re.escape(sep)}{cls._PART}", first):
-            raise ValueError(
-                f"{text!r} is not an odds column (expected '3:2', '4:1-5:1', '8:1+', '<1:1' or '1.5-1')"
-            )
+            raise ValueError(f"{text!r} is not an odds column (expected '3:2', '4:1-5:1', '8:1+', '<1:1' or '1.5-1')")
         low = _ratio(first, sep)
         if low <= 0:
             raise ValueError(f"{text!r}: odds must be positive")
@@ -82,9 +80,7 @@ class DiffColumn:
         s = str(text).strip()
         m = re.fullmatch(r"(<=|≤|<)?\s*([+-]?\d+)\s*(\+|or more)?", s)
         if not m:
-            raise ValueError(
-                f"{text!r} is not a differential column (expected '-3', '0', '+2', '+10+' or '<=-4')"
-            )
+            raise ValueError(f"{text!r} is not a differential column (expected '-3', '0', '+2', '+10+' or '<=-4')")
         low = int(m.group(2))
         below = m.group(1) is not None
         if m.group(1) == "<":
@@ -137,9 +133,7 @@ class Strength:
             v = cls._n(m.group(1))
             return cls(v, v, None, False, "single")
         if m := re.fullmatch(rf"{_NUM}-{_NUM}-{_NUM}", s):
-            return cls(
-                cls._n(m.group(1)), cls._n(m.group(2)), cls._n(m.group(3)), False, "attack-defense-movement"
-            )
+            return cls(cls._n(m.group(1)), cls._n(m.group(2)), cls._n(m.group(3)), False, "attack-defense-movement")
         if m := re.fullmatch(rf"{_NUM}-{_NUM}", s):
             return cls(cls._n(m.group(1)), cls._n(m.group(2)), None, False, "attack-defense")
         raise ValueError(
@@ -150,9 +144,7 @@ class Strength:
     @property
     def known(self) -> bool:
         """True when every number this form carries is given."""
-        nums = [self.attack, self.defense] + (
-            [self.movement] if self.form == "attack-defense-movement" else []
-        )
+        nums = [self.attack, self.defense] + ([self.movement] if self.form == "attack-defense-movement" else [])
         return all(n is not None for n in nums)
 
     def __str__(self) -> str:

@@ -32,9 +32,7 @@ def register_fonts() -> None:
     _registered = True
 
 
-def new_canvas(
-    buffer: io.BytesIO, pagesize: tuple[float, float], title: str = "", subject: str = ""
-) -> Canvas:
+def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str = "", subject: str = "") -> Canvas:
     """A reportlab canvas whose output depends only on what is drawn (``invariant=1``: fixed dates and ids)."""
     register_fonts()
     c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
@@ -50,9 +48,7 @@ def text_width(text: str, size: float, font: str = FONT) -> float:
     return float(pdfmetrics.stringWidth(text, font, size))
 
 
-def fit_font_size(
-    text: str, max_width: float, size: float, minimum: float = 5.0, font: str = FONT
-) -> float | None:
+def fit_font_size(text: str, max_width: float, size: float, minimum: float = 5.0, font: str = FONT) -> float | None:
     """The largest size <= ``size`` at which ``text`` fits ``max_width``; None if even ``minimum`` overflows."""
     w = text_width(text, size, font)
     if w <= max_width:

@@ -34,9 +34,7 @@ def length(text: str) -> float:
     """
     m = _LENGTH.match(str(text))
     if not m:
-        raise ValueError(
-            f"{text!r} is not a length (expected a number and a unit: '16mm', '0.75in', '3/4in', '9pt')"
-        )
+        raise ValueError(f"{text!r} is not a length (expected a number and a unit: '16mm', '0.75in', '3/4in', '9pt')")
     value = _number(m.group(1)) * POINTS_PER[m.group(2)]
     if value <= 0:
         raise ValueError(f"{text!r} must be greater than zero")
@@ -51,9 +49,7 @@ def size(text: str) -> tuple[float, float]:
     """
     m = _SIZE.match(str(text))
     if not m:
-        raise ValueError(
-            f"{text!r} is not a size (expected width x height with a unit: '11x17in', '297x420mm')"
-        )
+        raise ValueError(f"{text!r} is not a size (expected width x height with a unit: '11x17in', '297x420mm')")
     unit = POINTS_PER[m.group(3)]
     w, h = _number(m.group(1)) * unit, _number(m.group(2)) * unit
     if w <= 0 or h <= 0:
