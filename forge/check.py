@@ -63,7 +63,8 @@ class _Checker:
             return None
         if not self.grid.contains(cell):
             g = self.game.map.grid
-            first, last = self.grid.label(Cell(0, 0)), self.grid.label(Cell(g.columns - 1, g.rows - 1))
+            top, bottom = (g.rows - 1, 0) if g.rows_up else (0, g.rows - 1)
+            first, last = self.grid.label(Cell(0, top)), self.grid.label(Cell(g.columns - 1, bottom))
             self.err(path, f"hex {label!r} is off the map (the map runs from {first} to {last})")
             return None
         return cell

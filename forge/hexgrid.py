@@ -235,7 +235,7 @@ class Grid:
     'hex 30x25 flat odd xxyy first=1,1'
     >>> Grid.parse_grid("square 10x8 letter-column")
     Grid(kind=GridKind.SQUARE, columns=10, rows=8, orientation=Orientation.POINTY, parity=Parity.ODD, \
-labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1)
+labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1, rows_up=False)
     """
 
     kind: GridKind
@@ -246,6 +246,9 @@ labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1)
     labels: LabelScheme = LabelScheme.XXYY
     first_column: int = 1
     first_row: int = 1
+    rows_up: bool = False
+    """Printed row numbers (or letters) grow upwards: the first row is the bottom one (Hell's Gate's row A is
+    the south edge).  Only labels change; cells, geometry and drawing keep row 0 at the top."""
 
     def __post_init__(self) -> None:
         # Accept the plain strings a YAML loader hands over, but store real members so `is` comparisons work.
@@ -286,9 +289,12 @@ labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1)
         kind = GridKind.parse(words[0])
         orientation, parity, labels = Orientation.POINTY, Parity.ODD, LabelScheme.XXYY
         first: tuple[int, int] = (1, 1)
+        rows_up = False
         seen: set[str] = set()
         for word in words[2:]:
-            if m := _GRID_FIRST.fullmatch(word):
+            if word.lower() == "rows-up":
+                key, rows_up = "rows-up", True
+            elif m := _GRID_FIRST.fullmatch(word):
                 key, first = "first", (int(m.group(1)), int(m.group(2)))
             elif word.lower() in _values(Orientation):
                 key, orientation = "orientation", Orientation.parse(word)
@@ -301,12 +307,12 @@ labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1)
             if key in seen:
                 raise ValueError(f"{text!r} is not a grid: {key} given twice")
             seen.add(key)
-        return cls(kind, int(size.group(1)), int(size.group(2)), orientation, parity, labels, *first)
+        return cls(kind, int(size.group(1)), int(size.group(2)), orientation, parity, labels, *first, rows_up)
 
     def __str__(self) -> str:
         return (
             f"{self.kind} {self.columns}x{self.rows} {self.orientation} {self.parity} {self.labels} "
-            f"first={self.first_column},{self.first_row}"
+            f"first={self.first_column},{self.first_row}" + (" rows-up" if self.rows_up else "")
         )
 
     # ------------------------------------------------------------------------------------------- topology
@@ -424,7 +430,7 @@ labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1)
         >>> g.label(Cell(7, 4))
         '0805'
         """
-        col, row = c.col + self.first_column, c.row + self.first_row
+        col, row = c.col + self.first_column, self._printed_row(c.row) + self.first_row
         scheme = self.labels
         if scheme is LabelScheme.COL_ROW:
             return f"{col},{row}"
@@ -468,7 +474,11 @@ then the column number)
             row, col = (letter, number) if scheme is LabelScheme.LETTER_ROW else (number, letter)
         if col is None or row is None:
             raise ValueError(f"{text!r} is not a {self._noun()} label in scheme {scheme} ({self._example()})")
-        return Cell(col - self.first_column, row - self.first_row)
+        return Cell(col - self.first_column, self._printed_row(row - self.first_row))
+
+    def _printed_row(self, index: int) -> int:
+        """0-based printed row of a cell row (and back: the mapping is its own inverse)."""
+        return self.rows - 1 - index if self.rows_up else index
 
     def side_label(self, s: Hexside) -> str:
         """A hexside written with the game's labels: ``"C6/C7"``, ``"0805/0806"``."""

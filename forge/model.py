@@ -114,6 +114,8 @@ class GridSpec(Base):
     labels: LabelScheme = LabelScheme.XXYY
     first_column: int = 1
     first_row: int = 1
+    rows_up: bool = False
+    """Row labels grow upwards: the first row (A, 01) is the bottom edge of the printed map."""
 
     def grid(self) -> Grid:
         return Grid(
@@ -125,6 +127,7 @@ class GridSpec(Base):
             labels=self.labels,
             first_column=self.first_column,
             first_row=self.first_row,
+            rows_up=self.rows_up,
         )
 
 

@@ -370,3 +370,20 @@ def test_doctests() -> None:
     result = doctest.testmod(forge.hexgrid, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+@given(st.integers(1, 30), st.integers(1, 30), st.data())
+def test_rows_up_labels_round_trip_and_mirror(columns: int, rows: int, data: st.DataObject) -> None:
+    """With rows_up the first printed row is the bottom one; labels still round-trip."""
+    g = Grid(GridKind.HEX, columns, rows, Orientation.POINTY, Parity.EVEN, LabelScheme.LETTER_ROW, rows_up=True)
+    c = Cell(data.draw(st.integers(0, columns - 1)), data.draw(st.integers(0, rows - 1)))
+    assert g.parse(g.label(c)) == c
+    assert g.label(Cell(0, rows - 1)) == "A1"
+    assert Grid.parse_grid(str(g)) == g
+
+
+def test_hells_gate_rows_up_keeps_the_example_adjacencies() -> None:
+    g = Grid(GridKind.HEX, 7, 7, Orientation.POINTY, Parity.EVEN, LabelScheme.LETTER_ROW, rows_up=True)
+    assert sorted(g.label(n) for n in g.neighbours(g.parse("B7"))) == ["A6", "A7", "B6", "C6", "C7"]
+    assert sorted(g.label(n) for n in g.neighbours(g.parse("C6"))) == ["B6", "B7", "C5", "C7", "D6", "D7"]
+    assert g.center(g.parse("G1"), 72)[1] < g.center(g.parse("A1"), 72)[1]  # north (G) is drawn at the top
