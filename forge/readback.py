@@ -6,6 +6,7 @@ uses: the PDF is the witness, not the code that drew it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -88,14 +89,29 @@ class FoundTable:
     page: int
     cells: dict[tuple[str, str], str]
     missing: list[tuple[str, str]]
+    bottom: float
 
 
 def find_table(
-    found: Sequence[Span], columns: Sequence[str], rows: Sequence[str], *, after: float = -1.0, page: int | None = None
+    found: Sequence[Span],
+    columns: Sequence[str],
+    rows: Sequence[str],
+    *,
+    after: float = -1.0,
+    page: int | None = None,
+    occurrence: int = 0,
+    label_column: str | None = None,
+    tol: float = 4.0,
 ) -> FoundTable | None:
-    """Locate a printed table by its column headings (in order, on one line) and row labels (left of them).
+    """Locate a printed table by its column headings (in order, on one line) and read its cells.
 
-    Returns None when no line carries every heading. ``after`` skips tables above that y (to find a second one)."""
+    Row labels stand left of the first heading, or under the heading ``label_column`` when it is given (and
+    then that heading is looked for in front of ``columns``).  A cell is every text run whose left edge lies in
+    the column (from its heading's left edge to the next heading's) and whose top lies in the row's band (from
+    its label's top to the next label's), joined in reading order — so wrapped cells and labels still read.
+    ``after`` skips tables above that y; ``occurrence`` picks the n-th copy of the headings on a line (tables
+    printed side by side).  Returns None when no line carries every heading."""
+    heads_wanted = [label_column, *columns] if label_column else list(columns)
     by_line: dict[tuple[int, int], list[Span]] = {}
     for s in found:
         if page is not None and s.page != page:
@@ -104,48 +120,83 @@ def find_table(
     for (pno, _), line in sorted(by_line.items()):
         if line[0].cy <= after:
             continue
-        heads = _match_in_order(line, columns)
-        if heads is None:
+        runs = _match_all(line, heads_wanted)
+        if len(runs) <= occurrence:
             continue
-        pitch = min((b.cx - a.cx for a, b in zip(heads, heads[1:], strict=False)), default=40.0)
-        below = [s for s in found if s.page == pno and s.cy > heads[0].cy + 1]
+        heads = runs[occurrence]
+        label_head = heads[0] if label_column else None
+        col_heads = heads[1:] if label_column else heads
+        right_edge = runs[occurrence + 1][0].x0 - tol if len(runs) > occurrence + 1 else float("inf")
+        below = [s for s in found if s.page == pno and s.top > heads[0].bottom - 1 and s.x0 < right_edge]
+        if label_head is not None:
+            label_lo, label_hi = label_head.x0 - tol, col_heads[0].x0 - tol
+        else:
+            reach = 4 * max(40.0, col_heads[0].x1 - col_heads[0].x0)
+            label_lo, label_hi = col_heads[0].x0 - reach, col_heads[0].x0 - tol
+        label_spans = sorted((s for s in below if label_lo <= s.x0 < label_hi), key=lambda s: s.top)
+        starts: list[tuple[str, Span]] = []
+        pos = 0
+        for r in rows:
+            for k in range(pos, len(label_spans)):
+                if _starts(r, label_spans[k].text):
+                    starts.append((r, label_spans[k]))
+                    pos = k + 1
+                    break
         cells: dict[tuple[str, str], str] = {}
         missing: list[tuple[str, str]] = []
-        row_y: dict[str, float] = {}
-        for r in rows:
-            cands = [s for s in below if s.text == r and s.x1 < heads[0].x0 + 2 and s.cy - heads[0].cy < 40 * len(rows)]
-            if cands:
-                row_y[r] = min(cands, key=lambda s: s.cy).cy
-        for r in rows:
-            for col, head in zip(columns, heads, strict=True):
-                if r not in row_y:
-                    missing.append((r, col))
-                    continue
-                near = [
-                    s
-                    for s in below
-                    if abs(s.cy - row_y[r]) <= 2.5
-                    and abs(s.cx - head.cx) < pitch / 2
-                    and s.x0 > heads[0].x0 - pitch / 2
-                ]
-                if near:
-                    cells[(r, col)] = " ".join(s.text for s in sorted(near, key=lambda s: s.x0))
+        found_rows = {r for r, _ in starts}
+        heights = [b[1].top - a[1].top for a, b in itertools.pairwise(starts)]
+        typical = sorted(heights)[len(heights) // 2] if heights else 3 * (heads[0].bottom - heads[0].top)
+        bottom = heads[0].bottom
+        for i, (r, lab) in enumerate(starts):
+            lo = lab.top - 2
+            hi = starts[i + 1][1].top - 1 if i + 1 < len(starts) else lab.top + max(typical, 1.0) - 1
+            band = [s for s in below if lo <= s.top < hi and s.x0 >= label_hi]
+            owner = {id(s): _column_of(s, col_heads, tol, right_edge) for s in band}
+            for j, col in enumerate(columns):
+                inside = sorted((s for s in band if owner[id(s)] == j), key=lambda s: (round(s.top), s.x0))
+                if inside:
+                    cells[(r, col)] = " ".join(s.text for s in inside)
+                    bottom = max(bottom, max(s.bottom for s in inside))
                 else:
                     missing.append((r, col))
-        return FoundTable(pno, cells, missing)
+        missing += [(r, c) for r in rows if r not in found_rows for c in columns]
+        return FoundTable(pno, cells, missing, bottom)
     return None
 
 
-def _match_in_order(line: list[Span], labels: Sequence[str]) -> list[Span] | None:
-    """The spans of ``line`` whose texts are ``labels`` in left-to-right order, or None."""
-    ordered = sorted(line, key=lambda s: s.x0)
-    out: list[Span] = []
-    i = 0
-    for s in ordered:
-        if i < len(labels) and _same(s.text, labels[i]):
-            out.append(s)
-            i += 1
-    return out if i == len(labels) else None
+def _column_of(s: Span, heads: Sequence[Span], tol: float, right_edge: float) -> int | None:
+    """The column a text run belongs to: the heading it is centred under, else the one its left edge falls in
+    (left-aligned text wider than its heading)."""
+    for j, h in enumerate(heads):
+        left = heads[j - 1].cx if j else h.cx - (heads[1].cx - h.cx if len(heads) > 1 else 40.0)
+        right = heads[j + 1].cx if j + 1 < len(heads) else h.cx + (h.cx - heads[j - 1].cx if j else 40.0)
+        if abs(s.cx - h.cx) <= 0.35 * min(h.cx - left, right - h.cx) + 1:
+            return j
+    for j, h in enumerate(heads):
+        hi = heads[j + 1].x0 - tol if j + 1 < len(heads) else right_edge
+        if h.x0 - tol <= s.x0 < hi:
+            return j
+    return None
+
+
+def _starts(label: str, printed: str) -> bool:
+    """A printed row label matches when it is the label, or the first line of a wrapped label."""
+    a, b = " ".join(label.split()), " ".join(printed.split())
+    return a == b or (len(b) >= min(len(a), 6) and a.startswith(b))
+
+
+def _match_all(line: list[Span], labels: Sequence[str]) -> list[list[Span]]:
+    """Every run of spans of ``line`` whose texts are ``labels`` in left-to-right order."""
+    runs: list[list[Span]] = []
+    cur: list[Span] = []
+    for s in sorted(line, key=lambda s: s.x0):
+        if _same(s.text, labels[len(cur)]):
+            cur.append(s)
+            if len(cur) == len(labels):
+                runs.append(cur)
+                cur = []
+    return runs
 
 
 def _same(printed: str, label: str) -> bool:

@@ -1,12 +1,260 @@
-"""Printed-table round trip: build the components in memory, read their text back, compare with the engine's data.
+"""Printed-table round trip: build the reference cards in memory, read their text back, compare with the engine.
 
-Placeholder until the renderers settle; returns no findings."""
+What a player reads must be what the engine computes with: every CRT cell (section by section, and the
+secondary dice), every other table's cells, every column shift's size, every terrain's movement cost and combat
+shift, and every turn's reinforcements.  The PDF is read back in drawing order (a table is drawn header first,
+then row by row, cell by cell), with white space removed, so the check does not depend on where things sit on
+the page; a row that is not printed as the data says is then located cell by cell.
+
+A value printed differently is an error (``print-mismatch``); something the engine uses that cannot be found in
+the printed text at all is a warning (``print-missing``).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pypdf import PdfReader
 
 from . import model as m
 from .errors import Finding
 
+WINDOW = 400
+"""How far past the previous row a row may start: room for a page break with a repeated header."""
+
+
+def _norm(text: str) -> str:
+    return "".join(str(text).split())
+
+
+def printed_text(pdf: bytes) -> str:
+    """All text of the PDF in drawing order, white space removed."""
+    import io
+
+    parts: list[str] = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        page.extract_text(visitor_text=lambda t, *_: parts.append(t))
+    return _norm("".join(parts))
+
+
+def _num(v: object) -> str:
+    if isinstance(v, m.Unknown):
+        return "?"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+class _Check:
+    def __init__(self, text: str, what: str = "cards.pdf") -> None:
+        self.text = text
+        self.what = what
+        self.findings: list[Finding] = []
+
+    def mismatch(self, rule: str | None, where: str, printed: str, engine: str, ref: str) -> None:
+        self.findings.append(
+            Finding(
+                "print-mismatch",
+                rule,
+                f"{self.what}: {where} is printed {printed!r} but the engine uses {engine!r}",
+                stated=printed,
+                computed=engine,
+                ref=ref,
+            )
+        )
+
+    def missing(self, rule: str | None, where: str, ref: str) -> None:
+        self.findings.append(
+            Finding("print-missing", rule, f"{self.what}: {where} is not in the printed text", ref=ref)
+        )
+
+    def grid(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[str],
+        cells: object,
+        *,
+        name: str,
+        rule: str | None,
+        ref: str,
+        start: int = 0,
+        title: str | None = None,
+        row_header: str = "",
+    ) -> int:
+        """Check a table printed title, header, then each row as its label and cells; return where it ends."""
+        if not isinstance(cells, list):
+            return start
+        text = self.text
+        if title:
+            t = text.find(_norm(title), start)
+            if t < 0:
+                self.missing(rule, f"the {name}'s title", ref)
+                return start
+            start = t + len(_norm(title))
+        head = _norm(row_header + "".join(columns))
+        at = text.find(head, start)
+        if at < 0:
+            self.missing(rule, f"the {name} (headings {' '.join(columns)})", ref)
+            return start
+        pos = at + len(head)
+        for label, row in zip(rows, cells, strict=True):
+            want = _norm(label + "".join(str(c) for c in row))
+            found = text.find(want, pos, pos + len(want) + WINDOW)
+            if found >= 0:
+                pos = found + len(want)
+                continue
+            lab = text.find(_norm(label), pos, pos + WINDOW)
+            if lab < 0:
+                self.missing(rule, f"{name} row {label}", ref)
+                continue
+            p = lab + len(_norm(label))
+            for col, cell in zip(columns, row, strict=True):
+                c = _norm(str(cell))
+                if text.startswith(c, p):
+                    p += len(c)
+                    continue
+                self.mismatch(rule, f"{name} row {label}, column {col}", text[p : p + max(len(c), 3)], str(cell), ref)
+                break
+            pos = p
+        return pos
+
+
+def check_cards(game: m.Game, pdf: bytes) -> list[Finding]:
+    """Everything the reference cards print that the engine also uses."""
+    chk = _Check(printed_text(pdf))
+    crt = game.combat.crt
+    if crt is not None:
+        if isinstance(crt.cells, dict) and crt.sections:
+            pos = 0
+            pos = max(chk.text.find(_norm(crt.title)), 0)
+            for section in crt.sections:
+                pos = chk.grid(
+                    crt.columns,
+                    crt.rows,
+                    crt.cells.get(section),
+                    name=f"CRT ({section})",
+                    rule=crt.rule,
+                    ref="combat.crt",
+                    start=pos,
+                )
+        else:
+            pos = chk.grid(
+                crt.columns, crt.rows, crt.cells, name="CRT", rule=crt.rule, ref="combat.crt", title=crt.title
+            )
+            if crt.secondary is not None:
+                chk.grid(
+                    crt.columns,
+                    crt.secondary.rows,
+                    crt.secondary.cells,
+                    name="secondary dice",
+                    rule=crt.rule,
+                    ref="combat.crt.secondary",
+                    start=pos,
+                )
+    for t in game.tables:
+        chk.grid(
+            t.columns,
+            [r.label for r in t.rows],
+            [r.cells for r in t.rows],
+            name=f"table {t.title!r}",
+            rule=t.rule,
+            ref=f"tables.{t.id}",
+            title=t.title,
+            row_header=t.row_header,
+        )
+    _shifts(chk, game)
+    _terrain(chk, game)
+    _turns(chk, game)
+    return chk.findings
+
+
+def _shifts(chk: _Check, game: m.Game) -> None:
+    for sh in game.combat.shifts:
+        when = _norm(sh.when)
+        at = chk.text.find(when)
+        if at < 0:
+            chk.missing(sh.rule, f"the shift {sh.id!r} ({sh.when})", f"combat.shifts.{sh.id}")
+            continue
+        want = f"{abs(sh.shift)}{'R' if sh.shift > 0 else 'L'}" if sh.shift else "0"
+        before = chk.text[max(0, at - 6) : at]
+        if want not in before:
+            chk.mismatch(sh.rule, f"the shift {sh.id!r} ({sh.when})", before, want, f"combat.shifts.{sh.id}")
+
+
+_KIND_WORDS = ("feature", "hexside", "path", "inhex")
+
+
+def _terrain(chk: _Check, game: m.Game) -> None:
+    start = chk.text.find(_norm("Terrain effects"))
+    if start < 0:
+        if game.terrain:
+            chk.missing(None, "the terrain effects chart", "terrain")
+        return
+    names = [(tid, t, _norm(t.name)) for tid, t in game.terrain.items()]
+    pos = start
+    for i, (tid, t, name) in enumerate(names):
+        at = chk.text.find(name, pos)
+        if at < 0:
+            chk.missing(t.rule, f"terrain {t.name!r}", f"terrain.{tid}")
+            continue
+        p = at + len(name)
+        for word in _KIND_WORDS:
+            if chk.text.startswith(word, p):
+                p += len(word)
+        nxt = chk.text.find(names[i + 1][2], p) if i + 1 < len(names) else -1
+        row = chk.text[p : nxt if nxt > 0 else p + 600]
+        classes = game.game.mobility_classes
+        order = [*classes, *[k for k in t.movement if k not in classes]]
+        want = (
+            "".join(
+                _num(t.movement[c]) if len(classes) == 1 and c == classes[0] else f"{c}:{_num(t.movement[c])}"
+                for c in order
+                if c in t.movement
+            )
+            or "?"
+        )
+        if not row.startswith(want):
+            chk.mismatch(t.rule, f"terrain {t.name!r} movement cost", row[: len(want) + 3], want, f"terrain.{tid}")
+        shift = t.combat.shift
+        if shift and f"[shift{shift:+d}" not in row and f"[shift{shift}" not in row:
+            chk.mismatch(t.rule, f"terrain {t.name!r} combat shift", "-", f"{shift:+d}", f"terrain.{tid}")
+        pos = p
+
+
+def _turns(chk: _Check, game: m.Game) -> None:
+    """Each turn's row of the turn record lists exactly the units whose entry turn it is."""
+    reinf = game.reinforcements()
+    if not reinf:
+        return
+    at = chk.text.find(_norm("Turn record"))
+    if at < 0:
+        chk.missing(game.turns.rule, "the turn record", "turns")
+        return
+    turns = game.turns.turns
+    # Split the record at each turn number in order; a turn's stretch must name its own arrivals and no others.
+    pos = chk.text.find("Reinforcements", at)
+    bounds: list[tuple[int, int]] = []
+    for t in turns:
+        k = chk.text.find(str(t.number), pos)
+        if k < 0:
+            chk.missing(game.turns.rule, f"turn {t.number} in the turn record", "turns")
+            return
+        bounds.append((t.number, k))
+        pos = k + len(str(t.number))
+    end = chk.text.find("*", pos) if any(u.entry and u.entry.condition for us in reinf.values() for u in us) else -1
+    end = end if end > 0 else pos + WINDOW
+    for i, (n, k) in enumerate(bounds):
+        stretch = chk.text[k + len(str(n)) : bounds[i + 1][1] if i + 1 < len(bounds) else end]
+        want = sorted(_norm(u.label) for u in reinf.get(n, []))
+        for lab in want:
+            if lab not in stretch:
+                chk.mismatch(game.turns.rule, f"turn {n} reinforcements", stretch[:40] or "-", ", ".join(want), "turns")
+                break
+
 
 def roundtrip(game: m.Game) -> list[Finding]:
-    return []
+    """Build the reference cards in memory and check what they print against the data the engine uses."""
+    from .build import BuildOptions
+    from .render import cards
+
+    return check_cards(game, cards.render(game, BuildOptions(only=("cards",))))

@@ -1,0 +1,76 @@
+"""The printed-table round trip: what the cards print is what the engine uses, and a misprint is caught."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import data_files
+
+from forge.build import BuildOptions
+from forge.load import load
+from forge.model import Game
+from forge.render import cards
+from forge.roundtrip import check_cards, roundtrip
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
+def test_every_game_prints_what_the_engine_uses(path: Path) -> None:
+    assert roundtrip(load(path)) == []
+
+
+def _printed(game: Game) -> bytes:
+    return cards.render(game, BuildOptions(only=("cards",)))
+
+
+def _with_crt_cell(game: Game, i: int, j: int, value: str) -> Game:
+    crt = game.combat.crt
+    assert crt is not None
+    assert isinstance(crt.cells, list)
+    cells = [list(r) for r in crt.cells]
+    cells[i][j] = value
+    return game.model_copy(
+        update={"combat": game.combat.model_copy(update={"crt": crt.model_copy(update={"cells": cells})})}
+    )
+
+
+def test_misprinted_crt_cell_is_named(hells_gate: Game) -> None:
+    misprint = _printed(_with_crt_cell(hells_gate, 3, 4, "0/0"))  # 3:1 on a 4 printed 0/0 instead of 1/2
+    (f,) = check_cards(hells_gate, misprint)
+    assert f.kind == "print-mismatch"
+    assert "CRT row 4, column 3:1" in f.message
+    assert f.computed == "1/2"
+
+
+def test_misprinted_shift_terrain_table_and_turn_track(hells_gate: Game) -> None:
+    c = hells_gate.combat
+    shifts = [s.model_copy(update={"shift": 1}) if s.id == "mud" else s for s in c.shifts]
+    terrain = dict(hells_gate.terrain)
+    terrain["woods"] = terrain["woods"].model_copy(update={"movement": {"all": 2}})
+    mud = hells_gate.tables[0]
+    rows = [mud.rows[0].model_copy(update={"cells": ["mud", "mud", "mud", "snow", "snow", "snow"]})]
+    units = [
+        u.model_copy(update={"entry": u.entry.model_copy(update={"turn": 2})}) if u.id == "ger-14pz" and u.entry else u
+        for u in hells_gate.units
+    ]
+    wrong = hells_gate.model_copy(
+        update={
+            "combat": c.model_copy(update={"shifts": shifts}),
+            "terrain": terrain,
+            "tables": [mud.model_copy(update={"rows": rows}), *hells_gate.tables[1:]],
+            "units": units,
+        }
+    )
+    found = {(f.kind, f.ref) for f in check_cards(hells_gate, _printed(wrong))}
+    assert found == {
+        ("print-mismatch", "combat.shifts.mud"),
+        ("print-mismatch", "terrain.woods"),
+        ("print-mismatch", "tables.mud-roll"),
+        ("print-mismatch", "turns"),
+    }
+
+
+def test_missing_table_is_reported(hells_gate: Game) -> None:
+    printed = _printed(hells_gate.model_copy(update={"tables": []}))
+    refs = {f.ref for f in check_cards(hells_gate, printed) if f.kind == "print-missing"}
+    assert refs == {"tables.mud-roll", "tables.breakout"}
