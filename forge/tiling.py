@@ -160,9 +160,7 @@ def _spans(length: float, n: int, overlap: float) -> list[tuple[float, float]]:
     return [(i * step, size) for i in range(n)]
 
 
-def _plan(
-    sheet_w: float, sheet_h: float, paper_w: float, paper_h: float, margin: float, overlap: float
-) -> TilePlan:
+def _plan(sheet_w: float, sheet_h: float, paper_w: float, paper_h: float, margin: float, overlap: float) -> TilePlan:
     pw, ph = paper_w - 2 * margin, paper_h - 2 * margin
     if pw <= overlap + _EPS or ph <= overlap + _EPS:
         raise ValueError(

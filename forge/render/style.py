@@ -17,7 +17,7 @@ The public API is deliberately small so that every renderer draws terrain and co
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..model import Pattern
 
-__all__ = ["DEFAULT_COLORS", "colour", "draw_pattern", "grey", "mix"]
+__all__ = ["BATCH_LENGTH", "DEFAULT_COLORS", "PathBatch", "colour", "draw_pattern", "grey", "mix"]
 
 DEFAULT_COLORS: dict[str, str] = {
     "paper": "#ffffff",  # sheet background
@@ -129,6 +129,72 @@ def _union(boxes: list[Box]) -> Box:
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 
 
+BATCH_LENGTH = 15_000.0
+"""Most path length (points) painted by one PDF operator.  pdfium (Chrome's PDF engine) silently stops
+rasterising a single path past a few million cells, so a map-wide hatch drawn as one path loses its corner
+when zoomed in or printed at high resolution; batches of this length stay far below that at 1200 dpi."""
+
+
+class PathBatch:
+    """A reportlab path that paints itself in batches of at most :data:`BATCH_LENGTH` points of outline.
+
+    Use it like a ``PDFPathObject`` (``moveTo``, ``lineTo``, ``curveTo``, ``circle``, ``arc``, ``close``), then
+    call :meth:`flush`; a batch is painted whenever a new subpath would take it past the limit.
+    """
+
+    def __init__(self, canvas: Canvas, *, stroke: bool, fill: bool, limit: float = BATCH_LENGTH) -> None:
+        self.canvas = canvas
+        self.stroke, self.fill = int(stroke), int(fill)
+        self.limit = limit
+        self._path = canvas.beginPath()
+        self._length = 0.0
+        self._empty = True
+        self._at = (0.0, 0.0)
+
+    def _grow(self, length: float) -> None:
+        self._length += length
+        self._empty = False
+
+    def moveTo(self, x: float, y: float) -> None:
+        if self._length >= self.limit:
+            self.flush()
+        self._path.moveTo(x, y)
+        self._at = (x, y)
+
+    def lineTo(self, x: float, y: float) -> None:
+        self._grow(math.dist(self._at, (x, y)))
+        self._path.lineTo(x, y)
+        self._at = (x, y)
+
+    def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:
+        self._grow(math.dist(self._at, (x1, y1)) + math.dist((x1, y1), (x2, y2)) + math.dist((x2, y2), (x3, y3)))
+        self._path.curveTo(x1, y1, x2, y2, x3, y3)
+        self._at = (x3, y3)
+
+    def circle(self, x: float, y: float, r: float) -> None:
+        if self._length >= self.limit:
+            self.flush()
+        self._grow(2 * math.pi * r)
+        self._path.circle(x, y, r)
+
+    def arc(self, x1: float, y1: float, x2: float, y2: float, startAng: float = 0, extent: float = 90) -> None:
+        if self._length >= self.limit:
+            self.flush()
+        self._grow(math.pi * max(abs(x2 - x1), abs(y2 - y1)) * abs(extent) / 360)
+        self._path.arc(x1, y1, x2, y2, startAng=startAng, extent=extent)
+
+    def close(self) -> None:
+        self._path.close()
+
+    def flush(self) -> None:
+        """Paint what has been collected (if anything) and start a new batch."""
+        if not self._empty:
+            self.canvas.drawPath(self._path, stroke=self.stroke, fill=self.fill)
+        self._path = self.canvas.beginPath()
+        self._length = 0.0
+        self._empty = True
+
+
 def draw_pattern(
     canvas: Canvas,
     path: Polygon | Sequence[Polygon],
@@ -162,17 +228,18 @@ def draw_pattern(
     canvas.setFillColor(colour)
     canvas.setLineCap(1)
     canvas.setLineJoin(1)
-    strokes, fills = canvas.beginPath(), canvas.beginPath()
-    width, has_fills = _PATTERNS[p](strokes, fills, boxes, s)
-    canvas.setLineWidth(width)
-    canvas.drawPath(strokes, stroke=1, fill=0)
-    if has_fills:
-        canvas.drawPath(fills, stroke=0, fill=1)
+    draw, width = _PATTERNS[p]
+    canvas.setLineWidth(width(s))
+    strokes = PathBatch(canvas, stroke=True, fill=False)
+    fills = PathBatch(canvas, stroke=False, fill=True)
+    draw(strokes, fills, boxes, s)
+    strokes.flush()
+    fills.flush()
     canvas.restoreState()
 
 
-# Each pattern adds its marks to a stroke path and a fill path and returns (line width, whether it filled).
-def _trees(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+# Each pattern adds its marks to a stroke batch and a fill batch; its line width is in _PATTERNS.
+def _trees(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     step = s / 6.0
     for i, j, x, y in _lattice(boxes, step, step * 0.8, stagger=True):
         x += (_jitter(i, j, 1) - 0.5) * step * 0.35
@@ -181,17 +248,15 @@ def _trees(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
         st.moveTo(x, y - r * 1.75)  # trunk
         st.lineTo(x, y - r * 0.5)
         fi.circle(x, y, r)  # canopy
-    return max(0.3, s / 300), True
 
 
-def _dots(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+def _dots(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     step = s / 9
     for _, _, x, y in _lattice(boxes, step, step * 0.87, stagger=True):
         fi.circle(x, y, step * 0.16)
-    return 0.4, True
 
 
-def _lines(st: Any, box: Box, step: float, slope: int) -> None:
+def _lines(st: PathBatch, box: Box, step: float, slope: int) -> None:
     x0, y0, x1, y1 = box
     h = y1 - y0
     for i in range(math.floor((x0 - h) / step) - 1, math.ceil(x1 / step) + 2):
@@ -204,19 +269,17 @@ def _lines(st: Any, box: Box, step: float, slope: int) -> None:
             st.lineTo(x, y1)
 
 
-def _hatch(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+def _hatch(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     _lines(st, _union(boxes), s / 10, 1)
-    return max(0.4, s / 150), False
 
 
-def _crosshatch(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+def _crosshatch(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     box = _union(boxes)
     _lines(st, box, s / 8, 1)
     _lines(st, box, s / 8, -1)
-    return max(0.35, s / 180), False
 
 
-def _marsh(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+def _marsh(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     step = s / 5
     w = step * 0.32
     for _, _, x, y in _lattice(boxes, step, step * 0.6, stagger=True):
@@ -225,18 +288,16 @@ def _marsh(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
         for dx, hh in ((-w * 0.5, 0.45), (0.0, 0.7), (w * 0.5, 0.45)):  # reed tufts
             st.moveTo(x + dx, y)
             st.lineTo(x + dx * 1.3, y + w * hh)
-    return max(0.4, s / 160), False
 
 
-def _hills(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+def _hills(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     step = s / 4
     r = step * 0.3
     for _, _, x, y in _lattice(boxes, step, step * 0.6, stagger=True):
         st.arc(x - r, y - r * 0.7, x + r, y + r * 0.9, startAng=0, extent=180)
-    return max(0.45, s / 140), False
 
 
-def _waves(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+def _waves(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     x0, y0, x1, y1 = _union(boxes)
     step = s / 7
     amp = step * 0.22
@@ -249,10 +310,9 @@ def _waves(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
             st.curveTo(x + wl / 4, y + amp * 1.3, x + wl / 4, y + amp * 1.3, x + wl / 2, y)
             st.curveTo(x + 3 * wl / 4, y - amp * 1.3, x + 3 * wl / 4, y - amp * 1.3, x + wl, y)
             x += wl
-    return max(0.4, s / 170), False
 
 
-def _brick(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
+def _brick(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
     x0, y0, x1, y1 = _union(boxes)
     bw, bh = s / 5, s / 10
     for j in range(math.floor(y0 / bh) - 1, math.ceil(y1 / bh) + 1):
@@ -262,16 +322,15 @@ def _brick(st: Any, fi: Any, boxes: list[Box], s: float) -> tuple[float, bool]:
     for _, _, x, y in _lattice(boxes, bw, bh, stagger=True):
         st.moveTo(x, y)
         st.lineTo(x, y + bh)
-    return max(0.35, s / 200), False
 
 
-_PATTERNS = {
-    Pattern.TREES: _trees,
-    Pattern.DOTS: _dots,
-    Pattern.HATCH: _hatch,
-    Pattern.CROSSHATCH: _crosshatch,
-    Pattern.MARSH: _marsh,
-    Pattern.HILLS: _hills,
-    Pattern.WAVES: _waves,
-    Pattern.BRICK: _brick,
+_PATTERNS: dict[Pattern, tuple[Callable[[PathBatch, PathBatch, list[Box], float], None], Callable[[float], float]]] = {
+    Pattern.TREES: (_trees, lambda s: max(0.3, s / 300)),
+    Pattern.DOTS: (_dots, lambda s: 0.4),
+    Pattern.HATCH: (_hatch, lambda s: max(0.4, s / 150)),
+    Pattern.CROSSHATCH: (_crosshatch, lambda s: max(0.35, s / 180)),
+    Pattern.MARSH: (_marsh, lambda s: max(0.4, s / 160)),
+    Pattern.HILLS: (_hills, lambda s: max(0.45, s / 140)),
+    Pattern.WAVES: (_waves, lambda s: max(0.4, s / 170)),
+    Pattern.BRICK: (_brick, lambda s: max(0.35, s / 200)),
 }

@@ -3,15 +3,16 @@
 Generic like :mod:`forge.rules.zoc`: cells are any hashable values and adjacency is a function.  The tracing
 rule is Hell's Gate's (5.1), which many games share:
 
-* a supply line is a chain of adjacent cells of any length from the unit to a friendly supply source (a unit on
+* a supply line is a chain of adjacent cells of any length from the unit to a friendly supply source (a unit
+on
   a source is in supply);
 * it never enters a cell holding an enemy unit;
 * it enters a cell in an enemy zone of control, or an enemy supply source, only if a friendly unit is there
   (friendly units "block" enemy zones and enemy sources);
 * optionally, no longer than ``max_length`` steps (Hell's Gate 11.2: three hexes for the Soviets on turn 2).
 
-One search answers for every unit of a side: :func:`supplied_cells` returns each cell a line can be traced from,
-with the length of its shortest line.
+One search answers for every unit of a side: :func:`supplied_cells` returns each cell a line can be traced
+from, with the length of its shortest line.
 
 >>> line = {0: [1], 1: [0, 2], 2: [1, 3], 3: [2]}.__getitem__   # four cells in a row
 >>> supplied_cells([0], line, enemy_occupied=set(), friendly_occupied={3}, blocked={2})  # 3 holds a unit
@@ -31,7 +32,9 @@ from typing import TypeVar
 H = TypeVar("H", bound=Hashable)
 
 
-def passable(cell: H, *, enemy_occupied: Container[H], friendly_occupied: Container[H], blocked: Container[H]) -> bool:
+def passable(
+    cell: H, *, enemy_occupied: Container[H], friendly_occupied: Container[H], blocked: Container[H]
+) -> bool:
     """Whether a supply line may enter ``cell`` (5.1).
 
     ``blocked`` holds the cells a line may enter only with a friendly unit there: those in an enemy zone of
@@ -53,24 +56,22 @@ def supplied_cells(
 ) -> dict[H, int]:
     """Every cell from which a supply line can be traced to one of ``sources``, with its shortest length.
 
-    A source counts only when a line may enter it (:func:`passable`): an enemy-held source, or a vacant one in an
-    enemy zone, supplies nobody (Hell's Gate turn-1 example: vacant Cherkassy F7 supplies because no German unit
-    is next to it).  A cell's own unit is friendly, so a unit's cell is passable unless an enemy shares it.
+    A source counts only when a line may enter it (:func:`passable`): an enemy-held source, or a vacant one in
+    an enemy zone, supplies nobody (Hell's Gate turn-1 example: vacant Cherkassy F7 supplies because no German
+    unit is next to it).  A cell's own unit is friendly, so a unit's cell is passable unless an enemy shares
+    it.
 
     Properties (tested): adding a friendly unit never removes a cell; removing an enemy unit (from
-    ``enemy_occupied`` and from the zone it exerted in ``blocked``) never removes a cell; raising ``max_length``
-    never removes a cell.
+    ``enemy_occupied`` and from the zone it exerted in ``blocked``) never removes a cell; raising
+    ``max_length`` never removes a cell.
     """
     if max_length is not None and max_length < 0:
         raise ValueError(f"max_length must be >= 0, not {max_length}")
 
-    def ok(c: H) -> bool:
-        return passable(c, enemy_occupied=enemy_occupied, friendly_occupied=friendly_occupied, blocked=blocked)
-
     dist: dict[H, int] = {}
     queue: deque[H] = deque()
     for s in sources:
-        if s not in dist and ok(s):
+        if s not in dist and s not in enemy_occupied and (s in friendly_occupied or s not in blocked):
             dist[s] = 0
             queue.append(s)
     while queue:
@@ -79,7 +80,8 @@ def supplied_cells(
         if max_length is not None and d > max_length:
             continue
         for n in neighbours(cell):
-            if n not in dist and ok(n):
+            # passable(), inlined: this loop is the engine's hottest in a supply phase
+            if n not in dist and n not in enemy_occupied and (n in friendly_occupied or n not in blocked):
                 dist[n] = d
                 queue.append(n)
     return dist
@@ -102,7 +104,9 @@ def supply_path(
     """
 
     def ok(c: H) -> bool:
-        return passable(c, enemy_occupied=enemy_occupied, friendly_occupied=friendly_occupied, blocked=blocked)
+        return passable(
+            c, enemy_occupied=enemy_occupied, friendly_occupied=friendly_occupied, blocked=blocked
+        )
 
     if not ok(cell):
         return None

@@ -5,8 +5,8 @@ Generic: hexes are any hashable values and adjacency is a function, so the same 
 (``neighbours.__getitem__`` of a precomputed table).
 
 The model is Hell's Gate's (rule 4.0), which is the commonest one: every unit controls the cells adjacent to
-its own, always (4.1: whatever the phase or player turn), terrain does not matter and several zones on one cell
-count once (4.2), and zones are mutual (4.3) because adjacency is symmetric.
+its own, always (4.1: whatever the phase or player turn), terrain does not matter and several zones on one
+cell count once (4.2), and zones are mutual (4.3) because adjacency is symmetric.
 
 >>> nbrs = {1: [2], 2: [1, 3], 3: [2]}.__getitem__
 >>> sorted(zone_of([1], nbrs))
