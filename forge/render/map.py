@@ -1,0 +1,1916 @@
+"""The map: hex grid at true printed scale, turn record track, terrain effects chart and key, tiled for home paper.
+
+``render(game, options)`` returns the PDF.  What it holds:
+
+- **The sheet** (``game.map.sheet``, e.g. 17x11 in; sized to fit when the game gives none): the grid with
+  ``game.map.hex_size`` across the flats, terrain fills with greyscale-safe patterns, feature symbols, rivers on
+  their exact hexsides, roads and railways through hex centres, hex labels in the game's own scheme, place names,
+  supply sources, victory points and setup codes; beside it (where there is room, else on further sheets of the
+  same size) the title block with the map's status, the turn record track and the terrain effects chart with the
+  map key.
+- **Tiles**: when the sheet is larger than ``options.paper``, each sheet is cut into overlapping tiles
+  (:mod:`forge.tiling`), one page each at true scale with crop and registration marks, followed by an assembly
+  page.  When the sheet fits the paper, each sheet is one page of the sheet's own size.
+
+Everything is drawn in sheet coordinates with y pointing down (as :mod:`forge.hexgrid` computes them); the one
+conversion to reportlab's y-up space is :meth:`Pen.y`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import model as m
+from .. import tiling
+from .. import units as U
+from ..hexgrid import Cell, Grid, GridKind, Hexside, LabelScheme
+from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, fit_font_size, render_pdf, text_width
+from .style import DEFAULT_COLORS, PathBatch, colour, draw_pattern, grey, mix
+
+__all__ = ["MapGeometry", "MapLayout", "render", "sheet_layout"]
+
+INCH = 72.0
+MIN_PT = 5.0
+"""Smallest text size at print size (the house rule); longer text is abbreviated, never shrunk further."""
+
+SHEET_MARGIN = 0.25 * INCH
+"""Clear border inside a stated sheet."""
+AUTO_MARGIN = 0.5 * INCH
+"""Border around the grid when the game gives no sheet size and the sheet is sized to fit."""
+BLEED_TOLERANCE = 0.25 * INCH
+"""A grid may run this much past a stated sheet (in total per axis) and be trimmed at the sheet's edge, as the
+edge hexes of printed maps are: Hell's Gate's seven rows of 1.75 in hexes are 11.11 in tall on an 11 in sheet."""
+GAP = 0.16 * INCH
+"""Space between blocks of the charts panel and between the grid and the panel."""
+PANEL_MIN_W = 2.8 * INCH
+"""Narrowest column the charts are laid out in."""
+PANEL_MAX_W = 4.6 * INCH
+PANEL_AUTO_W = 3.5 * INCH
+BOTTOM_MIN_H = 2.0 * INCH
+"""Shortest strip under the grid worth putting charts in."""
+AUTO_MIN_H = 8.0 * INCH
+TURN_BOX_MIN_W = 1.3 * INCH
+TILE_HEADER = 0.4 * INCH
+TEC_MIN_COMBAT = 1.1 * INCH
+"""Narrowest combat-effect column of the terrain effects chart."""
+PATTERN_MAX = 1.5 * INCH
+"""Patterns scale with the cell up to this cell size; bigger cells (10 cm squares) keep this texture."""
+TITLE_STRIP = 0.3 * INCH
+"""Room kept above the grid on an enlarged sheet for the one-line title."""
+
+
+# ================================================================================================== text helpers
+def _fit(text: str, width: float, size: float, font: str = FONT) -> tuple[str, float]:
+    """``text`` at the largest size <= ``size`` that fits ``width``; at :data:`MIN_PT` it is cut with an
+    ellipsis rather than shrunk further."""
+    fitted = fit_font_size(text, max(width, 0.0), size, MIN_PT, font)
+    if fitted is not None:
+        return text, fitted
+    cut = text
+    while cut and text_width(cut + "…", MIN_PT, font) > width:
+        cut = cut[:-1]
+    return (cut.rstrip() + "…" if cut else ""), MIN_PT
+
+
+def _wrap(text: str, width: float, size: float, font: str = FONT) -> list[str]:
+    """Greedy word wrap of ``text`` into lines no wider than ``width``; over-long words are broken."""
+    lines: list[str] = []
+    for paragraph in str(text).split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if text_width(candidate, size, font) <= width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            while text_width(word, size, font) > width and len(word) > 1:
+                cut = len(word) - 1
+                while cut > 1 and text_width(word[:cut] + "-", size, font) > width:
+                    cut -= 1
+                lines.append(word[:cut] + "-")
+                word = word[cut:]
+            line = word
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _clip_lines(lines: list[str], limit: int, width: float, size: float, font: str = FONT) -> list[str]:
+    """At most ``limit`` lines; the last kept line ends in an ellipsis when some were dropped."""
+    if len(lines) <= limit:
+        return lines
+    kept = lines[: max(limit, 1)]
+    last = kept[-1]
+    while last and text_width(last + " …", size, font) > width:
+        last = last[:-1]
+    kept[-1] = last.rstrip() + " …"
+    return kept
+
+
+_VULGAR = {(1, 2): "½", (1, 4): "¼", (3, 4): "¾"}
+
+
+def _num(value: float | int) -> str:
+    """A number as a chart prints it: ``1``, ``½``, ``1½``, ``1/3``, ``2.35``.
+
+    >>> [_num(v) for v in (2, 2.0, 0.5, 1.5, 1 / 3, 2.35)]
+    ['2', '2', '½', '1½', '1/3', '2.35']
+    """
+    if isinstance(value, int) or float(value).is_integer():
+        return str(int(value))
+    frac = Fraction(value).limit_denominator(8)
+    if abs(float(frac) - value) >= 1e-9:
+        return f"{value:g}"
+    whole, part = divmod(frac, 1)
+    tail = _VULGAR.get((part.numerator, part.denominator), f"{part.numerator}/{part.denominator}")
+    if whole == 0:
+        return tail
+    return f"{whole}{tail}" if len(tail) == 1 else f"{whole} {tail}"
+
+
+def _maybe(value: Any) -> str:
+    """A count, VP or scale as printed: ``?`` when unknown, decimals as given (``6.8``)."""
+    if value is None or isinstance(value, m.Unknown):
+        return "?"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+# ========================================================================================================= pen
+class Pen:
+    """Drawing in sheet coordinates (points, y down) on a reportlab canvas whose origin is the sheet's
+    bottom-left corner.  :meth:`y` is the single place where y-down becomes reportlab's y-up."""
+
+    def __init__(
+        self, canvas: Canvas, height: float, options: Any, colors: dict[str, str], *, text: bool = True
+    ) -> None:
+        self.c = canvas
+        self.height = height
+        self.options = options
+        self.colors = colors
+        self.text_enabled = text
+
+    def y(self, y: float) -> float:
+        return self.height - y
+
+    def col(self, hex_colour: str) -> Any:
+        return colour(self.colors.get(hex_colour, hex_colour), self.options)
+
+    def _path(self, points: Sequence[tuple[float, float]], close: bool) -> Any:
+        p = self.c.beginPath()
+        p.moveTo(points[0][0], self.y(points[0][1]))
+        for x, y in points[1:]:
+            p.lineTo(x, self.y(y))
+        if close:
+            p.close()
+        return p
+
+    def _style(self, fill: str | None, stroke: str | None, width: float, dash: Sequence[float] | None) -> None:
+        if fill is not None:
+            self.c.setFillColor(self.col(fill))
+        if stroke is not None:
+            self.c.setStrokeColor(self.col(stroke))
+            self.c.setLineWidth(width)
+            self.c.setDash(list(dash) if dash else [], 0)
+
+    def polygon(
+        self,
+        points: Sequence[tuple[float, float]],
+        *,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 0.5,
+        dash: Sequence[float] | None = None,
+    ) -> None:
+        self._style(fill, stroke, width, dash)
+        self.c.setLineJoin(1)
+        self.c.drawPath(self._path(points, True), stroke=int(stroke is not None), fill=int(fill is not None))
+
+    def polygons(
+        self,
+        polys: Sequence[Sequence[tuple[float, float]]],
+        *,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 0.5,
+    ) -> None:
+        """Several polygons painted as one path (a few PDF operators for all of them, see
+        :class:`~forge.render.style.PathBatch`)."""
+        if not polys:
+            return
+        self._style(fill, stroke, width, None)
+        self.c.setLineJoin(1)
+        batch = PathBatch(self.c, stroke=stroke is not None, fill=fill is not None)
+        for pts in polys:
+            batch.moveTo(pts[0][0], self.y(pts[0][1]))
+            for x, y in pts[1:]:
+                batch.lineTo(x, self.y(y))
+            batch.lineTo(pts[0][0], self.y(pts[0][1]))
+            batch.close()
+        batch.flush()
+
+    def polyline(
+        self,
+        points: Sequence[tuple[float, float]],
+        *,
+        stroke: str,
+        width: float,
+        dash: Sequence[float] | None = None,
+        cap: int = 1,
+    ) -> None:
+        self._style(None, stroke, width, dash)
+        self.c.setLineCap(cap)
+        self.c.setLineJoin(1)
+        self.c.drawPath(self._path(points, False), stroke=1, fill=0)
+        self.c.setLineCap(0)
+        self.c.setDash([], 0)
+
+    def circle(
+        self, x: float, y: float, r: float, *, fill: str | None = None, stroke: str | None = None, width: float = 0.5
+    ) -> None:
+        self._style(fill, stroke, width, None)
+        self.c.circle(x, self.y(y), r, stroke=int(stroke is not None), fill=int(fill is not None))
+
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        *,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 0.5,
+        radius: float = 0.0,
+        dash: Sequence[float] | None = None,
+        alpha: float | None = None,
+    ) -> None:
+        self._style(fill, stroke, width, dash)
+        if alpha is not None:  # after the colour: setting a colour resets reportlab's fill alpha
+            self.c.setFillAlpha(alpha)
+        s, f = int(stroke is not None), int(fill is not None)
+        if radius > 0:
+            self.c.roundRect(x, self.y(y + h), w, h, radius, stroke=s, fill=f)
+        else:
+            self.c.rect(x, self.y(y + h), w, h, stroke=s, fill=f)
+        self.c.setDash([], 0)
+        if alpha is not None:
+            self.c.setFillAlpha(1)
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        *,
+        size: float,
+        font: str = FONT,
+        fill: str = "ink",
+        align: str = "left",
+        angle: float = 0.0,
+    ) -> None:
+        """``s`` with its baseline at ``y``; ``align`` left, centre or right of ``x``."""
+        if not self.text_enabled or not s:
+            return
+        self.c.setFillColor(self.col(fill))
+        self.c.setFont(font, size)
+        if angle:
+            self.c.saveState()
+            self.c.translate(x, self.y(y))
+            self.c.rotate(angle)
+            x, yy = 0.0, 0.0
+        else:
+            yy = self.y(y)
+        if align == "centre":
+            self.c.drawCentredString(x, yy, s)
+        elif align == "right":
+            self.c.drawRightString(x, yy, s)
+        else:
+            self.c.drawString(x, yy, s)
+        if angle:
+            self.c.restoreState()
+
+    def knockout(self, x: float, y: float, w: float, h: float, *, fill: str) -> None:
+        """A patch of ``fill`` that keeps patterns off the text about to be printed on it (no text, no patch)."""
+        if self.text_enabled:
+            self.rect(x, y, w, h, fill=fill, radius=min(w, h) * 0.2)
+
+    def line_v(self, x: float, y: float, h: float) -> None:
+        """A thin vertical rule (chart cell borders)."""
+        self.polyline([(x, y), (x, y + h)], stroke="ink", width=0.5, cap=0)
+
+    def pattern(
+        self, polys: Sequence[Sequence[tuple[float, float]]], pattern: m.Pattern, ink: str, cell: float
+    ) -> None:
+        """``pattern`` inside each of the polygons ``polys``."""
+        if polys:
+            draw_pattern(self.c, [[(x, self.y(y)) for x, y in q] for q in polys], pattern, self.col(ink), cell)
+
+    def clip_rect(self, x: float, y: float, w: float, h: float) -> None:
+        p = self.c.beginPath()
+        p.rect(x, self.y(y + h), w, h)
+        self.c.clipPath(p, stroke=0, fill=0)
+
+
+# ==================================================================================================== geometry
+@dataclass(frozen=True)
+class MapGeometry:
+    """Where the grid sits on the sheet: every position the map is drawn at comes from here."""
+
+    grid: Grid
+    size: float
+    """Cell size across the flats, points (``game.map.hex_size``)."""
+    ox: float
+    """Sheet x of the grid's bounding box (points, from the sheet's left edge)."""
+    oy: float
+    """Sheet y of the grid's bounding box (points, down from the sheet's top edge)."""
+
+    def center(self, c: Cell) -> tuple[float, float]:
+        x, y = self.grid.center(c, self.size)
+        return self.ox + x, self.oy + y
+
+    def corners(self, c: Cell) -> list[tuple[float, float]]:
+        return [(self.ox + x, self.oy + y) for x, y in self.grid.corners(c, self.size)]
+
+    def side_segment(self, s: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
+        (ax, ay), (bx, by) = self.grid.side_segment(s, self.size)
+        return (self.ox + ax, self.oy + ay), (self.ox + bx, self.oy + by)
+
+    @property
+    def extent(self) -> tuple[float, float]:
+        return self.grid.extent(self.size)
+
+    @property
+    def inner(self) -> float:
+        """Radius of the circle inscribed in a cell."""
+        return self.size / 2
+
+
+# ===================================================================================================== context
+@dataclass
+class _Ctx:
+    """What the drawing needs, derived once from the game."""
+
+    game: m.Game
+    options: Any
+    colors: dict[str, str]
+    grid: Grid
+    hexes: dict[Cell, m.HexInfo]
+    terrain_of: dict[Cell, str | None]
+    """Base terrain id per cell; None when unknown."""
+
+    @classmethod
+    def build(cls, game: m.Game, options: Any, colors: dict[str, str]) -> _Ctx:
+        grid = game.map.grid.grid()
+        hexes: dict[Cell, m.HexInfo] = {}
+        for label, info in sorted(game.map.hexes.items()):
+            try:
+                cell = grid.parse(label)
+            except ValueError:
+                continue
+            if grid.contains(cell):
+                hexes[cell] = info
+        terrain_of: dict[Cell, str | None] = {}
+        for cell in grid.cells():
+            known = hexes.get(cell)
+            tid = known.terrain if known is not None and known.terrain else game.map.default_terrain
+            terrain_of[cell] = tid if tid in game.terrain else None
+        return cls(game, options, colors, grid, hexes, terrain_of)
+
+    def side(self, side_id: str) -> m.Side | None:
+        return next((s for s in self.game.game.sides if s.id == side_id), None)
+
+    @property
+    def any_unknown(self) -> bool:
+        return any(t is None for t in self.terrain_of.values())
+
+    @property
+    def any_reconstructed(self) -> bool:
+        return any(h.reconstructed for h in self.hexes.values())
+
+    @property
+    def any_vp(self) -> bool:
+        return any(h.vp is not None for h in self.hexes.values())
+
+    @property
+    def any_setup(self) -> bool:
+        return any(h.setup for h in self.hexes.values())
+
+    def supply_sides(self) -> list[m.Side]:
+        ids = {h.supply for h in self.hexes.values() if h.supply}
+        return [s for s in self.game.game.sides if s.id in ids]
+
+
+# ======================================================================================================= blocks
+DrawFn = Callable[[Pen, float, float, float], None]
+
+
+@dataclass(frozen=True)
+class Item:
+    """A piece of the charts panel: its height at the width it was built for, and how to draw it at
+    ``(x, y_top, width)``."""
+
+    height: float
+    draw: DrawFn
+
+
+class Block:
+    """A run of items laid out top to bottom, possibly across columns and pages; built lazily per width."""
+
+    def peek(self, width: float, max_height: float) -> Item | None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def advance(self) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def _head_bar(pen: Pen, x: float, y: float, w: float, title: str, rule: str | None) -> float:
+    """A dark title bar across a chart; returns its height."""
+    h = 13.0
+    pen.rect(x, y, w, h, fill="panel_head")
+    right = f"({rule})" if rule else ""
+    rw = text_width(right, 6.5, FONT) + 6 if right else 0
+    t, s = _fit(title.upper(), w - 8 - rw, 8.0, FONT_BOLD)
+    pen.text(x + 4, y + 9.3, t, size=s, font=FONT_BOLD, fill="#ffffff")
+    if right:
+        pen.text(x + w - 4, y + 9.3, right, size=6.5, fill="#ffffff", align="right")
+    return h
+
+
+class _Single(Block):
+    def __init__(self, build: Callable[[float], Item]) -> None:
+        self._build = build
+        self._done = False
+
+    def peek(self, width: float, max_height: float) -> Item | None:
+        return None if self._done else self._build(width)
+
+    def advance(self) -> None:
+        self._done = True
+
+
+# ------------------------------------------------------------------------------------------------ title block
+def _noun(grid: Grid) -> str:
+    """What the game calls its spaces: ``hex`` or ``square``."""
+    return "hex" if grid.kind is GridKind.HEX else "square"
+
+
+def _status_text(ctx: _Ctx) -> str:
+    many = "hexes" if ctx.grid.kind is GridKind.HEX else "squares"
+    status = ctx.game.map.status
+    if status is m.MapStatus.COMPLETE:
+        return f"Every {_noun(ctx.grid)} as printed in the game."
+    if status is m.MapStatus.RECONSTRUCTED:
+        return (
+            f"{many.capitalize()} the rulebook names are placed as stated; the rest is reconstructed. "
+            f"{many.capitalize()} marked with a small diamond are inferred, not stated."
+        )
+    return f"Only the {many} the rulebook names are known. Hatched {many}: terrain unknown, not invented."
+
+
+def _scale_text(game: m.Game) -> str:
+    sc = game.game.scale
+    n = _noun(game.map.grid.grid())
+    return f"1 {n} = {_maybe(sc.km_per_hex)} km  ·  1 turn = {_maybe(sc.days_per_turn)} days"
+
+
+def _size_text(game: m.Game, lay: MapLayout) -> str:
+    """Cell and sheet size as the game states them (``1.75in``, ``10cm``), the sheet in inches if changed."""
+    grid = game.map.grid.grid()
+    cells = "Hexes" if grid.kind is GridKind.HEX else "Squares"
+    across = " across the flats" if grid.kind is GridKind.HEX else " a side"
+    stated = game.map.sheet
+    same = stated is not None and U.size(stated) == (lay.sheet_w, lay.sheet_h)
+    sheet = stated if same and stated else f"{_inches(lay.sheet_w)} x {_inches(lay.sheet_h)}"
+    return f"{cells} {game.map.hex_size}{across}  ·  sheet {sheet}"
+
+
+def _title_item(ctx: _Ctx, lay: MapLayout, width: float) -> Item:
+    g = ctx.game.game
+    pad = 6.0
+    inner = width - 2 * pad
+    title, tsize = _fit(g.title, inner, 20.0, FONT_BOLD)
+    sub = _wrap(g.subtitle, inner, 9.0, FONT_ITALIC) if g.subtitle else []
+    sub = _clip_lines(sub, 2, inner, 9.0, FONT_ITALIC)
+    credits = [x for x in (f"Design: {g.designer}" if g.designer else "", g.publisher or "") if x]
+    credit_lines = _clip_lines(_wrap("  ·  ".join(credits), inner, 6.0), 3, inner, 6.0)
+    scale = _scale_text(ctx.game)
+    sheet = _size_text(ctx.game, lay)
+    status_word = f"MAP: {ctx.game.map.status.value.upper()}"
+    status_lines = _wrap(_status_text(ctx), inner, 6.0)
+    note_lines = (
+        _clip_lines(_wrap(ctx.game.map.note, inner, 5.5, FONT_ITALIC), 7, inner, 5.5, FONT_ITALIC)
+        if ctx.game.map.note
+        else []
+    )
+    warn_lines = _wrap(lay.sheet_note, inner, 6.0, FONT_BOLD) if lay.sheet_note else []
+    h = pad + tsize * 1.05 + len(sub) * 10.5 + 4
+    h += 9 * 2  # scale and sheet lines
+    h += len(credit_lines) * 7.2
+    h += 4 + 12 + len(status_lines) * 7.2 + len(note_lines) * 6.6 + len(warn_lines) * 7.2 + pad
+
+    def draw(pen: Pen, x: float, y: float, w: float) -> None:
+        pen.rect(x, y, w, h, fill="paper", stroke="ink", width=1.4)
+        pen.rect(x + 2.2, y + 2.2, w - 4.4, h - 4.4, stroke="ink", width=0.4)
+        yy = y + pad + tsize * 0.85
+        pen.text(x + w / 2, yy, title, size=tsize, font=FONT_BOLD, align="centre")
+        yy += tsize * 0.2
+        for line in sub:
+            yy += 10.5
+            pen.text(x + w / 2, yy - 2, line, size=9.0, font=FONT_ITALIC, align="centre")
+        yy += 4
+        for line in (scale, sheet):
+            yy += 9
+            t, s = _fit(line, inner, 6.8)
+            pen.text(x + w / 2, yy, t, size=s, align="centre")
+        for line in credit_lines:
+            yy += 7.2
+            pen.text(x + w / 2, yy, line, size=6.0, align="centre", fill="label")
+        yy += 4
+        sw = text_width(status_word, 7.5, FONT_BOLD) + 10
+        pen.rect(x + pad, yy, sw, 11, fill="ink")
+        pen.text(x + pad + 5, yy + 8, status_word, size=7.5, font=FONT_BOLD, fill="#ffffff")
+        yy += 12
+        for line in status_lines:
+            yy += 7.2
+            pen.text(x + pad, yy, line, size=6.0)
+        for line in note_lines:
+            yy += 6.6
+            pen.text(x + pad, yy, line, size=5.5, font=FONT_ITALIC, fill="label")
+        for line in warn_lines:
+            yy += 7.2
+            pen.text(x + pad, yy, line, size=6.0, font=FONT_BOLD, fill="mark")
+
+    return Item(h, draw)
+
+
+# ---------------------------------------------------------------------------------------------- turn track
+@dataclass
+class _Line:
+    height: float
+    draw: Callable[[Pen, float, float, float], None]
+    """Draws at (x, y_top, width)."""
+
+
+def _text_line(
+    text: str, size: float, *, font: str = FONT, fill: str = "ink", lead: float = 1.2, indent: float = 0.0
+) -> _Line:
+    def draw(pen: Pen, x: float, y: float, w: float) -> None:
+        t, s = _fit(text, w - indent, size, font)
+        pen.text(x + indent, y + size * 0.92, t, size=s, font=font, fill=fill)
+
+    return _Line(size * lead, draw)
+
+
+def _luminance(hex_colour: str) -> float:
+    return int(grey(hex_colour)[1:3], 16) / 255
+
+
+def _unit_colour(ctx: _Ctx, u: m.Unit) -> tuple[str, str]:
+    """Fill and ink of a unit's chip: its group's colour (else its side's) and the side's text colour, unless
+    that would not read on the fill (black on a black panzer group): then black or white, whichever reads."""
+    side = ctx.side(u.side)
+    fill = side.colour if side else "#ffffff"
+    if side and u.group and u.group in side.groups:
+        fill = side.groups[u.group]
+    ink = side.text_colour if side else "#000000"
+    if abs(_luminance(fill) - _luminance(ink)) < 0.4:
+        ink = "#000000" if _luminance(fill) > 0.5 else "#ffffff"
+    return fill, ink
+
+
+def _chip(pen: Pen, ctx: _Ctx, u: m.Unit, x: float, y: float, w: float, h: float) -> None:
+    """A miniature counter: the unit's colours and its label."""
+    fill, ink = _unit_colour(ctx, u)
+    pen.rect(x, y, w, h, fill=fill, stroke="ink", width=0.4, radius=1.2)
+    t, s = _fit(u.label, w - 2, 5.8, FONT_BOLD)
+    pen.text(x + w / 2, y + h / 2 + s * 0.36, t, size=s, font=FONT_BOLD, fill=ink, align="centre")
+
+
+def _chip_width(u: m.Unit) -> float:
+    return max(15.0, min(text_width(u.label, 5.8, FONT_BOLD) + 4, 34.0))
+
+
+class _TurnTrack(Block):
+    def __init__(self, ctx: _Ctx) -> None:
+        self.ctx = ctx
+        self.turns = sorted(ctx.game.turns.turns, key=lambda t: t.number)
+        self.reinf = ctx.game.reinforcements()
+        self.idx = 0
+        self.pending = 0
+        self.footer_done = False
+        # Conditional entries get numbered footnotes in track order.
+        self.notes: dict[str, int] = {}
+        for t in self.turns:
+            for u in self._units(t.number):
+                if u.entry is not None and u.entry.condition:
+                    self.notes[u.id] = len(self.notes) + 1
+
+    def _units(self, turn: int) -> list[m.Unit]:
+        order = {s.id: i for i, s in enumerate(self.ctx.game.game.sides)}
+        return sorted(self.reinf.get(turn, []), key=lambda u: order.get(u.side, 9))
+
+    def _weather(self, t: m.Turn) -> str | None:
+        if t.weather:
+            return t.weather.capitalize()
+        w = self.ctx.game.turns.weather
+        if w is None:
+            return None
+        return " / ".join(s.capitalize() for s in w.states) + (" (roll)" if w.table else "")
+
+    def _box_lines(self, t: m.Turn, w: float, limit: int | None) -> list[_Line]:
+        """Everything printed in one turn's box, below its number row."""
+        lines: list[_Line] = []
+        if t.date:
+            for s in _clip_lines(_wrap(t.date, w, 6.5, FONT_BOLD), 2, w, 6.5, FONT_BOLD):
+                lines.append(_text_line(s, 6.5, font=FONT_BOLD))
+        weather = self._weather(t)
+        if weather:
+            lines.append(_text_line(weather, 6.0, font=FONT_ITALIC, fill="label"))
+        if t.note:
+            fill = "mark" if t.marks else "label"
+            for s in _clip_lines(_wrap(t.note, w, 5.5, FONT_ITALIC), 3, w, 5.5, FONT_ITALIC):
+                lines.append(_text_line(s, 5.5, font=FONT_ITALIC, fill=fill))
+        if t.replacements:
+            names = {s.id: s.name for s in self.ctx.game.game.sides}
+            text = "Repl.: " + ", ".join(f"{names.get(k, k)} {_maybe(v)}" for k, v in t.replacements.items())
+            for s in _wrap(text, w, 5.8):
+                lines.append(_text_line(s, 5.8))
+        units = self._units(t.number)
+        if units:
+            lines.append(_Line(2.0, lambda pen, x, y, w: None))
+        shown = units if limit is None else units[:limit]
+        for u in shown:
+            lines.append(self._unit_line(u, w))
+        if len(shown) < len(units):
+            lines.append(_text_line(f"+{len(units) - len(shown)} more: see the counter sheet", 5.5, font=FONT_ITALIC))
+        return lines
+
+    def _unit_line(self, u: m.Unit, w: float) -> _Line:
+        cw = _chip_width(u)
+        assert u.entry is not None
+        bits = [u.type.value]
+        if u.size is not None:
+            bits.append(u.size.value)
+        if u.copies > 1:
+            bits.append(f"×{u.copies}")
+        where = f"hex {u.entry.hex}" if u.entry.hex else "hex ?"
+        text = " ".join(bits) + f" · {where}"
+        note = self.notes.get(u.id)
+        if note is not None:
+            text += f" *{note}"
+        tw = w - cw - 3
+        wrapped = _clip_lines(_wrap(text, tw, 5.8), 2, tw, 5.8)
+        h = max(10.5, 7.0 * len(wrapped) + 3)
+
+        def draw(pen: Pen, x: float, y: float, ww: float) -> None:
+            _chip(pen, self.ctx, u, x, y + 0.5, cw, 9.5)
+            for i, s in enumerate(wrapped):
+                fill = "mark" if note is not None else "ink"
+                pen.text(x + cw + 3, y + 7.2 + 7.0 * i, s, size=5.8, fill=fill)
+
+        return _Line(h, draw)
+
+    def _box(
+        self, t: m.Turn, w: float, limit: int | None
+    ) -> tuple[float, Callable[[Pen, float, float, float, float], None]]:
+        pad = 3.0
+        inner = w - 2 * pad
+        lines = self._box_lines(t, inner, limit)
+        top = 15.0
+        h = pad + top + sum(ln.height for ln in lines) + pad
+
+        def draw(pen: Pen, x: float, y: float, ww: float, hh: float) -> None:
+            pen.rect(x, y, ww, hh, fill="paper", stroke="ink", width=0.8)
+            num = str(t.number)
+            pen.text(x + pad + 1, y + pad + 11.5, num, size=13.0, font=FONT_BOLD)
+            # Special-rule marks: red badges at the top right, as a printed track shows rule reminders.
+            bx = x + ww - pad
+            for mark in reversed(t.marks):
+                mt, ms = _fit(mark, ww / 2, 6.5, FONT_BOLD)
+                bw = text_width(mt, ms, FONT_BOLD) + 5
+                bx -= bw
+                if bx < x + pad + text_width(num, 13.0, FONT_BOLD) + 2:
+                    break
+                pen.rect(bx, y + pad + 1, bw, 10, fill="mark", radius=2)
+                pen.text(bx + bw / 2, y + pad + 8.6, mt, size=ms, font=FONT_BOLD, fill="#ffffff", align="centre")
+                bx -= 2
+            yy = y + pad + top
+            for ln in lines:
+                ln.draw(pen, x + pad, yy, inner)
+                yy += ln.height
+
+        return h, draw
+
+    def _per_row(self, width: float) -> int:
+        return max(1, min(len(self.turns), int((width + 3) // (TURN_BOX_MIN_W + 3))))
+
+    def _weather_summary(self) -> list[str]:
+        w = self.ctx.game.turns.weather
+        if w is None:
+            return []
+        text = f"Weather: {' / '.join(w.states)}; starts {w.initial}."
+        if w.summary:
+            text += f" {w.summary}"
+        if w.rule:
+            text += f" ({w.rule})"
+        return [text]
+
+    def peek(self, width: float, max_height: float) -> Item | None:
+        if self.idx < len(self.turns):
+            n = self._per_row(width)
+            row = self.turns[self.idx : self.idx + n]
+            first = self.idx == 0
+            head_lines = _wrap(self._weather_summary()[0], width - 6, 6.0) if first and self._weather_summary() else []
+            head_h = (13.0 + 3 + 7.2 * len(head_lines) + 2) if first else 0.0
+            bw = (width - 3 * (n - 1)) / n
+            limit: int | None = None
+            boxes = [self._box(t, bw, limit) for t in row]
+            box_h = max(b[0] for b in boxes)
+            # Truncate long reinforcement lists rather than overflow the column.
+            while head_h + box_h > max_height and (limit is None or limit > 1):
+                most = max(len(self._units(t.number)) for t in row)
+                limit = (most if limit is None else limit) - 1
+                if limit < 1:
+                    break
+                boxes = [self._box(t, bw, limit) for t in row]
+                box_h = max(b[0] for b in boxes)
+            self.pending = len(row)
+            total = head_h + box_h + 3
+
+            def draw(pen: Pen, x: float, y: float, w: float) -> None:
+                yy = y
+                if first:
+                    _head_bar(pen, x, yy, w, "Turn record track", self.ctx.game.turns.rule)
+                    yy += 13.0 + 3
+                    for s in head_lines:
+                        yy += 7.2
+                        pen.text(x + 3, yy - 1.5, s, size=6.0, font=FONT_ITALIC)
+                    yy += 2
+                for i, (_, fn) in enumerate(boxes):
+                    fn(pen, x + i * (bw + 3), yy, bw, box_h)
+
+            return Item(total, draw)
+        if not self.footer_done:
+            lines = self._footer_lines(width)
+            if not lines:
+                self.pending = 0
+                self.footer_done = True
+                return None
+            h = sum(ln.height for ln in lines) + 2
+
+            def draw_footer(pen: Pen, x: float, y: float, w: float) -> None:
+                yy = y
+                for ln in lines:
+                    ln.draw(pen, x, yy, w)
+                    yy += ln.height
+
+            return Item(h, draw_footer)
+        return None
+
+    def _footer_lines(self, width: float) -> list[_Line]:
+        out: list[_Line] = []
+        marks = sorted({mk for t in self.turns for mk in t.marks}, key=_rule_key)
+        titles = {r.rule: r.title for r in self.ctx.game.special_rules}
+        if marks:
+            text = (
+                "Red marks: special rules that apply on the turn — "
+                + "; ".join(f"{mk} {titles[mk]}" if mk in titles else mk for mk in marks)
+                + "."
+            )
+            out += [_text_line(s, 5.8, fill="mark") for s in _wrap(text, width, 5.8)]
+        if self.reinf:
+            text = "Reinforcements (from the counter data): unit, type and size, entry hex."
+            out += [_text_line(s, 5.8, fill="label") for s in _wrap(text, width, 5.8)]
+        for uid, n in self.notes.items():
+            u = self.ctx.game.unit(uid)
+            assert u.entry is not None
+            rule = f" ({u.entry.rule})" if u.entry.rule else ""
+            text = f"*{n} {u.label} ({u.name}), conditional entry{rule}: {u.entry.condition}."
+            out += [_text_line(s, 5.8, fill="mark") for s in _wrap(text, width, 5.8)]
+        return out
+
+    def advance(self) -> None:
+        if self.idx < len(self.turns):
+            self.idx += self.pending
+        else:
+            self.footer_done = True
+
+
+def _rule_key(rule: str) -> tuple[Any, ...]:
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in rule.replace("-", ".").split("."))
+
+
+# --------------------------------------------------------------------------------------- terrain effects chart
+_KIND_ORDER = {m.TerrainKind.HEX: 0, m.TerrainKind.FEATURE: 1, m.TerrainKind.HEXSIDE: 2, m.TerrainKind.PATH: 3}
+
+
+def _cost(value: Any) -> str:
+    if isinstance(value, m.Unknown) or value is None:
+        return "?"
+    if value == "prohibited":
+        return "prohib."
+    if value == "varies":
+        return "varies"
+    return _num(value)
+
+
+def _combat_text(t: m.TerrainType, ctx: _Ctx) -> str:
+    c = t.combat
+    parts: list[str] = []
+    if c.text:
+        parts.append(c.text)
+    else:
+        if c.shift:
+            n = abs(c.shift)
+            parts.append(
+                f"{n} column{'s' if n != 1 else ''} {'left' if c.shift < 0 else 'right'}"
+                + (f" ({c.shift_when})" if c.shift_when else "")
+            )
+        if c.defense_multiplier:
+            parts.append(f"defence ×{c.defense_multiplier}")
+        if c.defense_bonus:
+            parts.append(f"defence +{c.defense_bonus}")
+        if c.crt_row:
+            parts.append(f"CRT row: {c.crt_row}")
+        if c.no_concentric:
+            parts.append("no concentric bonus")
+        if c.ignore_retreat:
+            parts.append("defender may ignore retreats")
+    for side_id, eff in sorted(c.by_side.items()):
+        side = ctx.side(side_id)
+        name = side.name if side else side_id
+        parts.append(f"{name} defending: {_combat_text(m.TerrainType(name=name, combat=eff), ctx)}")
+    return "; ".join(parts) if parts else "—"
+
+
+class _Tec(Block):
+    def __init__(self, ctx: _Ctx, size: float) -> None:
+        self.ctx = ctx
+        self.size = size
+        items = list(ctx.game.terrain.items())
+        self.rows = sorted(items, key=lambda kv: _KIND_ORDER[kv[1].kind])  # stable: data order within a kind
+        self.classes = list(ctx.game.game.mobility_classes)
+        # Rule numbers are short ("7.2"), but some games cite sections by name ("setup.map").
+        widest = max((text_width(t.rule or "—", 6.0) for _, t in self.rows), default=0.0)
+        self.rule_w = min(max(24.0, widest + 6), 60.0)
+        self.idx = 0
+
+    def _columns(self, width: float) -> tuple[float, float, float, float, float]:
+        """Widths: swatch, name, each movement class, combat, rule.  The combat text gets at least
+        :data:`TEC_MIN_COMBAT` when the column allows it; names and costs give way first."""
+        sw = 26.0
+        rule = self.rule_w
+        n = len(self.classes)
+        move = 26.0 if n == 1 else 30.0
+        rest = width - sw - rule - move * n
+        name = max(48.0, rest * 0.36)
+        if rest - name < TEC_MIN_COMBAT and n > 1:
+            move = max(20.0, (width - sw - rule - 48.0 - TEC_MIN_COMBAT) / n)
+            rest = width - sw - rule - move * n
+        if rest - name < TEC_MIN_COMBAT:
+            name = max(40.0, rest - TEC_MIN_COMBAT)
+        return sw, name, move, rest - name, rule
+
+    def _header(self, width: float) -> tuple[float, DrawFn]:
+        sw, name, move, combat, rule = self._columns(width)
+        labels = ["Move" if self.classes == ["all"] else c.replace("-", " ") for c in self.classes]
+        # Class names that do not fit across their column are printed upwards, as on many printed charts.
+        upright = all(text_width(lb, 5.5, FONT_BOLD) <= move - 2 for lb in labels)
+        fitted = [_fit(lb, move - 2 if upright else 48.0, 5.5, FONT_BOLD) for lb in labels]
+        hh = 9.0 if upright else max(text_width(t, z, FONT_BOLD) for t, z in fitted) + 5
+        combat_head = _fit("Combat effect / notes", combat - 4, 5.8, FONT_BOLD)
+        h = 13.0 + hh + 1
+
+        def draw(pen: Pen, x: float, y: float, w: float) -> None:
+            _head_bar(pen, x, y, w, "Terrain effects chart", None)
+            yy = y + 13
+            base = yy + hh - 2.5
+            pen.rect(x, yy, w, hh, fill="#e6e1d3", stroke="ink", width=0.5)
+            pen.text(x + 2, base, "Terrain", size=5.8, font=FONT_BOLD)
+            mx = x + sw + name
+            for t, z in fitted:
+                if upright:
+                    pen.text(mx + move / 2, base, t, size=z, font=FONT_BOLD, align="centre")
+                else:
+                    pen.text(mx + move / 2 + z * 0.35, base, t, size=z, font=FONT_BOLD, angle=90)
+                mx += move
+            pen.text(mx + 2, base, combat_head[0], size=combat_head[1], font=FONT_BOLD)
+            pen.text(x + w - rule / 2, base, "Rule", size=5.8, font=FONT_BOLD, align="centre")
+
+        return h, draw
+
+    def _row(self, tid: str, t: m.TerrainType, width: float) -> tuple[float, DrawFn]:
+        sw, name, move, combat, rule = self._columns(width)
+        kind_word = {"hex": "", "feature": "in hex", "hexside": "hexside", "path": "path"}[t.kind.value]
+        names = _clip_lines(_wrap(t.name, name - 4, 6.4, FONT_BOLD), 3, name - 4, 6.4, FONT_BOLD)
+        ctext = _wrap(_combat_text(t, self.ctx), combat - 4, 5.8)
+        ntext = _wrap(t.movement_note, combat - 4, 5.5, FONT_ITALIC) if t.movement_note else []
+        # A cost given for "all" applies to every class the game names.
+        costs = [_cost(t.movement.get(c, t.movement.get("all"))) for c in self.classes]
+        h = max(24.0, 7.2 * len(names) + (6.5 if kind_word else 0) + 4, 6.8 * len(ctext) + 6.4 * len(ntext) + 5)
+        rule_text = t.rule or "—"
+
+        def draw(pen: Pen, x: float, y: float, w: float) -> None:
+            pen.rect(x, y, w, h, fill="paper", stroke="ink", width=0.5)
+            _swatch(pen, self.ctx, tid, t, x + 2, y + (h - 22) / 2, 22.0, min(self.size, PATTERN_MAX))
+            yy = y + 3
+            for s in names:
+                yy += 7.2
+                pen.text(x + sw + 2, yy - 1, s, size=6.4, font=FONT_BOLD)
+            if kind_word:
+                pen.text(x + sw + 2, yy + 5.5, kind_word, size=5.5, font=FONT_ITALIC, fill="label")
+            mx = x + sw + name
+            for cst in costs:
+                pen.line_v(mx, y, h)
+                if cst == "prohib." and text_width(cst, MIN_PT, FONT_BOLD) > move - 2:
+                    cst = "P"  # explained under the chart
+                ct, cs = _fit(cst, move - 2, 7.0, FONT_BOLD)
+                pen.text(mx + move / 2, y + h / 2 + 2.5, ct, size=cs, font=FONT_BOLD, align="centre")
+                mx += move
+            pen.line_v(mx, y, h)
+            yy = y + 2
+            for s in ctext:
+                yy += 6.8
+                pen.text(mx + 2, yy, s, size=5.8)
+            for s in ntext:
+                yy += 6.4
+                pen.text(mx + 2, yy, s, size=5.5, font=FONT_ITALIC, fill="label")
+            pen.line_v(x + w - rule, y, h)
+            rt, rs = _fit(rule_text, rule - 2, 6.0)
+            pen.text(x + w - rule / 2, y + h / 2 + 2, rt, size=rs, align="centre")
+
+        return h, draw
+
+    def peek(self, width: float, max_height: float) -> Item | None:
+        if self.idx > len(self.rows):
+            return None
+        if self.idx == len(self.rows):
+            text = (
+                f"Costs are movement points to enter a {_noun(self.ctx.grid)} (or cross a side, or use a path); "
+                "? = not given by the rulebook."
+            )
+            if any("prohibited" in t.movement.values() for _, t in self.rows):
+                text += " P, prohib. = prohibited."
+            lines = _wrap(text, width, 5.5, FONT_ITALIC)
+
+            def draw_foot(pen: Pen, x: float, y: float, w: float) -> None:
+                for i, s in enumerate(lines):
+                    pen.text(x, y + 6.5 + 6.6 * i, s, size=5.5, font=FONT_ITALIC, fill="label")
+
+            return Item(6.6 * len(lines) + 3, draw_foot)
+        tid, t = self.rows[self.idx]
+        rh, rdraw = self._row(tid, t, width)
+        if self.idx == 0:
+            hh, hdraw = self._header(width)
+
+            def draw_first(pen: Pen, x: float, y: float, w: float) -> None:
+                hdraw(pen, x, y, w)
+                rdraw(pen, x, y + hh, w)
+
+            return Item(hh + rh, draw_first)
+        return Item(rh, rdraw)
+
+    def advance(self) -> None:
+        self.idx += 1
+
+
+# ------------------------------------------------------------------------------------------------------ key
+def _label_scheme_text(grid: Grid) -> str:
+    return {
+        LabelScheme.LETTER_ROW: "row letter, column number",
+        LabelScheme.LETTER_COLUMN: "column letter, row number",
+        LabelScheme.XXYY: "column number, then row number",
+        LabelScheme.COL_ROW: "column, row",
+    }[grid.labels]
+
+
+def _label_icon(pen: Pen, x: float, y: float, *, text: str) -> None:
+    t, size = _fit(text, 20.0, 7.0, FONT_BOLD)
+    pen.text(x, y + 2.5, t, size=size, font=FONT_BOLD, align="centre", fill="label")
+
+
+def _setup_icon(pen: Pen, x: float, y: float, *, code: str) -> None:
+    t, size = _fit(code, 18.0, 6.0, FONT_BOLD)
+    _setup_symbol(pen, x, y, t, size)
+
+
+def _supply_icon(pen: Pen, x: float, y: float, *, r: float, side: m.Side) -> None:
+    _supply_symbol(pen, x, y, r, side)
+
+
+class _Key(Block):
+    """The map key: what the symbols printed on the map mean (only those the map uses)."""
+
+    def __init__(self, ctx: _Ctx) -> None:
+        self.ctx = ctx
+        self.entries: list[tuple[Callable[[Pen, float, float], None], str]] = []
+        r = 7.5
+        example = ctx.grid.label(Cell(min(2, ctx.grid.columns - 1), min(2, ctx.grid.rows - 1)))
+        self.entries.append(
+            (
+                functools.partial(_label_icon, text=example),
+                f"{_noun(ctx.grid).capitalize()} label ({_label_scheme_text(ctx.grid)})",
+            )
+        )
+        for side in ctx.supply_sides():
+            self.entries.append((functools.partial(_supply_icon, r=r, side=side), f"{side.name} supply source"))
+        if ctx.any_vp:
+            self.entries.append((lambda pen, x, y: _vp_symbol(pen, x, y, "n", 6.0), "Victory points for the hex"))
+        if ctx.any_setup:
+            code = next(h.setup for h in ctx.hexes.values() if h.setup)
+            self.entries.append((functools.partial(_setup_icon, code=code), "Setup code"))
+        if ctx.any_reconstructed:
+            self.entries.append(
+                (lambda pen, x, y: _reconstructed_mark(pen, x, y, 3.2), "Reconstructed hex (inferred, not stated)")
+            )
+        if ctx.any_unknown:
+            self.entries.append((functools.partial(_unknown_swatch, r=9.0, grid=ctx.grid), "Terrain unknown"))
+        self.idx = 0
+
+    def _rows(self, width: float) -> list[list[tuple[Callable[[Pen, float, float], None], str]]]:
+        n = max(1, int(width // (1.55 * INCH)))
+        return [self.entries[i : i + n] for i in range(0, len(self.entries), n)]
+
+    def peek(self, width: float, max_height: float) -> Item | None:
+        rows = self._rows(width)
+        if self.idx >= len(rows):
+            return None
+        row = rows[self.idx]
+        n = max(1, int(width // (1.55 * INCH)))
+        cw = width / n
+        first = self.idx == 0
+        texts = [_clip_lines(_wrap(label, cw - 24, 5.8), 2, cw - 24, 5.8) for _, label in row]
+        rh = max(18.0, max(6.8 * len(t) for t in texts) + 6)
+        head = 16.0 if first else 0.0
+        last = self.idx == len(rows) - 1
+
+        def draw(pen: Pen, x: float, y: float, w: float) -> None:
+            yy = y
+            if first:
+                _head_bar(pen, x, yy, w, "Map key", None)
+                yy += 13 + 3
+            pen.rect(x, yy - (3 if first else 0), w, rh + (3 if first else 0), fill="paper")
+            pen.line_v(x, yy - 3 if first else yy, rh + (3 if first else 0))
+            pen.line_v(x + w, yy - 3 if first else yy, rh + (3 if first else 0))
+            if last:
+                pen.polyline([(x, yy + rh), (x + w, yy + rh)], stroke="ink", width=0.5)
+            for i, ((icon, _), lines) in enumerate(zip(row, texts, strict=True)):
+                cx = x + i * cw
+                icon(pen, cx + 11, yy + rh / 2)
+                for j, s in enumerate(lines):
+                    pen.text(cx + 22, yy + rh / 2 + 2 - 3.4 * (len(lines) - 1) + 6.8 * j, s, size=5.8)
+
+        return Item(head + rh, draw)
+
+    def advance(self) -> None:
+        self.idx += 1
+
+
+# ======================================================================================================= layout
+@dataclass
+class Placed:
+    x: float
+    y: float
+    w: float
+    item: Item
+
+
+@dataclass
+class SheetPage:
+    """One sheet of the map: the first holds the grid, later ones only charts."""
+
+    kind: str
+    """``map`` or ``charts``."""
+    placed: list[Placed] = field(default_factory=list)
+
+
+@dataclass
+class MapLayout:
+    """The sheet size, where the grid sits, and which charts go where on which sheet."""
+
+    sheet_w: float
+    sheet_h: float
+    geometry: MapGeometry
+    pages: list[SheetPage]
+    sheet_note: str | None = None
+    """Why the printed sheet differs from the game's stated one (turned or enlarged), if it does."""
+    title_on_map: bool = True
+    """False when the map sheet has no room for the title block (a compact title is printed on the map)."""
+
+
+@dataclass
+class _Region:
+    page: int
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def _columns_in(x: float, y: float, w: float, h: float, page: int, *, max_w: float = PANEL_MAX_W) -> list[_Region]:
+    if w < PANEL_MIN_W - 1e-6 or h <= 0:
+        return []
+    k = max(1, math.ceil((w + GAP) / (max_w + GAP)))
+    while k > 1 and (w - (k - 1) * GAP) / k < PANEL_MIN_W:
+        k -= 1
+    cw = (w - (k - 1) * GAP) / k
+    return [_Region(page, x + i * (cw + GAP), y, cw, h) for i in range(k)]
+
+
+def _blocks(ctx: _Ctx, lay: MapLayout) -> list[Block]:
+    size = lay.geometry.size
+    return [
+        _Single(lambda w: _title_item(ctx, lay, w)),
+        _TurnTrack(ctx),
+        _Tec(ctx, size),
+        _Key(ctx),
+    ]
+
+
+def _flow(
+    blocks: list[Block],
+    regions: list[_Region],
+    extra: Callable[[int], list[_Region]],
+    pages: list[SheetPage],
+    *,
+    spread: bool = False,
+) -> None:
+    """Place the blocks' items top to bottom in ``regions``, then on extra sheets made by ``extra(page)``;
+    then spread each column's blocks apart a little so that a column is filled, not top-heavy.  With
+    ``spread``, each block starts a fresh column when its sheet has one left (a wide strip under the grid or
+    a chart sheet reads better as side-by-side charts than as one tall stack)."""
+    queue = list(regions)
+    if not queue:
+        pages.append(SheetPage("charts"))
+        queue = extra(len(pages) - 1)
+    ri = 0
+    used = 0.0
+    columns: dict[int, list[tuple[Placed, bool]]] = {}
+    for block in blocks:
+        starting = True
+        if spread and used > 0 and ri + 1 < len(queue) and queue[ri + 1].page == queue[ri].page:
+            ri, used = ri + 1, 0.0
+        while True:
+            region = queue[ri]
+            gap = GAP if starting and used > 0 else 0.0
+            item = block.peek(region.w, region.h)
+            if item is None:
+                break
+            if used + gap + item.height <= region.h + 1e-6 or used == 0:
+                placed = Placed(region.x, region.y + used + gap, region.w, item)
+                pages[region.page].placed.append(placed)
+                columns.setdefault(ri, []).append((placed, starting and used > 0))
+                used += gap + item.height
+                block.advance()
+                starting = False
+                continue
+            ri += 1
+            used = 0.0
+            if ri >= len(queue):
+                pages.append(SheetPage("charts"))
+                queue += extra(len(pages) - 1)
+    for index, placed_items in columns.items():
+        region = queue[index]
+        gaps = sum(1 for _, starts in placed_items if starts)
+        last = placed_items[-1][0]
+        spare = region.y + region.h - (last.y + last.item.height)
+        if gaps == 0 or spare <= 0:
+            continue
+        add = min(spare / gaps, 0.35 * INCH)
+        shift = 0.0
+        for placed, starts in placed_items:
+            shift += add if starts else 0.0
+            placed.y += shift
+
+
+def sheet_layout(game: m.Game, options: Any = None, *, colors: dict[str, str] | None = None) -> MapLayout:
+    """Decide the sheet size, the grid's place on it and where the charts go.
+
+    A stated sheet is used as given (turned if only then the grid fits; enlarged, with a note, if the grid does
+    not fit it either way).  Without a stated sheet the sheet is the grid plus margins plus the charts beside it.
+    """
+    ctx = _Ctx.build(game, options, {**DEFAULT_COLORS, **(colors or {})})
+    grid = ctx.grid
+    size = U.length(game.map.hex_size)
+    gw, gh = grid.extent(size)
+    note: str | None = None
+    regions: list[_Region] = []
+
+    if game.map.sheet is not None:
+        sw, sh = U.size(game.map.sheet)
+        margin = SHEET_MARGIN
+
+        def fits(w: float, h: float) -> bool:
+            return gw <= w + BLEED_TOLERANCE and gh <= h + BLEED_TOLERANCE
+
+        if not fits(sw, sh):
+            if fits(sh, sw):
+                sw, sh = sh, sw
+                note = f"Sheet turned to {_inches(sw)} x {_inches(sh)} so the grid fits."
+            else:
+                stated = game.map.sheet
+                # Enlarged sheets keep a strip above the grid for the one-line title.
+                options_ = [
+                    (max(w, gw + 2 * margin), max(h, gh + 2 * margin + TITLE_STRIP)) for w, h in ((sw, sh), (sh, sw))
+                ]
+                sw, sh = min(options_, key=lambda wh: (wh[0] * wh[1], options_.index(wh)))
+                note = (
+                    f"The grid ({grid.columns}x{grid.rows} cells of {game.map.hex_size}) is "
+                    f"{_inches(gw)} x {_inches(gh)}, larger than the stated {stated} sheet: printed on a "
+                    f"{_inches(sw)} x {_inches(sh)} sheet."
+                )
+        right_w = sw - (margin + gw) - GAP - margin
+        bottom_h = sh - (margin + gh) - GAP - margin
+        use_right = right_w >= PANEL_MIN_W
+        use_bottom = bottom_h >= BOTTOM_MIN_H
+        ox = margin if use_right else (sw - gw) / 2
+        oy = margin if use_bottom else (sh - gh) / 2
+        if use_right:
+            regions += _columns_in(margin + gw + GAP, margin, right_w, sh - 2 * margin, 0)
+        if use_bottom:
+            bw = gw if use_right else sw - 2 * margin
+            regions += _columns_in(margin, margin + gh + GAP, bw, bottom_h, 0)
+    else:
+        margin = AUTO_MARGIN
+        sh = max(gh + 2 * margin, AUTO_MIN_H)
+        # Lay the charts out in as many columns beside the grid as they need.
+        probe = MapLayout(0, 0, MapGeometry(grid, size, 0, 0), [SheetPage("map")])
+        col_h = sh - 2 * margin
+        used_cols = _count_columns(ctx, probe, col_h)
+        sw = margin + gw + used_cols * (GAP + PANEL_AUTO_W) + margin
+        ox = margin
+        oy = (sh - gh) / 2
+        regions = [
+            _Region(0, margin + gw + GAP + i * (PANEL_AUTO_W + GAP), margin, PANEL_AUTO_W, col_h)
+            for i in range(used_cols)
+        ]
+
+    geom = MapGeometry(grid, size, ox, oy)
+    lay = MapLayout(sw, sh, geom, [SheetPage("map")], note, title_on_map=bool(regions))
+
+    def extra(page: int) -> list[_Region]:
+        return _columns_in(margin, margin + TILE_HEADER, sw - 2 * margin, sh - 2 * margin - TILE_HEADER, page)
+
+    if not extra(1):  # a sheet too narrow for a chart column: one column the sheet's width
+
+        def extra(page: int) -> list[_Region]:
+            return [_Region(page, margin, margin + TILE_HEADER, sw - 2 * margin, sh - 2 * margin - TILE_HEADER)]
+
+    _flow(_blocks(ctx, lay), regions, extra, lay.pages, spread=game.map.sheet is not None)
+    lay.title_on_map = bool(lay.pages[0].placed)
+    return lay
+
+
+def _count_columns(ctx: _Ctx, probe: MapLayout, col_h: float) -> int:
+    """How many chart columns of :data:`PANEL_AUTO_W` the charts fill when each is ``col_h`` tall."""
+    regions = [_Region(0, i * (PANEL_AUTO_W + GAP), 0, PANEL_AUTO_W, col_h) for i in range(256)]
+    pages = [SheetPage("map")]
+    _flow(_blocks(ctx, probe), regions, lambda page: [], pages)
+    xs = {round(p.x, 3) for p in pages[0].placed}
+    return max(1, len(xs))
+
+
+# ================================================================================================ map symbols
+def _star(cx: float, cy: float, r: float, points: int = 5) -> list[tuple[float, float]]:
+    out = []
+    for i in range(points * 2):
+        rr = r if i % 2 == 0 else r * 0.42
+        a = -math.pi / 2 + i * math.pi / points
+        out.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return out
+
+
+def _supply_symbol(pen: Pen, x: float, y: float, r: float, side: m.Side) -> None:
+    """A supply source: a disc in the side's colour with a ring and the side's initial (reads in grey)."""
+    pen.circle(x, y, r, fill=side.colour, stroke="ink", width=0.7)
+    pen.circle(x, y, r * 0.78, stroke=side.text_colour, width=max(0.5, r * 0.08))
+    letter = side.name[:1].upper()
+    size = max(MIN_PT, r * 1.05)
+    pen.text(x, y + size * 0.36, letter, size=size, font=FONT_BOLD, fill=side.text_colour, align="centre")
+
+
+def _vp_symbol(pen: Pen, x: float, y: float, value: str, size: float) -> None:
+    text = f"{value} VP"
+    w = text_width(text, size, FONT_BOLD) + 4
+    h = size * 1.4
+    pen.rect(x - w / 2, y - h / 2, w, h, fill="paper", stroke="vp", width=0.9, radius=h / 2)
+    pen.text(x, y + size * 0.36, text, size=size, font=FONT_BOLD, fill="vp", align="centre")
+
+
+def _setup_symbol(pen: Pen, x: float, y: float, code: str, size: float) -> None:
+    w = text_width(code, size, FONT_BOLD) + 4
+    h = size * 1.35
+    pen.rect(x - w / 2, y - h / 2, w, h, fill="paper", stroke="ink", width=0.5, dash=(1.2, 0.8))
+    pen.text(x, y + size * 0.36, code, size=size, font=FONT_BOLD, align="centre")
+
+
+def _reconstructed_mark(pen: Pen, x: float, y: float, r: float) -> None:
+    pen.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill="paper", stroke="reconstructed", width=0.7)
+
+
+def _unknown_swatch(pen: Pen, x: float, y: float, r: float, grid: Grid) -> None:
+    pts, _ = _cell_shape(grid, x, y, r)
+    pen.polygon(pts, fill=_UNKNOWN_FILL)
+    pen.pattern([pts], m.Pattern.HATCH, "unknown", r * 2.2)
+    pen.polygon(pts, stroke="hex_edge", width=0.4)
+
+
+_UNKNOWN_FILL = "#eeeeee"
+
+
+def _feature_symbol(pen: Pen, kind: str, x: float, y: float, r: float, fill: str) -> None:
+    """A map symbol of half-size ``r`` centred on ``(x, y)``."""
+    ink = "ink"
+    w = max(0.5, r / 14)
+    if kind == "city":
+        # A built-up area: an irregular block outline with streets of small buildings in it.
+        area = [(-1.0, -0.45), (-0.55, -0.95), (0.35, -0.9), (1.0, -0.35), (0.9, 0.55), (0.3, 1.0), (-0.7, 0.85)]
+        pen.polygon([(x + ax * r, y + ay * r) for ax, ay in area], fill=fill, stroke=ink, width=w * 1.3)
+        blocks = [
+            (-0.7, -0.4), (-0.25, -0.65), (0.2, -0.6), (0.55, -0.2), (-0.55, 0.1),
+            (-0.1, -0.15), (0.35, 0.2), (-0.3, 0.5), (0.15, 0.6),
+        ]  # fmt: skip
+        for bx, by in blocks:
+            pen.rect(x + (bx - 0.14) * r, y + (by - 0.14) * r, 0.28 * r, 0.28 * r, fill=_ink(fill), stroke=None)
+    elif kind == "town":
+        for bx, by, bw, bh in ((-0.7, -0.45, 0.75, 0.75), (0.05, -0.2, 0.65, 0.65)):
+            pen.rect(x + bx * r, y + by * r, bw * r, bh * r, fill=fill, stroke=ink, width=w)
+    elif kind == "village":
+        pen.rect(x - 0.35 * r, y - 0.35 * r, 0.7 * r, 0.7 * r, fill=fill, stroke=ink, width=w)
+        pen.circle(x, y, 0.12 * r, fill=ink)
+    elif kind == "airfield":
+        pen.circle(x, y, r, fill=fill, stroke=ink, width=w)
+        s = r * 0.8
+        plane = [
+            (0, -s),
+            (0.12 * s, -0.7 * s),
+            (0.12 * s, -0.2 * s),
+            (0.9 * s, 0.15 * s),
+            (0.9 * s, 0.32 * s),
+            (0.12 * s, 0.12 * s),
+            (0.1 * s, 0.6 * s),
+            (0.38 * s, 0.8 * s),
+            (0.38 * s, 0.92 * s),
+            (0, 0.84 * s),
+        ]
+        pts = plane + [(-px, py) for px, py in reversed(plane[1:-1])]
+        pen.polygon([(x + px, y + py) for px, py in pts], fill=ink)
+    elif kind in ("fort", "fortified", "fortified_locality", "fortress"):
+        pts = _star(x, y, r, 5)
+        pts = [(x + (px - x) * 1.0, y + (py - y) * 1.0) for px, py in pts]
+        pen.polygon(pts, fill=fill, stroke=ink, width=w * 1.4)
+        pen.circle(x, y, r * 0.22, fill=ink)
+    elif kind == "supply":
+        pen.polygon(_star(x, y, r), fill=fill, stroke=ink, width=w)
+    else:
+        pen.rect(x - r * 0.7, y - r * 0.7, r * 1.4, r * 1.4, fill=fill, stroke=ink, width=w)
+        t, s = _fit(kind[:3].upper(), r * 1.3, max(MIN_PT, r * 0.7), FONT_BOLD)
+        pen.text(x, y + s * 0.36, t, size=s, font=FONT_BOLD, align="centre")
+
+
+def _symbol_kind(tid: str, t: m.TerrainType) -> str:
+    if t.symbol:
+        return t.symbol
+    low = f"{tid} {t.name}".lower()
+    for key in ("city", "town", "village", "airfield", "fort", "supply"):
+        if key in low:
+            return key
+    return tid
+
+
+def _cell_shape(
+    grid: Grid, cx: float, cy: float, r: float
+) -> tuple[list[tuple[float, float]], tuple[tuple[float, float], tuple[float, float]]]:
+    """A legend cell of the grid's kind (a pointy hex or a square) around ``(cx, cy)``, and its right side."""
+    if grid.kind is GridKind.HEX:
+        pts = [(cx + r * math.cos(a), cy + r * math.sin(a)) for a in (math.pi / 6 + i * math.pi / 3 for i in range(6))]
+        return pts, (pts[5], pts[0])
+    h = r * 0.87
+    pts = [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+    return pts, (pts[1], pts[2])
+
+
+def _swatch(pen: Pen, ctx: _Ctx, tid: str, t: m.TerrainType, x: float, y: float, s: float, cell: float) -> None:
+    """The chart's sample of a terrain, ``s`` points square with its top-left at ``(x, y)``."""
+    cx, cy = x + s / 2, y + s / 2
+    r = s / 2
+    hexpts, right_side = _cell_shape(ctx.grid, cx, cy, r)
+    base = _base_fill(ctx)
+    if t.kind is m.TerrainKind.HEX:
+        pen.polygon(hexpts, fill=t.colour)
+        pen.pattern([hexpts], t.pattern, _ink(t.colour), s * 1.6)
+        if t.symbol:
+            _feature_symbol(pen, t.symbol, cx, cy, r * 0.45, mix(t.colour, "#ffffff", 0.3))
+        pen.polygon(hexpts, stroke="hex_edge", width=0.5)
+    elif t.kind is m.TerrainKind.FEATURE:
+        pen.polygon(hexpts, fill=base)
+        _feature_symbol(pen, _symbol_kind(tid, t), cx, cy, r * 0.55, t.colour)
+        pen.polygon(hexpts, stroke="hex_edge", width=0.5)
+    elif t.kind is m.TerrainKind.HEXSIDE:
+        pen.polygon(hexpts, fill=base)
+        pen.polygon(hexpts, stroke="hex_edge", width=0.5)
+        _draw_hexside(pen, ctx, tid, t, right_side, cell)
+    else:
+        pen.polygon(hexpts, fill=base)
+        pen.polygon(hexpts, stroke="hex_edge", width=0.5)
+        _draw_path(pen, tid, t, [(x - 1, cy + r * 0.3), (cx, cy), (x + s + 1, cy - r * 0.3)], cell)
+
+
+def _base_fill(ctx: _Ctx) -> str:
+    dt = ctx.game.map.default_terrain
+    if dt and dt in ctx.game.terrain:
+        return ctx.game.terrain[dt].colour
+    return "#f4f1e6"
+
+
+def _ink(fill: str) -> str:
+    """Pattern ink over a fill: the fill darkened, so a pattern keeps its terrain's hue and reads in grey."""
+    return mix(fill, "#000000", 0.38)
+
+
+def _is_river(tid: str, t: m.TerrainType) -> bool:
+    low = f"{tid} {t.name}".lower()
+    return any(k in low for k in ("river", "stream", "canal", "creek", "water")) or t.pattern is m.Pattern.WAVES
+
+
+def _draw_hexside(
+    pen: Pen,
+    ctx: _Ctx,
+    tid: str,
+    t: m.TerrainType,
+    seg: tuple[tuple[float, float], tuple[float, float]],
+    cell: float,
+) -> None:
+    (ax, ay), (bx, by) = seg
+    low = f"{tid} {t.name}".lower()
+    if "bridge" in low:
+        # Two short brackets across the hexside, like a printed bridge.
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        ln = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / ln, dy / ln
+        nx, ny = -uy, ux
+        half, off = cell * 0.1, cell * 0.05
+        for sgn in (-1, 1):
+            ox, oy = mx + sgn * off * ux, my + sgn * off * uy
+            pen.polyline(
+                [
+                    (ox - nx * half + sgn * ux * 2, oy - ny * half + sgn * uy * 2),
+                    (ox - nx * half, oy - ny * half),
+                    (ox + nx * half, oy + ny * half),
+                    (ox + nx * half + sgn * ux * 2, oy + ny * half + sgn * uy * 2),
+                ],
+                stroke="ink",
+                width=max(0.8, cell / 90),
+            )
+        return
+    if _is_river(tid, t):
+        major = "major" in low or "wide" in low
+        width = max(2.2, cell * (0.06 if major else 0.04))
+        river = t.colour if t.colour.lower() != "#ffffff" else pen.colors["river"]
+        pen.polyline([(ax, ay), (bx, by)], stroke=river, width=width)
+        if major:  # a darker bank line keeps major rivers apart from minor ones in greyscale
+            pen.polyline([(ax, ay), (bx, by)], stroke=mix(river, "#ffffff", 0.55), width=width * 0.3)
+        return
+    dash = (4.0, 2.0, 1.0, 2.0) if "border" in low else None
+    pen.polyline(
+        [(ax, ay), (bx, by)],
+        stroke=_ink(t.colour) if t.colour.lower() == "#ffffff" else t.colour,
+        width=max(1.8, cell * 0.03),
+        dash=dash,
+    )
+
+
+def _draw_path(pen: Pen, tid: str, t: m.TerrainType, pts: list[tuple[float, float]], cell: float) -> None:
+    low = f"{tid} {t.name}".lower()
+    if "rail" in low.replace("trail", ""):
+        w = max(1.0, cell / 90)
+        pen.polyline(pts, stroke="railway", width=w)
+        # Cross ties along the line.
+        step = max(4.0, cell / 14)
+        for (ax, ay), (bx, by) in itertools.pairwise(pts):
+            ln = math.hypot(bx - ax, by - ay)
+            if ln == 0:
+                continue
+            ux, uy = (bx - ax) / ln, (by - ay) / ln
+            k = 1
+            while k * step < ln:
+                px, py = ax + ux * k * step, ay + uy * k * step
+                pen.polyline(
+                    [(px - uy * w * 2, py + ux * w * 2), (px + uy * w * 2, py - ux * w * 2)],
+                    stroke="railway",
+                    width=w * 0.8,
+                    cap=0,
+                )
+                k += 1
+        return
+    colour_ = t.colour if t.colour.lower() != "#ffffff" else pen.colors["road"]
+    w = max(1.4, cell * 0.022)
+    if "trail" in low or "track" in low:
+        pen.polyline(pts, stroke=colour_, width=w * 0.8, dash=(w * 2, w * 1.5), cap=0)
+        return
+    pen.polyline(pts, stroke="ink", width=w + 1.0)
+    pen.polyline(pts, stroke=colour_, width=w)
+
+
+# ================================================================================================ map drawing
+def _terrain_fill(ctx: _Ctx, tid: str | None) -> str:
+    return ctx.game.terrain[tid].colour if tid is not None else _UNKNOWN_FILL
+
+
+def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
+    """The map proper: fills, patterns, hexsides, paths, symbols and text, in that order."""
+    game, grid, size = ctx.game, ctx.grid, geom.size
+    cells = list(grid.cells())
+    texture = min(size, PATTERN_MAX)
+    # One fill and one pattern per terrain, each over all its cells: far fewer PDF operators than per hex,
+    # and the texture runs on across neighbouring hexes of one terrain.
+    by_terrain: dict[str | None, list[list[tuple[float, float]]]] = {}
+    for cell in cells:
+        by_terrain.setdefault(ctx.terrain_of[cell], []).append(geom.corners(cell))
+    order = [t for t in game.terrain if t in by_terrain] + ([None] if None in by_terrain else [])
+    for tid in order:
+        polys = by_terrain[tid]
+        if tid is None:
+            pen.polygons(polys, fill=_UNKNOWN_FILL)
+            pen.pattern(polys, m.Pattern.HATCH, "unknown", texture)
+            continue
+        t = game.terrain[tid]
+        pen.polygons(polys, fill=t.colour)
+        pen.pattern(polys, t.pattern, _ink(t.colour), texture)
+    edge_w = max(0.45, size / 200)
+    pen.polygons([geom.corners(c) for c in cells], stroke="hex_edge", width=edge_w)
+    # Paths under hexside lines would hide rivers' bridges; roads go over rivers as on printed maps.
+    for hs in game.map.hexsides:
+        try:
+            a, b = grid.parse(hs.between[0]), grid.parse(hs.between[1])
+            seg = geom.side_segment(Hexside.between(a, b))
+        except ValueError:
+            continue
+        for fid in sorted(hs.features, key=lambda f: "bridge" in f):
+            if fid in game.terrain:
+                _draw_hexside(pen, ctx, fid, game.terrain[fid], seg, texture)
+    for path in game.map.paths:
+        if path.kind not in game.terrain:
+            continue
+        try:
+            pts = [geom.center(grid.parse(h)) for h in path.hexes]
+        except ValueError:
+            continue
+        _draw_path(pen, path.kind, game.terrain[path.kind], pts, texture)
+    for cell in cells:
+        _draw_hex_content(pen, ctx, geom, cell)
+
+
+def _draw_hex_content(pen: Pen, ctx: _Ctx, geom: MapGeometry, cell: Cell) -> None:
+    game, size = ctx.game, geom.size
+    cx, cy = geom.center(cell)
+    ri = geom.inner
+    info = ctx.hexes.get(cell)
+    tid = ctx.terrain_of[cell]
+    fill = _terrain_fill(ctx, tid)
+    patterned = tid is None or game.terrain[tid].pattern is not m.Pattern.NONE
+    # Hex label at the top, on a knock-out of the hex's own colour so patterns never cross it.
+    label = ctx.grid.label(cell)
+    lsize = min(8.0, max(MIN_PT, size * 0.055))
+    ly = cy - 0.70 * ri
+    lw = text_width(label, lsize, FONT)
+    if patterned:
+        pen.knockout(cx - lw / 2 - 2, ly - lsize * 0.9, lw + 4, lsize * 1.2, fill=fill)
+    pen.text(cx, ly, label, size=lsize, fill="label", align="centre")
+    if info is None:
+        if tid is None:
+            pen.text(cx, cy + 3, "?", size=max(MIN_PT, size * 0.1), fill="unknown", align="centre")
+        return
+    if info.reconstructed:
+        _reconstructed_mark(pen, cx + lw / 2 + 2.2 + max(2.0, lsize * 0.4), ly - lsize * 0.3, max(2.0, lsize * 0.4))
+    features = [f for f in info.features if f in game.terrain]
+    base = game.terrain[tid] if tid is not None else None
+    kinds: list[tuple[str, str]] = []
+    if base is not None and base.symbol:
+        kinds.append((base.symbol, mix(base.colour, "#ffffff", 0.3)))
+    kinds += [(_symbol_kind(f, game.terrain[f]), game.terrain[f].colour) for f in features]
+    side = ctx.side(info.supply) if info.supply else None
+    vp_text = _maybe(info.vp) if info.vp is not None else None
+    _symbol_row(pen, cx, cy - 0.1 * ri, ri, kinds, side, vp_text, min(8.0, max(MIN_PT, size * 0.055)))
+    if info.name:
+        nsize = min(9.0, max(MIN_PT, size * 0.068))
+        t, s = _fit(info.name, size * 1.5, nsize, FONT_BOLD)
+        ny = cy + 0.58 * ri
+        nw = text_width(t, s, FONT_BOLD)
+        if patterned:
+            pen.knockout(cx - nw / 2 - 1.5, ny - s * 0.82, nw + 3, s * 1.1, fill=mix(fill, "#ffffff", 0.45))
+        pen.text(cx, ny, t, size=s, font=FONT_BOLD, fill="name", align="centre")
+    if info.setup:
+        ssize = min(7.0, max(MIN_PT, size * 0.05))
+        code, ssize = _fit(info.setup, 0.9 * size, ssize, FONT_BOLD)
+        _setup_symbol(pen, cx, cy + 0.84 * ri - ssize * 0.4, code, ssize)
+    if tid is None and not (kinds or side or info.name or vp_text):
+        pen.text(cx, cy + 3, "?", size=max(MIN_PT, size * 0.1), fill="unknown", align="centre")
+
+
+def _symbol_row(
+    pen: Pen,
+    cx: float,
+    y: float,
+    ri: float,
+    kinds: list[tuple[str, str]],
+    side: m.Side | None,
+    vp: str | None,
+    vp_size: float,
+) -> None:
+    """Supply source, feature symbols and VP badge side by side across the hex's middle, centred on ``cx``,
+    shrunk together until the row fits inside the hex."""
+    sr = max(5.0, 0.19 * ri)
+    r = ri * (0.34 if len(kinds) <= 1 else 0.25)
+    gap = 0.1 * ri
+    vp_w = text_width(f"{vp} VP", vp_size, FONT_BOLD) + 4 if vp is not None else 0.0
+
+    def total(rr: float) -> float:
+        widths = ([2 * sr] if side else []) + [2 * rr] * len(kinds) + ([vp_w] if vp is not None else [])
+        return sum(widths) + gap * max(0, len(widths) - 1)
+
+    while kinds and total(r) > 1.75 * ri and r > 0.12 * ri:
+        r *= 0.9
+    x = cx - total(r) / 2
+    if side is not None:
+        _supply_symbol(pen, x + sr, y, sr, side)
+        x += 2 * sr + gap
+    for kind, col in kinds:
+        _feature_symbol(pen, kind, x + r, y, r, col)
+        x += 2 * r + gap
+    if vp is not None:
+        _vp_symbol(pen, x + vp_w / 2, y, vp, vp_size)
+
+
+def _draw_sheet(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
+    """One whole sheet in sheet coordinates."""
+    sheet = lay.pages[page]
+    pen.rect(0, 0, lay.sheet_w, lay.sheet_h, fill="paper")
+    if sheet.kind == "map":
+        pen.c.saveState()
+        pen.clip_rect(0, 0, lay.sheet_w, lay.sheet_h)
+        _draw_grid(pen, ctx, lay.geometry)
+        pen.c.restoreState()
+        if not lay.title_on_map:
+            _compact_title(pen, ctx, lay, page)
+    else:
+        _compact_title(pen, ctx, lay, page)
+    for p in sheet.placed:
+        p.item.draw(pen, p.x, p.y, p.w)
+
+
+def _compact_title_box(ctx: _Ctx, lay: MapLayout, page: int) -> tuple[str, float, tiling.Rect]:
+    """Text, size and place of the one-line title: in the gap above (or below) the grid when there is one,
+    else over the map's top-left corner."""
+    g = ctx.game.game
+    n = len(lay.pages)
+    what = "map" if lay.pages[page].kind == "map" else "charts"
+    text = f"{g.title} — {what}, sheet {page + 1} of {n}  ·  MAP: {ctx.game.map.status.value.upper()}"
+    if page == 0 and n > 1:
+        text += "  ·  title, turn track and charts on sheet 2"
+    t, s = _fit(text, lay.sheet_w - 2 * SHEET_MARGIN - 8, 9.0, FONT_BOLD)
+    w, h = text_width(t, s, FONT_BOLD) + 8, s * 1.6
+    y = SHEET_MARGIN
+    if lay.pages[page].kind == "map":
+        geom = lay.geometry
+        below = geom.oy + geom.extent[1]
+        if geom.oy >= h + 4:
+            y = geom.oy - h - 3
+        elif lay.sheet_h - below >= h + 4:
+            y = below + 3
+        else:  # over the map, at the bottom where cells have the least printed on them
+            y = lay.sheet_h - SHEET_MARGIN - h
+    return t, s, tiling.Rect(SHEET_MARGIN, y, w, h)
+
+
+def _compact_title(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
+    """A one-line title: on chart sheets, and on a map sheet that has no room for the title block."""
+    t, s, r = _compact_title_box(ctx, lay, page)
+    pen.rect(r.x, r.y, r.w, r.h, fill="paper", stroke="ink", width=0.8)
+    pen.text(r.x + 4, r.y + s * 1.12, t, size=s, font=FONT_BOLD)
+
+
+def _occupied(ctx: _Ctx, lay: MapLayout, page: int) -> list[tiling.Rect]:
+    """What is printed on a chart sheet: its title line and its chart items (tiles missing all are blank)."""
+    out = [_compact_title_box(ctx, lay, page)[2]]
+    out += [tiling.Rect(p.x, p.y, p.w, p.item.height) for p in lay.pages[page].placed]
+    return out
+
+
+def _printed_tiles(ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, page: int) -> list[tiling.Tile]:
+    """The tiles of a sheet worth a page: all of a map sheet; those of a chart sheet that hold something."""
+    if lay.pages[page].kind == "map":
+        return list(tplan.tiles)
+    used = _occupied(ctx, lay, page)
+    return [t for t in tplan.tiles if any(t.source.intersection(r) is not None for r in used)]
+
+
+def _inches(points: float) -> str:
+    """``17in``, ``6.35in``: inches to two decimals at most, for notes printed on the map."""
+    return f"{points / INCH:.2f}".rstrip("0").rstrip(".") + "in"
+
+
+# ====================================================================================================== pages
+def _paper_name(options: Any) -> str:
+    return str(getattr(options, "paper", "letter") or "letter")
+
+
+def render(game: m.Game, options: Any, *, colors: dict[str, str] | None = None) -> bytes:
+    """The map component as PDF bytes: sheets at their true size when they fit ``options.paper``, else tiles of
+    the paper (true scale) and an assembly page per sheet."""
+    palette = {**DEFAULT_COLORS, **(colors or {})}
+    ctx = _Ctx.build(game, options, palette)
+    lay = sheet_layout(game, options, colors=colors)
+    paper_w, paper_h = U.paper(_paper_name(options))
+    title = f"{game.game.title} — map"
+
+    if tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
+
+        def draw_sheets(c: Canvas) -> None:
+            for i in range(len(lay.pages)):
+                c.setPageSize((lay.sheet_w, lay.sheet_h))
+                _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
+                c.showPage()
+
+        return render_pdf((lay.sheet_w, lay.sheet_h), draw_sheets, title=title)
+
+    tplan = tiling.plan(lay.sheet_w, lay.sheet_h, paper_w, paper_h)
+
+    def draw_tiles(c: Canvas) -> None:
+        for i in range(len(lay.pages)):
+            c.beginForm(f"sheet{i}", 0, 0, lay.sheet_w, lay.sheet_h)
+            _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
+            c.endForm()
+            c.beginForm(f"mini{i}", 0, 0, lay.sheet_w, lay.sheet_h)
+            _draw_sheet(Pen(c, lay.sheet_h, options, palette, text=False), ctx, lay, i)
+            c.endForm()
+        for i in range(len(lay.pages)):
+            for tile in _printed_tiles(ctx, lay, tplan, i):
+                c.setPageSize((tplan.paper_w, tplan.paper_h))
+                _tile_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, tile, i)
+                c.showPage()
+        for i in range(len(lay.pages)):
+            c.setPageSize((tplan.paper_w, tplan.paper_h))
+            _assembly_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, i, _paper_name(options))
+            c.showPage()
+
+    return render_pdf((tplan.paper_w, tplan.paper_h), draw_tiles, title=title)
+
+
+def _sheet_caption(ctx: _Ctx, lay: MapLayout, page: int) -> str:
+    what = "map" if lay.pages[page].kind == "map" else "charts"
+    return f"{ctx.game.game.title} — {what}, sheet {page + 1} of {len(lay.pages)}"
+
+
+def _crop_marks(pen: Pen, x: float, y: float, w: float, h: float) -> None:
+    gap, ln = 0.06 * INCH, 0.22 * INCH
+    for cx, sx in ((x, -1), (x + w, 1)):
+        for cy, sy in ((y, -1), (y + h, 1)):
+            pen.polyline([(cx + sx * gap, cy), (cx + sx * (gap + ln), cy)], stroke="crop", width=0.35, cap=0)
+            pen.polyline([(cx, cy + sy * gap), (cx, cy + sy * (gap + ln))], stroke="crop", width=0.35, cap=0)
+
+
+def _registration(pen: Pen, x: float, y: float, r: float) -> None:
+    pen.circle(x, y, r, stroke="crop", width=0.35)
+    pen.circle(x, y, r * 0.45, stroke="crop", width=0.35)
+    pen.polyline([(x - r * 1.35, y), (x + r * 1.35, y)], stroke="crop", width=0.35, cap=0)
+    pen.polyline([(x, y - r * 1.35), (x, y + r * 1.35)], stroke="crop", width=0.35, cap=0)
+
+
+def registration_points(strip: tiling.Strip) -> list[tuple[float, float]]:
+    """Sheet positions of the registration marks in an overlap strip: on its centre line, a quarter of the way
+    in from each end (the same points on both tiles that share the strip)."""
+    r = strip.rect
+    if strip.side in ("left", "right"):
+        x = r.x + r.w / 2
+        return [(x, r.y + r.h * 0.25), (x, r.y + r.h * 0.75)]
+    y = r.y + r.h / 2
+    return [(r.x + r.w * 0.25, y), (r.x + r.w * 0.75, y)]
+
+
+def _scale_bar(pen: Pen, x: float, y: float) -> None:
+    """A 2 in bar with inch and centimetre ticks to check the printer did not scale the page."""
+    length = 2 * INCH
+    pen.rect(x, y, length, 4, fill="paper", stroke="ink", width=0.5)
+    pen.rect(x, y, INCH, 4, fill="ink")
+    for i in range(6):
+        cx = x + i * 72 / 2.54
+        pen.polyline([(cx, y + 4), (cx, y + 7)], stroke="ink", width=0.4, cap=0)
+    pen.text(x + length + 4, y + 4.5, "2 in = 50.8 mm at true scale (ticks: cm)", size=6.0)
+
+
+def _tile_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile: tiling.Tile, page: int) -> None:
+    c = pen.c
+    src = tile.source
+    px, py = tplan.placement(tile)
+    # The tile: the sheet translated so the tile's source rectangle lands at (px, py), clipped to it.
+    c.saveState()
+    pen.clip_rect(px, py, src.w, src.h)
+    c.translate(px - src.x, tplan.paper_h - py + src.y - lay.sheet_h)
+    c.doForm(f"sheet{page}")
+    c.restoreState()
+
+    def to_page(x: float, y: float) -> tuple[float, float]:
+        return px + x - src.x, py + y - src.y
+
+    for strip in tile.strips:
+        r = strip.rect
+        sx, sy = to_page(r.x, r.y)
+        if strip.side in ("right", "bottom"):
+            # This tile's strip goes under its right/lower neighbour: shade and label it.
+            pen.rect(sx, sy, r.w, r.h, fill="overlap", alpha=0.3)
+            label = f"overlap — glue under neighbour {strip.neighbour}"
+            if strip.side == "right":
+                t, s = _fit(label, r.h - 0.6 * INCH, 6.5, FONT_BOLD)
+                tw = text_width(t, s, FONT_BOLD) + 6
+                pen.rect(sx + r.w / 2 - s * 0.75, sy + r.h / 2 - tw / 2, s * 1.5, tw, fill="paper", radius=2)
+                pen.text(sx + r.w / 2 + s * 0.35, sy + r.h / 2, t, size=s, font=FONT_BOLD, align="centre", angle=90)
+            else:
+                t, s = _fit(label, r.w - 0.6 * INCH, 6.5, FONT_BOLD)
+                tw = text_width(t, s, FONT_BOLD) + 6
+                pen.rect(sx + r.w / 2 - tw / 2, sy + r.h / 2 - s * 0.75, tw, s * 1.5, fill="paper", radius=2)
+                pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
+        for x, y in registration_points(strip):
+            _registration(pen, *to_page(x, y), 0.09 * INCH)
+    _crop_marks(pen, px, py, src.w, src.h)
+    top = py - 0.12 * INCH
+    caption = _sheet_caption(ctx, lay, page)
+    index = tile.describe(tplan)
+    iw = text_width(index, 9.0, FONT_BOLD)
+    t, s = _fit(caption, tplan.paper_w - 2 * tplan.margin - iw - 12, 8.0, FONT_BOLD)
+    pen.text(tplan.margin, min(top, tplan.margin + 8), t, size=s, font=FONT_BOLD)
+    pen.text(tplan.paper_w - tplan.margin, min(top, tplan.margin + 8), index, size=9.0, font=FONT_BOLD, align="right")
+    bottom = max(py + src.h + 0.3 * INCH, tplan.paper_h - tplan.margin - 10)
+    bottom = min(bottom, tplan.paper_h - tplan.margin)
+    _scale_bar(pen, tplan.margin, bottom - 6)
+    hint = "Print at 100 % (actual size). Trim at the crop marks; glue each shaded strip under its neighbour."
+    t, s = _fit(hint, tplan.paper_w / 2 - tplan.margin - 10, 6.0)
+    pen.text(tplan.paper_w - tplan.margin, bottom - 1, t, size=s, align="right")
+
+
+def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, page: int, paper: str) -> None:
+    c = pen.c
+    mg = tplan.margin
+    caption = _sheet_caption(ctx, lay, page)
+    printed = {t.name for t in _printed_tiles(ctx, lay, tplan, page)}
+    head = (
+        f"Assembly — {caption} ({_inches(lay.sheet_w)} x {_inches(lay.sheet_h)}) on {len(printed)} "
+        f"{paper} pages ({tplan.rows}x{tplan.columns})"
+    )
+    t, s = _fit(head, tplan.paper_w - 2 * mg, 11.0, FONT_BOLD)
+    pen.text(mg, mg + 10, t, size=s, font=FONT_BOLD)
+    steps = [
+        "1. Print every page at 100 % (actual size, no 'fit to page'); the 2 in bar on each page must measure 2 in.",
+        "2. Trim each tile at its crop marks (the corner lines).",
+        "3. Lay the tiles out as below. A tile's shaded right and bottom strips go under the tile to the right "
+        "and the tile below; the map is printed on both, so it runs on unbroken.",
+        "4. Match the registration marks (crossed circles) and the hex lines, then glue.",
+    ]
+    lines: list[str] = []
+    for st in steps:
+        lines += _wrap(st, tplan.paper_w - 2 * mg, 7.0)
+    y_text = tplan.paper_h - mg - 8.4 * len(lines)
+    for i, ln in enumerate(lines):
+        pen.text(mg, y_text + 8.4 * i + 6, ln, size=7.0)
+    area_top = mg + 22
+    aw, ah = tplan.paper_w - 2 * mg, y_text - 10 - area_top
+    f = min(aw / lay.sheet_w, ah / lay.sheet_h)
+    mw, mh = lay.sheet_w * f, lay.sheet_h * f
+    mx, my = mg + (aw - mw) / 2, area_top + (ah - mh) / 2
+    c.saveState()
+    c.translate(mx, tplan.paper_h - my - mh)
+    c.scale(f, f)
+    c.doForm(f"mini{page}")
+    c.restoreState()
+    pen.rect(mx, my, mw, mh, stroke="ink", width=0.8)
+    for tile in tplan.tiles:
+        for strip in tile.strips:
+            if strip.side in ("right", "bottom"):
+                r = strip.rect
+                pen.rect(mx + r.x * f, my + r.y * f, r.w * f, r.h * f, fill="overlap", alpha=0.35)
+    for tile in tplan.tiles:
+        r = tile.source
+        pen.rect(mx + r.x * f, my + r.y * f, r.w * f, r.h * f, stroke="mark", width=1.2, dash=(5, 3))
+        cx, cy = mx + (r.x + r.w / 2) * f, my + (r.y + r.h / 2) * f
+        size = max(MIN_PT, min(16.0, 0.3 * min(r.w, r.h) * f))
+        blank = tile.name not in printed
+        lw = text_width(tile.name, size, FONT_BOLD) + size * 0.6
+        fill = "label" if blank else "mark"
+        pen.rect(cx - lw / 2, cy - size * 0.75, lw, size * 1.4, fill="paper", stroke=fill, width=1.0, radius=3)
+        pen.text(cx, cy + size * 0.32, tile.name, size=size, font=FONT_BOLD, fill=fill, align="centre")
+        if blank:
+            pen.text(
+                cx, cy + size * 1.5, "blank: not printed", size=max(MIN_PT, size * 0.45), fill="label", align="centre"
+            )
