@@ -3,9 +3,8 @@
 Generic like :mod:`forge.rules.zoc`: cells are any hashable values and adjacency is a function.  The tracing
 rule is Hell's Gate's (5.1), which many games share:
 
-* a supply line is a chain of adjacent cells of any length from the unit to a friendly supply source (a unit
-on
-  a source is in supply);
+* a supply line is a chain of adjacent cells of any length from the unit to a friendly supply source (a
+  unit on a source is in supply);
 * it never enters a cell holding an enemy unit;
 * it enters a cell in an enemy zone of control, or an enemy supply source, only if a friendly unit is there
   (friendly units "block" enemy zones and enemy sources);
@@ -58,8 +57,7 @@ def supplied_cells(
 
     A source counts only when a line may enter it (:func:`passable`): an enemy-held source, or a vacant one in
     an enemy zone, supplies nobody (Hell's Gate turn-1 example: vacant Cherkassy F7 supplies because no German
-    unit is next to it).  A cell's own unit is friendly, so a unit's cell is passable unless an enemy shares
-    it.
+    unit is next to it).  A unit's own cell is friendly-held, so it is passable unless an enemy shares it.
 
     Properties (tested): adding a friendly unit never removes a cell; removing an enemy unit (from
     ``enemy_occupied`` and from the zone it exerted in ``blocked``) never removes a cell; raising
