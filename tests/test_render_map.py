@@ -395,13 +395,14 @@ def test_doctests() -> None:
     assert doctest.testmod(forge.render.style).failed == 0
 
 
-def test_patterns_paint_in_bounded_batches() -> None:
-    """A map-wide hatch is painted as several paths of bounded length: pdfium stops rasterising one path past a
-    few million cells, which cut the hatch of large partial maps off along a diagonal when zoomed in."""
+def test_patterns_are_tiles_placed_many_times() -> None:
+    """A map-wide hatch is one small periodic tile (a form XObject) placed wherever it is needed: the file stays
+    small, and no painted path is long (pdfium stops rasterising one path past a few million cells, which once
+    cut the hatch of large partial maps off along a diagonal)."""
     from reportlab.lib.colors import black
     from reportlab.pdfgen.canvas import Canvas
 
-    from forge.render.style import BATCH_LENGTH, draw_pattern
+    from forge.render.style import draw_pattern
 
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(4000, 2400), pageCompression=0, invariant=1)
@@ -409,6 +410,7 @@ def test_patterns_paint_in_bounded_batches() -> None:
     c.showPage()
     c.save()
     content = buf.getvalue().decode("latin-1")
-    strokes = content.count(" S\n") + content.count("\nS\n")
-    total = (4000 + 2400) / 7.2 * 2400 * math.sqrt(2)  # lines x length of each, roughly
-    assert strokes >= total / (BATCH_LENGTH * 2)
+    tiles = math.ceil(4000 / 72) * math.ceil(2400 / 72)
+    assert content.count(" Do") == tiles
+    assert content.count("/Subtype /Form") == 1
+    assert len(buf.getvalue()) < 400_000

@@ -208,14 +208,17 @@ def draw_pattern(
     faster than one call per hex -- in the canvas's current (reportlab, y-up) coordinates; the pattern is
     clipped to it.  ``cell_size`` is the size of the cell being filled (a hex across its flats, a swatch's
     width): the marks scale with it.  The fill under the pattern is the caller's; ``none`` draws nothing.
-    Marks are anchored to the coordinate origin, so neighbouring cells of one terrain join into one texture.
+
+    The marks are drawn once into a periodic tile (a PDF form XObject) which is then placed wherever the
+    polygons need it, anchored to the coordinate origin so that neighbouring cells join into one texture.
+    A 2,000-hex map thus carries a few dozen marks per terrain instead of tens of thousands.
     """
     p = Pattern(pattern)
     polys = [q for q in _polygons(path) if len(q) >= 3]
     if p is Pattern.NONE or not polys:
         return
     s = max(cell_size, 4.0)
-    boxes = [_bbox(q) for q in polys]
+    name, tw, th = _tile(canvas, p, colour, s)
     canvas.saveState()
     clip = canvas.beginPath()
     for q in polys:
@@ -224,24 +227,52 @@ def draw_pattern(
             clip.lineTo(*pt)
         clip.close()
     canvas.clipPath(clip, stroke=0, fill=0)
+    spots: set[tuple[int, int]] = set()
+    for x0, y0, x1, y1 in (_bbox(q) for q in polys):
+        for ti in range(math.floor(x0 / tw), math.ceil(x1 / tw)):
+            for tj in range(math.floor(y0 / th), math.ceil(y1 / th)):
+                spots.add((ti, tj))
+    for ti, tj in sorted(spots, key=lambda t: (t[1], t[0])):
+        canvas.saveState()
+        canvas.translate(ti * tw, tj * th)
+        canvas.doForm(name)
+        canvas.restoreState()
+    canvas.restoreState()
+
+
+def _tile(canvas: Canvas, p: Pattern, colour: Color, s: float) -> tuple[str, float, float]:
+    """The form XObject holding one period of ``p`` (made on first use per canvas): name, width, height."""
+    forms: dict[tuple[str, str, float], tuple[str, float, float]] = canvas.__dict__.setdefault("_hexforge_tiles", {})
+    key = (p.value, colour.hexval(), round(s, 4))
+    if key in forms:
+        return forms[key]
+    draw, width, period = _PATTERNS[p]
+    px, py = period(s)
+    nx, ny = max(1, math.ceil(s / px)), max(1, math.ceil(s / py))
+    tw, th = nx * px, ny * py
+    name = f"HexforgePattern{len(forms) + 1}"
+    canvas.beginForm(name, 0, 0, tw, th)
     canvas.setStrokeColor(colour)
     canvas.setFillColor(colour)
     canvas.setLineCap(1)
     canvas.setLineJoin(1)
-    draw, width = _PATTERNS[p]
     canvas.setLineWidth(width(s))
     strokes = PathBatch(canvas, stroke=True, fill=False)
     fills = PathBatch(canvas, stroke=False, fill=True)
-    draw(strokes, fills, boxes, s)
+    draw(strokes, fills, [(0.0, 0.0, tw, th)], s, (tw, th))
     strokes.flush()
     fills.flush()
-    canvas.restoreState()
+    canvas.endForm()
+    forms[key] = (name, tw, th)
+    return forms[key]
 
 
 # Each pattern adds its marks to a stroke batch and a fill batch; its line width is in _PATTERNS.
-def _trees(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _trees(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     step = s / 6.0
-    for i, j, x, y in _lattice(boxes, step, step * 0.8, stagger=True):
+    ni, nj = round(tile[0] / step), round(tile[1] / (step * 0.8))  # jitter repeats with the tile: seamless
+    for i0, j0, x, y in _lattice(boxes, step, step * 0.8, stagger=True):
+        i, j = i0 % ni, j0 % nj
         x += (_jitter(i, j, 1) - 0.5) * step * 0.35
         y += (_jitter(i, j, 2) - 0.5) * step * 0.3
         r = step * (0.26 + 0.1 * _jitter(i, j, 3))
@@ -250,7 +281,7 @@ def _trees(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
         fi.circle(x, y, r)  # canopy
 
 
-def _dots(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _dots(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     step = s / 9
     for _, _, x, y in _lattice(boxes, step, step * 0.87, stagger=True):
         fi.circle(x, y, step * 0.16)
@@ -269,17 +300,17 @@ def _lines(st: PathBatch, box: Box, step: float, slope: int) -> None:
             st.lineTo(x, y1)
 
 
-def _hatch(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _hatch(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     _lines(st, _union(boxes), s / 10, 1)
 
 
-def _crosshatch(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _crosshatch(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     box = _union(boxes)
     _lines(st, box, s / 8, 1)
     _lines(st, box, s / 8, -1)
 
 
-def _marsh(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _marsh(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     step = s / 5
     w = step * 0.32
     for _, _, x, y in _lattice(boxes, step, step * 0.6, stagger=True):
@@ -290,14 +321,14 @@ def _marsh(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
             st.lineTo(x + dx * 1.3, y + w * hh)
 
 
-def _hills(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _hills(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     step = s / 4
     r = step * 0.3
     for _, _, x, y in _lattice(boxes, step, step * 0.6, stagger=True):
         st.arc(x - r, y - r * 0.7, x + r, y + r * 0.9, startAng=0, extent=180)
 
 
-def _waves(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _waves(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     x0, y0, x1, y1 = _union(boxes)
     step = s / 7
     amp = step * 0.22
@@ -312,7 +343,7 @@ def _waves(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
             x += wl
 
 
-def _brick(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
+def _brick(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float, tile: tuple[float, float]) -> None:
     x0, y0, x1, y1 = _union(boxes)
     bw, bh = s / 5, s / 10
     for j in range(math.floor(y0 / bh) - 1, math.ceil(y1 / bh) + 1):
@@ -324,13 +355,15 @@ def _brick(st: PathBatch, fi: PathBatch, boxes: list[Box], s: float) -> None:
         st.lineTo(x, y + bh)
 
 
-_PATTERNS: dict[Pattern, tuple[Callable[[PathBatch, PathBatch, list[Box], float], None], Callable[[float], float]]] = {
-    Pattern.TREES: (_trees, lambda s: max(0.3, s / 300)),
-    Pattern.DOTS: (_dots, lambda s: 0.4),
-    Pattern.HATCH: (_hatch, lambda s: max(0.4, s / 150)),
-    Pattern.CROSSHATCH: (_crosshatch, lambda s: max(0.35, s / 180)),
-    Pattern.MARSH: (_marsh, lambda s: max(0.4, s / 160)),
-    Pattern.HILLS: (_hills, lambda s: max(0.45, s / 140)),
-    Pattern.WAVES: (_waves, lambda s: max(0.4, s / 170)),
-    Pattern.BRICK: (_brick, lambda s: max(0.35, s / 200)),
+_Draw = Callable[[PathBatch, PathBatch, list[Box], float, tuple[float, float]], None]
+_PATTERNS: dict[Pattern, tuple[_Draw, Callable[[float], float], Callable[[float], tuple[float, float]]]] = {
+    # pattern: (marks, line width, period (x, y) of the marks for a cell size s)
+    Pattern.TREES: (_trees, lambda s: max(0.3, s / 300), lambda s: (s / 6, 2 * 0.8 * s / 6)),
+    Pattern.DOTS: (_dots, lambda s: 0.4, lambda s: (s / 9, 2 * 0.87 * s / 9)),
+    Pattern.HATCH: (_hatch, lambda s: max(0.4, s / 150), lambda s: (s / 10, s / 10)),
+    Pattern.CROSSHATCH: (_crosshatch, lambda s: max(0.35, s / 180), lambda s: (s / 8, s / 8)),
+    Pattern.MARSH: (_marsh, lambda s: max(0.4, s / 160), lambda s: (s / 5, 2 * 0.6 * s / 5)),
+    Pattern.HILLS: (_hills, lambda s: max(0.45, s / 140), lambda s: (s / 4, 2 * 0.6 * s / 4)),
+    Pattern.WAVES: (_waves, lambda s: max(0.4, s / 170), lambda s: (1.2 * s / 7, s / 7)),
+    Pattern.BRICK: (_brick, lambda s: max(0.35, s / 200), lambda s: (s / 5, 2 * s / 10)),
 }
