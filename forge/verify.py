@@ -20,6 +20,8 @@ kind                   severity  meaning
 ``example-invalid``    warning   an example's inputs cannot be used (unknown column, hex off the map ...)
 ``example-unchecked``  info      stated outcomes the engine cannot recompute, with the reason
 ``crt-implied``        info      a CRT cell the rulebook does not print but an example implies
+``print-mismatch``     error     the printed cards show a value other than the one the engine uses (roundtrip.py)
+``print-missing``      warning   something the engine uses is not in the printed cards' text (roundtrip.py)
 =====================  ========  ===================================================================================
 
 An example is **checked** when every value it states was recomputed and agreed; a value the engine cannot
@@ -70,6 +72,8 @@ SEVERITY: dict[str, str] = {
     "example-invalid": "warning",
     "example-unchecked": "info",
     "crt-implied": "info",
+    "print-mismatch": "error",
+    "print-missing": "warning",
 }
 """Severity of each kind of finding; kinds not listed are warnings."""
 
