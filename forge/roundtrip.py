@@ -216,8 +216,9 @@ def _terrain(chk: _Check, game: m.Game) -> None:
         if not row.startswith(want):
             chk.mismatch(t.rule, f"terrain {t.name!r} movement cost", row[: len(want) + 3], want, f"terrain.{tid}")
         shift = t.combat.shift
-        if shift and f"[shift{shift:+d}" not in row and f"[shift{shift}" not in row:
-            chk.mismatch(t.rule, f"terrain {t.name!r} combat shift", "-", f"{shift:+d}", f"terrain.{tid}")
+        words = f"{abs(shift)}column{'s' if abs(shift) != 1 else ''}{'left' if shift < 0 else 'right'}"
+        if shift and words not in row:
+            chk.mismatch(t.rule, f"terrain {t.name!r} combat shift", "-", words, f"terrain.{tid}")
         pos = p
 
 

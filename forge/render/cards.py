@@ -25,7 +25,7 @@ from .. import units as U
 from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, render_pdf, text_width
 from .counters import MIN_TEXT_PT, fit_text
-from .style import DEFAULT_COLORS, colour, draw_pattern
+from .style import DEFAULT_COLORS, colour, combat_facts, draw_pattern
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
     from ..build import BuildOptions
@@ -286,10 +286,7 @@ def grid_table(
 
     if widths is None:
         widths = auto_widths(header, rows, avail, flex=flex, size=max(st.cell.fontSize, st.cell_c.fontSize))
-    head = [
-        P(h, st.head_c if centre_from is not None and i >= centre_from else st.head)
-        for i, h in enumerate(header)
-    ]
+    head = [P(h, st.head_c if centre_from is not None and i >= centre_from else st.head) for i, h in enumerate(header)]
     data = [head] + [[cell(v, i) for i, v in enumerate(r)] for r in rows]
     heights = None if row_height is None else [None] + [row_height] * (len(data) - 1)
     t = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, hAlign="LEFT")
@@ -455,25 +452,17 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         for sec in crt.sections:
             sec_cells = crt.cells.get(sec, Unknown(unknown="section not given"))
             if isinstance(sec_cells, Unknown):
-                out_note = (
-                    f"{_section_name(game, sec)}: every cell unknown ({sec_cells.unknown or 'not given'})"
-                )
+                out_note = f"{_section_name(game, sec)}: every cell unknown ({sec_cells.unknown or 'not given'})"
                 tables.append(P(esc(out_note), st.small))
             grid = _grid_rows(sec_cells, crt.rows, n)
             unknown_any |= _has_unknown(grid)
             tables.append(
-                _crt_table(
-                    crt, grid, crt.rows, st, avail, corner=corner, title=_section_name(game, sec), grow=False
-                )
+                _crt_table(crt, grid, crt.rows, st, avail, corner=corner, title=_section_name(game, sec), grow=False)
             )
         out += _side_by_side([t for t in tables if isinstance(t, Table)], avail)
         out += [t for t in tables if not isinstance(t, Table)]
     else:
-        cells = (
-            crt.cells
-            if not isinstance(crt.cells, dict)
-            else Unknown(unknown="sections without a section list")
-        )
+        cells = crt.cells if not isinstance(crt.cells, dict) else Unknown(unknown="sections without a section list")
         grid = _grid_rows(cells, crt.rows, n)
         unknown_any |= _has_unknown(grid)
         out.append(_crt_table(crt, grid, crt.rows, st, avail, corner=corner))
@@ -488,11 +477,7 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         legend.append("Each cell: attacker / defender step losses (- = none).")
     mr = crt.mandatory_retreat
     if mr is not None:
-        look = (
-            "<u><b>bold underlined</b></u>"
-            if st.greyscale
-            else f'<font color="{RETREAT_RED}"><b>red</b></font>'
-        )
+        look = "<u><b>bold underlined</b></u>" if st.greyscale else f'<font color="{RETREAT_RED}"><b>red</b></font>'
         legend.append(
             f"Numbers in {look} ({mr.min_hits} or more hits): a {esc(_side_name(game, mr.side))} defender "
             f"suffering them must retreat if it can {_rule(mr.rule)}."
@@ -598,15 +583,9 @@ def shift_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             else:
                 turns = "every turn"
             who = _side_name(game, cap.side) if cap.side else "either side"
-            role = {"attacking": "attacking", "defending": "defending", "both": "attacking or defending"}[
-                cap.role
-            ]
+            role = {"attacking": "attacking", "defending": "defending", "both": "attacking or defending"}[cap.role]
             col = "column" if cap.max_columns == 1 else "columns"
-            what = (
-                esc(cap.when)
-                if cap.when
-                else "from: " + "; ".join(esc(_shift_name(game, s)) for s in cap.shifts)
-            )
+            what = esc(cap.when) if cap.when else "from: " + "; ".join(esc(_shift_name(game, s)) for s in cap.shifts)
             limit = f"<b>At most {cap.max_columns} {col}</b> ({turns}; {esc(who)} {role})"
             text = f"{limit}: {what} {_rule(cap.rule)}"
             out.append(P(text, st.small))
@@ -649,9 +628,7 @@ def dice_pool_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     if dp.hits_on_at_most_strength:
         lines.append("it scores a hit on a roll at or under its modified strength")
     if dp.automatic_hit_every:
-        lines.append(
-            f"every full {dp.automatic_hit_every} of strength is an automatic hit; the rest is rolled"
-        )
+        lines.append(f"every full {dp.automatic_hit_every} of strength is an automatic hit; the rest is rolled")
     lines.append(f"fractions round {dp.rounding}")
     out: list[Flowable] = [heading(st, "Combat dice", dp.rule), P(esc("; ".join(lines)) + ".", st.body)]
     if dp.note:
@@ -706,31 +683,14 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         if t.movement_note:
             move_txt += f'<br/><font size="6">{esc(t.movement_note)}</font>'
         ce = t.combat
-        facts = []
-        if ce.shift:
-            facts.append(f"shift {ce.shift:+d}" + (f" when {esc(ce.shift_when)}" if ce.shift_when else ""))
-        if ce.defense_multiplier:
-            facts.append(f"defence ×{esc(ce.defense_multiplier)}")
-        if ce.defense_bonus:
-            facts.append(f"defence {ce.defense_bonus:+d}")
-        if ce.crt_row:
-            facts.append(f"CRT row {esc(ce.crt_row)}")
-        if ce.no_concentric:
-            facts.append("no concentric bonus")
-        if ce.ignore_retreat:
-            facts.append("retreats ignored")
-        for sid, eff in sorted(ce.by_side.items()):
-            what = eff.text or (f"shift {eff.shift:+d}" if eff.shift else "")
-            facts.append(f"{esc(_side_name(game, sid))} defending: {esc(what)}")
+        facts = [esc(f) for f in combat_facts(ce, lambda sid: _side_name(game, sid))]
         combat = esc(ce.text) if ce.text else "; ".join(facts)
         if ce.text and facts:
             combat += f'<br/><font size="6">[{"; ".join(facts)}]</font>'
         name = f"<b>{esc(t.name)}</b>"
         if t.kind is not TerrainKind.HEX:
             name += f'<br/><font size="6">{esc(t.kind.value)}</font>'
-        rows.append(
-            [Swatch(t.colour, t.pattern.value, t.kind, st), name, move_txt, combat or "-", esc(t.rule or "")]
-        )
+        rows.append([Swatch(t.colour, t.pattern.value, t.kind, st), name, move_txt, combat or "-", esc(t.rule or "")])
     head = ["", "Terrain", "Movement cost" + ("" if len(classes) == 1 else " by class"), "Combat", "Rule"]
     widths = auto_widths(head, rows, avail, flex=3, size=st.cell.fontSize)
     out: list[Flowable] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]
@@ -745,9 +705,7 @@ def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     out: list[Flowable] = []
     for t in game.tables:
         n = len(t.columns)
-        rows = [
-            [f"<b>{esc(r.label)}</b>"] + [esc(x) for x in r.cells] + [""] * (n - len(r.cells)) for r in t.rows
-        ]
+        rows = [[f"<b>{esc(r.label)}</b>"] + [esc(x) for x in r.cells] + [""] * (n - len(r.cells)) for r in t.rows]
         block: list[Flowable] = [
             heading(st, t.title, t.rule),
             grid_table(st, [esc(t.row_header)] + [esc(c) for c in t.columns], rows, avail, centre_from=1),
@@ -827,9 +785,7 @@ def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         ]
         for (_, col), v in zip(cols, values, strict=True):
             col.append(v)
-    kept = [
-        (h, col) for i, (h, col) in enumerate(cols) if i == 0 or any(col)
-    ]  # drop columns the data leaves empty
+    kept = [(h, col) for i, (h, col) in enumerate(cols) if i == 0 or any(col)]  # drop columns the data leaves empty
     head = [h for h, _ in kept]
     rows = [list(r) for r in zip(*[col for _, col in kept], strict=True)]
     out: list[Flowable] = [
@@ -933,9 +889,7 @@ def story(game: Game, st: Styles, avail: float) -> list[Flowable]:
         combat_blocks(game, st, avail),
         terrain_blocks(game, st, avail) + table_blocks(game, st, avail),
         sequence_blocks(game, st, avail) + turn_blocks(game, st, avail),
-        special_rule_blocks(game, st, avail)
-        + victory_blocks(game, st, avail)
-        + scenario_blocks(game, st, avail),
+        special_rule_blocks(game, st, avail) + victory_blocks(game, st, avail) + scenario_blocks(game, st, avail),
     ]
     out: list[Flowable] = []
     for g in groups:
@@ -971,9 +925,7 @@ def flow(
         if used and slot == 0:
             c.showPage()
         x, y, w, h = chrome(c, used, region(slot))
-        frame = Frame(
-            x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, showBoundary=0
-        )
+        frame = Frame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, showBoundary=0)
         placed = False
         while items:
             f = items[0]

@@ -33,7 +33,7 @@ from .. import tiling
 from .. import units as U
 from ..hexgrid import Cell, Grid, GridKind, Hexside, LabelScheme
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, fit_font_size, render_pdf, text_width
-from .style import DEFAULT_COLORS, PathBatch, colour, draw_pattern, grey, mix
+from .style import DEFAULT_COLORS, PathBatch, colour, combat_facts, draw_pattern, grey, mix
 
 __all__ = ["MapGeometry", "MapLayout", "render", "sheet_layout"]
 
@@ -826,31 +826,18 @@ def _cost(value: Any) -> str:
 
 
 def _combat_text(t: m.TerrainType, ctx: _Ctx) -> str:
-    c = t.combat
-    parts: list[str] = []
-    if c.text:
-        parts.append(c.text)
-    else:
-        if c.shift:
-            n = abs(c.shift)
-            parts.append(
-                f"{n} column{'s' if n != 1 else ''} {'left' if c.shift < 0 else 'right'}"
-                + (f" ({c.shift_when})" if c.shift_when else "")
-            )
-        if c.defense_multiplier:
-            parts.append(f"defence ×{c.defense_multiplier}")
-        if c.defense_bonus:
-            parts.append(f"defence +{c.defense_bonus}")
-        if c.crt_row:
-            parts.append(f"CRT row: {c.crt_row}")
-        if c.no_concentric:
-            parts.append("no concentric bonus")
-        if c.ignore_retreat:
-            parts.append("defender may ignore retreats")
-    for side_id, eff in sorted(c.by_side.items()):
+    def side_name(side_id: str) -> str:
         side = ctx.side(side_id)
-        name = side.name if side else side_id
-        parts.append(f"{name} defending: {_combat_text(m.TerrainType(name=name, combat=eff), ctx)}")
+        return side.name if side else side_id
+
+    c = t.combat
+    parts = [c.text] if c.text else combat_facts(c, side_name)
+    if c.text:
+        parts += [
+            f
+            for f in combat_facts(c.model_copy(update={"shift": 0, "shift_when": None}), side_name)
+            if "defending:" in f
+        ]
     return "; ".join(parts) if parts else "—"
 
 

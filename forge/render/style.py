@@ -23,9 +23,9 @@ from typing import Any
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model import Pattern
+from ..model import CombatEffect, Pattern
 
-__all__ = ["BATCH_LENGTH", "DEFAULT_COLORS", "PathBatch", "colour", "draw_pattern", "grey", "mix"]
+__all__ = ["BATCH_LENGTH", "DEFAULT_COLORS", "PathBatch", "colour", "combat_facts", "draw_pattern", "grey", "mix"]
 
 DEFAULT_COLORS: dict[str, str] = {
     "paper": "#ffffff",  # sheet background
@@ -73,6 +73,35 @@ def mix(a: str, b: str, t: float) -> str:
     ra, ga, ba = _rgb(a)
     rb, gb, bb = _rgb(b)
     return _hex(ra + (rb - ra) * t, ga + (gb - ga) * t, ba + (bb - ba) * t)
+
+
+def combat_facts(effect: CombatEffect, side_name: Callable[[str], str] = str) -> list[str]:
+    """A terrain's combat effect as short phrases, worded the same on the map's chart and on the cards.
+
+    >>> combat_facts(CombatEffect(shift=-1, defense_bonus=2))
+    ['1 column left', 'defence +2']
+    """
+    out: list[str] = []
+    if effect.shift:
+        n = abs(effect.shift)
+        out.append(
+            f"{n} column{'s' if n != 1 else ''} {'left' if effect.shift < 0 else 'right'}"
+            + (f" when {effect.shift_when}" if effect.shift_when else "")
+        )
+    if effect.defense_multiplier:
+        out.append(f"defence ×{effect.defense_multiplier}")
+    if effect.defense_bonus:
+        out.append(f"defence {effect.defense_bonus:+d}")
+    if effect.crt_row:
+        out.append(f"CRT row {effect.crt_row}")
+    if effect.no_concentric:
+        out.append("no concentric bonus")
+    if effect.ignore_retreat:
+        out.append("retreats ignored")
+    for sid, eff in sorted(effect.by_side.items()):
+        what = eff.text or "; ".join(combat_facts(eff, side_name))
+        out.append(f"{side_name(sid)} defending: {what}")
+    return out
 
 
 def colour(game_colour: str, options: Any = None) -> Color:
