@@ -21,8 +21,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from forge.build import BuildOptions, build  # noqa: E402
-from forge.load import load, loads  # noqa: E402
+from forge.build import BuildOptions, build
+from forge.load import load, loads
 
 
 def large_game(columns: int = 50, rows: int = 40, counters_per_side: int = 300) -> str:
@@ -129,7 +129,7 @@ def main() -> None:
             game = load(path)
             opts = BuildOptions()
             build(game, out, opts)  # warm caches (fonts)
-            secs = min(timed(lambda g=game: build(g, out, opts)) for _ in range(3))
+            secs = min(timed(lambda g=game, o=opts: build(g, out, o)) for _ in range(3))
             rows.append((f"{path.name} (in process)", secs, ""))
         text = large_game()
         t0 = time.perf_counter()

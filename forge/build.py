@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from . import model as m
 from . import units as U
 from .pdf import write_atomic
 
-COMPONENTS = ("map", "counters", "cards", "handout")
+COMPONENTS = ("map", "counters", "cards", "handout", "images")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
 COUNTER_SIZES = ("1/2in", "9/16in", "5/8in", "3/4in")
 
@@ -41,25 +41,43 @@ class BuildOptions:
         return U.length(self.counter_size or "5/8in")
 
 
+Rendered = bytes | dict[str, bytes]
+"""What a renderer returns: one PDF (written as ``<name>.pdf``), or a folder of files by relative path (written
+under ``<name>/``, e.g. the images)."""
+
+
+def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]]:
+    if isinstance(data, bytes):
+        return [(folder / f"{name}.pdf", data)]
+    out = []
+    for rel, blob in sorted(data.items()):
+        parts = PurePosixPath(rel).parts
+        if not parts or PurePosixPath(rel).is_absolute() or ".." in parts:
+            raise ValueError(f"{name}: {rel!r} is not a path inside the component's folder")
+        out.append((folder / name / Path(*parts), blob))
+    return out
+
+
 def build(game: m.Game, out: Path, options: BuildOptions) -> list[Path]:
     """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files."""
-    from .render import cards, counters, handout, map as map_  # renderers import reportlab: load them lazily
+    from .render import cards, counters, handout, images, map as map_  # renderers import reportlab: load lazily
 
-    renderers: dict[str, Callable[[m.Game, BuildOptions], bytes]] = {
+    renderers: dict[str, Callable[[m.Game, BuildOptions], Rendered]] = {
         "map": map_.render,
         "counters": counters.render,
         "cards": cards.render,
         "handout": handout.render,
+        "images": images.render,
     }
     folder = out / game.game.id
-    pdfs: dict[str, bytes] = {}
+    rendered: dict[str, Rendered] = {}
     for name in options.only:
         if options.progress:
             options.progress(f"rendering {name}")
-        pdfs[name] = renderers[name](game, options)
+        rendered[name] = renderers[name](game, options)
+    targets = [t for name, data in rendered.items() for t in _targets(folder, name, data)]
     written = []
-    for name, data in pdfs.items():  # write only once everything rendered: a failure leaves no partial set
-        path = folder / f"{name}.pdf"
+    for path, data in targets:  # write only once everything rendered: a failure leaves no partial set
         write_atomic(path, data)
         written.append(path)
     return written

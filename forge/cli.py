@@ -169,8 +169,16 @@ def cmd_build(args: argparse.Namespace) -> int:
             continue
         if not args.quiet:
             print(f"building {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
+        folder = Path(args.out) / game.game.id
+        sub: dict[Path, int] = {}
         for written in build(game, Path(args.out), options):
-            print(written)
+            if written.parent == folder:
+                print(written)
+            else:  # a folder component (the images): one line for the folder, not one per file
+                top = folder / written.relative_to(folder).parts[0]
+                sub[top] = sub.get(top, 0) + 1
+        for top, n in sub.items():
+            print(f"{top}/ ({n} files)")
     if not args.quiet:
         print(f"done in {time.perf_counter() - t0:.2f}s", file=sys.stderr)
     return status
@@ -232,7 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["letter", "a4", "tabloid", "a3"],
         help="paper size (default letter)",
     )
-    b.add_argument("--only", type=_components, help="comma-separated components: map,counters,cards,handout")
+    b.add_argument(
+        "--only",
+        type=_components,
+        help="comma-separated components: map,counters,cards,handout,images (SVG + 300 dpi PNG per counter face)",
+    )
     b.add_argument("--counter-size", choices=["1/2in", "9/16in", "5/8in", "3/4in"], help="counter edge (default 5/8in)")
     b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")
     b.add_argument(

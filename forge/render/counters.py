@@ -19,6 +19,8 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import units as U
+from ..canvas import Canvas as DrawCanvas
+from ..canvas import PdfCanvas
 from ..impose import (
     Flip,
     SheetLayout,
@@ -315,7 +317,122 @@ def unknown_marker_note(game: Game) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------- drawing a face
+# Faces are drawn on a forge.canvas.Canvas (y down, origin at the trim box's top-left corner), so the same code
+# draws the PDF sheets and the SVG/PNG images (forge.render.images).
+def _step_track(c: DrawCanvas, face: Face, s: float) -> None:
+    """Dots left of the symbol, read like text in rows of two: one per step, filled for the steps the face
+    still has, hollow for those lost (a reduced two-step unit shows one filled dot and one hollow)."""
+    r = s * 0.03
+    gap = s * 0.085
+    left = face.steps - face.step
+    x0 = s * 0.085
+    y0 = s - s * 0.615
+    width = max(0.35, s * 0.012)
+    for i in range(face.steps):
+        row, col = divmod(i, 2)
+        fill = face.ink if i < left else None
+        c.circle(x0 + col * gap, y0 + row * gap, r, fill=fill, stroke=face.ink, width=width)
+
+
+def _corner(c: DrawCanvas, face: Face, s: float, label_right: float) -> float:
+    """Draw the top-right corner (setup hex, entry turn circled, or "sub"); return its left edge."""
+    ink = face.ink
+    pad = s * 0.07
+    base = s - s * 0.81
+    right = s - pad
+    fs_max = max(MIN_TEXT_PT, s * 0.14)
+    left = right
+    if face.entry_turn is not None:
+        num = face.entry_turn
+        fs = max(MIN_TEXT_PT, min(s * 0.13, 7.0))
+        r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * 0.25, fs * 0.62)
+        cx, cy = right - r, base - fs * 0.36
+        c.circle(cx, cy, r, fill=face.background, stroke=ink, width=max(0.4, s * 0.014))
+        c.text(cx, base, num, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+        left = cx - r
+        if face.entry_hex:
+            room = left - s * 0.03 - label_right
+            fs_h = fit_font_size(face.entry_hex, room, fs_max, MIN_TEXT_PT, FONT)
+            if fs_h is not None:
+                c.text(left - s * 0.03, base, face.entry_hex, font=FONT, size=fs_h, anchor="end", fill=ink)
+                left -= s * 0.03 + text_width(face.entry_hex, fs_h, FONT)
+        return left
+    text = "sub" if face.substitute else face.setup
+    if not text:
+        return right
+    font = FONT_ITALIC if face.substitute else FONT
+    shown, fs = fit_text(text, max(right - label_right, s * 0.3), fs_max, font)
+    c.text(right, base, shown, font=font, size=fs, anchor="end", fill=ink)
+    return right - text_width(shown, fs, font)
+
+
+def draw_face(c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.0, rotate: int = 0) -> None:
+    """Draw ``face`` as a counter ``s`` points across whose trim box's top-left corner is the origin of ``c``
+    (a :class:`forge.canvas.Canvas`, y down); colour runs ``bleed`` past the trim line; ``rotate`` 180 turns the
+    face about its centre (the backs of a short-edge-flip sheet).
+
+    A bare reportlab canvas is accepted too, as before the canvas protocol: its current origin is then the trim
+    box's lower-left corner (reportlab's y-up space).
+    """
+    if isinstance(c, Canvas):
+        c = PdfCanvas(c, top=s)
+    ink = face.ink
+    with c.saved():
+        if rotate:
+            c.translate(s / 2, s / 2)
+            c.rotate(rotate)
+            c.translate(-s / 2, -s / 2)
+        c.rect(-bleed, -bleed, s + 2 * bleed, s + 2 * bleed, fill=face.background)
+        if face.frame:
+            inset = s * 0.032
+            c.rect(inset, inset, s - 2 * inset, s - 2 * inset, stroke=ink, width=max(0.6, s * 0.026))
+        pad = s * 0.075
+        if face.kind == "unit":
+            _unit_face(c, face, s, pad)
+        elif face.kind == "marker":
+            lines, fs = wrap_text(face.text or "", s - 2 * pad, s * 0.62, max(MIN_TEXT_PT, s * 0.2), FONT_BOLD)
+            lead = fs * 1.12
+            top = s / 2 - len(lines) * lead / 2 + fs * 0.8
+            for i, ln in enumerate(lines):
+                c.text(s / 2, top + i * lead, ln, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+        elif face.label:
+            shown, fs = fit_text(face.label, s - 2 * pad, max(MIN_TEXT_PT, s * 0.3), FONT_BOLD)
+            c.text(s / 2, s - s * 0.46, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+        if face.set_code:
+            shown, fs = fit_text(face.set_code, s * 0.5, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD)
+            c.text(s - pad, s - pad * 0.9, shown, font=FONT_BOLD, size=fs, anchor="end", fill=ink)
+
+
+def _unit_face(c: DrawCanvas, face: Face, s: float, pad: float) -> None:
+    ink = face.ink
+    # Label (the unit's id) top-left; the corner (setup hex / entry turn / "sub") top-right.
+    base = s - s * 0.81
+    label_max = max(MIN_TEXT_PT, s * 0.17)
+    label, fs = fit_text(face.label, s - 2 * pad, label_max, FONT_BOLD)
+    label_right = pad + text_width(label, fs, FONT_BOLD)
+    corner_left = _corner(c, face, s, label_right + s * 0.04)
+    if label_right > corner_left - s * 0.04:  # share the row: give the label what the corner leaves
+        label, fs = fit_text(face.label, corner_left - s * 0.04 - pad, label_max, FONT_BOLD)
+    c.text(pad, base, label, font=FONT_BOLD, size=fs, fill=ink)
+    # The symbol box, with its size mark above it.
+    bw, bh = s * 0.48, s * 0.32
+    bx, by = (s - bw) / 2, s - s * 0.335 - bh  # by: the box's top edge
+    if face.unit_type is not None:
+        nato.draw_symbol(c, face.unit_type, x=bx, y=by, w=bw, h=bh, ink=ink, line_width=max(0.5, s * 0.022))
+    if face.size is not None:
+        nato.draw_size_mark(c, face.size, cx=s / 2, y=by - s * 0.035, height=s * 0.075, ink=ink)
+    # Steps lost, shown on reduced faces.
+    if face.step > 0 and face.steps > 1:
+        _step_track(c, face, s)
+    # Strength along the foot.
+    if face.strength is not None:
+        shown, fs = fit_text(face.strength, s - 2 * pad, max(MIN_TEXT_PT, s * 0.25), FONT_BOLD)
+        c.text(s / 2, s - s * 0.085, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+
+
+# ------------------------------------------------------------------------------------------------ sheets
 def _text(c: Canvas, x: float, y: float, text: str, size: float, font: str, anchor: str = "left") -> None:
+    """Page-level text on the reportlab canvas (y up)."""
     c.setFont(font, size)
     if anchor == "centre":
         c.drawCentredString(x, y, text)
@@ -325,128 +442,6 @@ def _text(c: Canvas, x: float, y: float, text: str, size: float, font: str, anch
         c.drawString(x, y, text)
 
 
-def _step_track(c: Canvas, face: Face, s: float, ink: Color) -> None:
-    """Dots left of the symbol, read like text in rows of two: one per step, filled for the steps the face
-    still has, hollow for those lost (a reduced two-step unit shows one filled dot and one hollow)."""
-    r = s * 0.03
-    gap = s * 0.085
-    left = face.steps - face.step
-    x0 = s * 0.085
-    y0 = s * 0.615
-    c.setLineWidth(max(0.35, s * 0.012))
-    c.setStrokeColor(ink)
-    c.setFillColor(ink)
-    for i in range(face.steps):
-        row, col = divmod(i, 2)
-        c.circle(x0 + col * gap, y0 - row * gap, r, stroke=1, fill=1 if i < left else 0)
-
-
-def _corner(c: Canvas, face: Face, s: float, ink: Color, bg: Color, label_right: float) -> float:
-    """Draw the top-right corner (setup hex, entry turn circled, or "sub"); return its left edge."""
-    pad = s * 0.07
-    base = s * 0.81
-    right = s - pad
-    fs_max = max(MIN_TEXT_PT, s * 0.14)
-    left = right
-    if face.entry_turn is not None:
-        num = face.entry_turn
-        fs = max(MIN_TEXT_PT, min(s * 0.13, 7.0))
-        r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * 0.25, fs * 0.62)
-        cx, cy = right - r, base + fs * 0.36
-        c.setFillColor(bg)
-        c.setStrokeColor(ink)
-        c.setLineWidth(max(0.4, s * 0.014))
-        c.circle(cx, cy, r, stroke=1, fill=1)
-        c.setFillColor(ink)
-        _text(c, cx, cy - fs * 0.36, num, fs, FONT_BOLD, "centre")
-        left = cx - r
-        if face.entry_hex:
-            room = left - s * 0.03 - label_right
-            fs_h = fit_font_size(face.entry_hex, room, fs_max, MIN_TEXT_PT, FONT)
-            if fs_h is not None:
-                _text(c, left - s * 0.03, base, face.entry_hex, fs_h, FONT, "right")
-                left -= s * 0.03 + text_width(face.entry_hex, fs_h, FONT)
-        return left
-    text = "sub" if face.substitute else face.setup
-    if not text:
-        return right
-    font = FONT_ITALIC if face.substitute else FONT
-    shown, fs = fit_text(text, max(right - label_right, s * 0.3), fs_max, font)
-    c.setFillColor(ink)
-    _text(c, right, base, shown, fs, font, "right")
-    return right - text_width(shown, fs, font)
-
-
-def draw_face(c: Canvas, face: Face, *, s: float, bleed: float = 0.0, rotate: int = 0) -> None:
-    """Draw ``face`` as a counter ``s`` points across whose trim box's lower-left corner is the current origin
-    (reportlab's y-up space); colour runs ``bleed`` past the trim line; ``rotate`` 180 turns the face about
-    its centre (the backs of a short-edge-flip sheet)."""
-    bg, ink = _c(face.background), _c(face.ink)
-    c.saveState()
-    if rotate:
-        c.translate(s / 2, s / 2)
-        c.rotate(rotate)
-        c.translate(-s / 2, -s / 2)
-    c.setFillColor(bg)
-    c.rect(-bleed, -bleed, s + 2 * bleed, s + 2 * bleed, stroke=0, fill=1)
-    if face.frame:
-        inset = s * 0.032
-        c.setStrokeColor(ink)
-        c.setLineWidth(max(0.6, s * 0.026))
-        c.rect(inset, inset, s - 2 * inset, s - 2 * inset, stroke=1, fill=0)
-    c.setFillColor(ink)
-    c.setStrokeColor(ink)
-    pad = s * 0.075
-    if face.kind == "unit":
-        _unit_face(c, face, s, pad, ink, bg)
-    elif face.kind == "marker":
-        lines, fs = wrap_text(face.text or "", s - 2 * pad, s * 0.62, max(MIN_TEXT_PT, s * 0.2), FONT_BOLD)
-        lead = fs * 1.12
-        top = s / 2 + len(lines) * lead / 2 - fs * 0.8
-        for i, ln in enumerate(lines):
-            _text(c, s / 2, top - i * lead, ln, fs, FONT_BOLD, "centre")
-    elif face.label:
-        shown, fs = fit_text(face.label, s - 2 * pad, max(MIN_TEXT_PT, s * 0.3), FONT_BOLD)
-        _text(c, s / 2, s * 0.46, shown, fs, FONT_BOLD, "centre")
-    if face.set_code:
-        shown, fs = fit_text(face.set_code, s * 0.5, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD)
-        c.setFillColor(ink)
-        _text(c, s - pad, pad * 0.9, shown, fs, FONT_BOLD, "right")
-    c.restoreState()
-
-
-def _unit_face(c: Canvas, face: Face, s: float, pad: float, ink: Color, bg: Color) -> None:
-    # Label (the unit's id) top-left; the corner (setup hex / entry turn / "sub") top-right.
-    base = s * 0.81
-    label_max = max(MIN_TEXT_PT, s * 0.17)
-    label, fs = fit_text(face.label, s - 2 * pad, label_max, FONT_BOLD)
-    label_right = pad + text_width(label, fs, FONT_BOLD)
-    corner_left = _corner(c, face, s, ink, bg, label_right + s * 0.04)
-    if label_right > corner_left - s * 0.04:  # share the row: give the label what the corner leaves
-        label, fs = fit_text(face.label, corner_left - s * 0.04 - pad, label_max, FONT_BOLD)
-    c.setFillColor(ink)
-    _text(c, pad, base, label, fs, FONT_BOLD)
-    # The symbol box, with its size mark above it.
-    bw, bh = s * 0.48, s * 0.32
-    bx, by = (s - bw) / 2, s * 0.335
-    if face.unit_type is not None:
-        nato.draw_symbol(
-            c, face.unit_type, x=bx, y=by, w=bw, h=bh, ink=face.ink, line_width=max(0.5, s * 0.022)
-        )
-    if face.size is not None:
-        mh = s * 0.075
-        nato.draw_size_mark(c, face.size, cx=s / 2, y=by + bh + s * 0.035, height=mh, ink=face.ink)
-    # Steps lost, shown on reduced faces.
-    if face.step > 0 and face.steps > 1:
-        _step_track(c, face, s, ink)
-    # Strength along the foot.
-    if face.strength is not None:
-        shown, fs = fit_text(face.strength, s - 2 * pad, max(MIN_TEXT_PT, s * 0.25), FONT_BOLD)
-        c.setFillColor(ink)
-        _text(c, s / 2, s * 0.085, shown, fs, FONT_BOLD, "centre")
-
-
-# ------------------------------------------------------------------------------------------------ sheets
 def sheet_layout(options: BuildOptions) -> SheetLayout:
     """The counter grid for ``options``' paper, counter size and bleed."""
     w, h = options.paper_size()
@@ -562,8 +557,8 @@ def draw_counter_pages(
         for slot, piece in page.items:
             r = layout.trim(slot)
             c.saveState()
-            c.translate(r.x, h - r.bottom)
-            draw_face(c, piece.front, s=s, bleed=bleed)
+            c.translate(r.x, h - r.bottom)  # reportlab origin at the trim lower-left: the face top is s above
+            draw_face(PdfCanvas(c, top=s), piece.front, s=s, bleed=bleed)
             c.restoreState()
         _draw_marks(c, layout, [slot for slot, _ in page.items])
         c.showPage()
@@ -581,7 +576,7 @@ def draw_counter_pages(
             r = back_rect(slot, layout, flip=flip, back_offset=options.back_offset)
             c.saveState()
             c.translate(r.x, h - r.bottom)
-            draw_face(c, piece.back, s=s, bleed=bleed, rotate=rot)
+            draw_face(PdfCanvas(c, top=s), piece.back, s=s, bleed=bleed, rotate=rot)
             c.restoreState()
         c.showPage()
     return 2 * len(pages)

@@ -2,8 +2,8 @@
 
 Geometry follows the conventions of APP-6 and the milsymbol library: icons are given in a 200-unit design
 space whose friendly frame runs from ``(25, 50)`` to ``(175, 150)`` (y down), i.e. a 3:2 box.
-:func:`draw_symbol` maps that space onto a box of any size whose lower-left corner is ``(x, y)`` in the
-canvas' current (reportlab, y-up) space.
+:func:`draw_symbol` maps that space onto a box of any size whose top-left corner is ``(x, y)`` on a
+:class:`forge.canvas.Canvas` (y down too), so the same code draws into a PDF and into an SVG.
 
 Types and their icons:
 
@@ -34,65 +34,56 @@ import math
 from collections.abc import Callable
 from typing import TypeAlias
 
-from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfgen.canvas import Canvas
-
+from ..canvas import Canvas, Path
 from ..model import UnitSize, UnitType
 from ..pdf import FONT_BOLD, text_width
 
-Ink: TypeAlias = str | Color
+Ink: TypeAlias = str
+"""A ``#rrggbb`` colour."""
 
 _FRAME_X0, _FRAME_Y0, _FRAME_W, _FRAME_H = 25.0, 50.0, 150.0, 100.0
 
 
-def _col(c: Ink) -> Color:
-    return HexColor(c) if isinstance(c, str) else c
-
-
 class _Pen:
-    """Draws in the 200-unit icon space, mapped onto a box on the canvas."""
+    """Draws in the 200-unit icon space (y down, like the canvas), mapped onto a box on the canvas."""
 
-    def __init__(
-        self, c: Canvas, x: float, y: float, w: float, h: float, ink: Color, line_width: float
-    ) -> None:
+    def __init__(self, c: Canvas, x: float, y: float, w: float, h: float, ink: Ink, line_width: float) -> None:
         self.c, self.x, self.y, self.w, self.h = c, x, y, w, h
         self.sx, self.sy = w / _FRAME_W, h / _FRAME_H
         self.ink, self.lw = ink, line_width
 
     def p(self, gx: float, gy: float) -> tuple[float, float]:
-        return (self.x + (gx - _FRAME_X0) * self.sx, self.y + self.h - (gy - _FRAME_Y0) * self.sy)
+        return (self.x + (gx - _FRAME_X0) * self.sx, self.y + (gy - _FRAME_Y0) * self.sy)
 
     def polyline(self, *pts: tuple[float, float], close: bool = False, fill: bool = False) -> None:
-        path = self.c.beginPath()
-        path.moveTo(*self.p(*pts[0]))
-        for q in pts[1:]:
-            path.lineTo(*self.p(*q))
-        if close:
-            path.close()
-        self.c.drawPath(path, stroke=0 if fill else 1, fill=1 if fill else 0)
+        points = [self.p(*q) for q in pts]
+        if fill:
+            self.c.polygon(points, fill=self.ink)
+        elif close:
+            self.c.polygon(points, stroke=self.ink, width=self.lw)
+        else:
+            self.c.polyline(points, stroke=self.ink, width=self.lw)
 
     def stadium(self, x1: float, y1: float, x2: float, y2: float) -> None:
         """The armour oval: straight top and bottom, half-round ends (as APP-6 draws it, with Bézier ends)."""
         r = (y2 - y1) / 2
-        path = self.c.beginPath()
-        path.moveTo(*self.p(x2 - r, y1))
-        path.curveTo(*self.p(x2 + r * 0.25, y1), *self.p(x2 + r * 0.25, y2), *self.p(x2 - r, y2))
-        path.lineTo(*self.p(x1 + r, y2))
-        path.curveTo(*self.p(x1 - r * 0.25, y2), *self.p(x1 - r * 0.25, y1), *self.p(x1 + r, y1))
+        path = Path().move_to(*self.p(x2 - r, y1))
+        path.curve_to(*self.p(x2 + r * 0.25, y1), *self.p(x2 + r * 0.25, y2), *self.p(x2 - r, y2))
+        path.line_to(*self.p(x1 + r, y2))
+        path.curve_to(*self.p(x1 - r * 0.25, y2), *self.p(x1 - r * 0.25, y1), *self.p(x1 + r, y1))
         path.close()
-        self.c.drawPath(path, stroke=1, fill=0)
+        self.c.path(path, stroke=self.ink, width=self.lw)
 
     def dot(self, gx: float, gy: float, r: float) -> None:
         cx, cy = self.p(gx, gy)
-        self.c.circle(cx, cy, r * min(self.sx, self.sy), stroke=0, fill=1)
+        self.c.circle(cx, cy, r * min(self.sx, self.sy), fill=self.ink)
 
     def arc_canopy(self) -> None:
         """Airborne: two half-round arcs side by side at the foot of the frame."""
-        path = self.c.beginPath()
-        path.moveTo(*self.p(75, 142))
-        path.curveTo(*self.p(75, 126), *self.p(100, 126), *self.p(100, 142))
-        path.curveTo(*self.p(100, 126), *self.p(125, 126), *self.p(125, 142))
-        self.c.drawPath(path, stroke=1, fill=0)
+        path = Path().move_to(*self.p(75, 142))
+        path.curve_to(*self.p(75, 126), *self.p(100, 126), *self.p(100, 142))
+        path.curve_to(*self.p(100, 126), *self.p(125, 126), *self.p(125, 142))
+        self.c.path(path, stroke=self.ink, width=self.lw)
 
 
 def _cross(p: _Pen) -> None:
@@ -165,14 +156,12 @@ def _garrison(p: _Pen) -> None:
 
 
 def _air(p: _Pen) -> None:
-    path = p.c.beginPath()
-    path.moveTo(*p.p(100, 100))
-    path.lineTo(*p.p(128, 88))
-    path.curveTo(*p.p(144, 88), *p.p(144, 112), *p.p(128, 112))
-    path.lineTo(*p.p(72, 88))
-    path.curveTo(*p.p(56, 88), *p.p(56, 112), *p.p(72, 112))
+    path = Path().move_to(*p.p(100, 100)).line_to(*p.p(128, 88))
+    path.curve_to(*p.p(144, 88), *p.p(144, 112), *p.p(128, 112))
+    path.line_to(*p.p(72, 88))
+    path.curve_to(*p.p(56, 88), *p.p(56, 112), *p.p(72, 112))
     path.close()
-    p.c.drawPath(path, stroke=0, fill=1)
+    p.c.path(path, fill=p.ink)
 
 
 def _support(p: _Pen) -> None:
@@ -195,8 +184,7 @@ def _security(p: _Pen) -> None:
         size = p.w * 0.8 / text_width("SEC", 1.0, FONT_BOLD)
     if size >= 5.0:
         cx, cy = p.p(100, 100)
-        p.c.setFont(FONT_BOLD, size)
-        p.c.drawCentredString(cx, cy - size * 0.36, "SEC")
+        p.c.text(cx, cy + size * 0.36, "SEC", font=FONT_BOLD, size=size, anchor="middle", fill=p.ink)
     else:  # too small to letter legibly: the generic support bar instead
         _support(p)
 
@@ -205,17 +193,12 @@ def _leader(p: _Pen) -> None:
     cx, cy = p.p(100, 100)
     r_out = min(p.w, p.h) * 0.36
     r_in = r_out * 0.4
-    path = p.c.beginPath()
+    points = []
     for i in range(10):
         r = r_out if i % 2 == 0 else r_in
         a = math.pi / 2 + i * math.pi / 5
-        pt = (cx + r * math.cos(a), cy + r * math.sin(a))
-        if i == 0:
-            path.moveTo(*pt)
-        else:
-            path.lineTo(*pt)
-    path.close()
-    p.c.drawPath(path, stroke=0, fill=1)
+        points.append((cx + r * math.cos(a), cy - r * math.sin(a)))  # y down: the first point is the top
+    p.c.polygon(points, fill=p.ink)
 
 
 ICONS: dict[UnitType, Callable[[_Pen], None]] = {
@@ -252,35 +235,22 @@ def draw_symbol(
     fill: Ink | None = None,
     line_width: float | None = None,
 ) -> None:
-    """Draw ``unit_type``'s frame and icon in the ``w`` x ``h`` box whose lower-left corner is ``(x, y)``
-    (y-up).
+    """Draw ``unit_type``'s frame and icon in the ``w`` x ``h`` box whose top-left corner is ``(x, y)``.
 
     ``fill`` paints the inside of the frame first (None: leave the background showing).  The HQ staff hangs
     below the box by 30% of its height; everything else stays inside it.
     """
     lw = line_width if line_width is not None else max(0.45, min(w, h) * 0.06)
-    colour = _col(ink)
-    c.saveState()
-    c.setLineWidth(lw)
-    c.setLineJoin(0)
-    c.setLineCap(0)
-    c.setStrokeColor(colour)
     if fill is not None:
-        c.setFillColor(_col(fill))
-        c.rect(x, y, w, h, stroke=0, fill=1)
-    c.setFillColor(colour)
+        c.rect(x, y, w, h, fill=fill)
+    pen = _Pen(c, x, y, w, h, ink, lw)
     # Icons never spill outside the frame (the HQ staff aside, drawn after the clip is released).
-    c.saveState()
-    clip = c.beginPath()
-    clip.rect(x, y, w, h)
-    c.clipPath(clip, stroke=0, fill=0)
-    pen = _Pen(c, x, y, w, h, colour, lw)
-    ICONS[unit_type](pen)
-    c.restoreState()
+    with c.saved():
+        c.clip_rect(x, y, w, h)
+        ICONS[unit_type](pen)
     if unit_type is UnitType.HQ:
         pen.polyline((25, 150), (25, 180))
-    c.rect(x, y, w, h, stroke=1, fill=0)
-    c.restoreState()
+    c.rect(x, y, w, h, stroke=ink, width=lw)
 
 
 _SIZE_GLYPHS: dict[UnitSize, str] = {s: s.value for s in UnitSize}
@@ -293,10 +263,9 @@ def size_mark_width(size: UnitSize, height: float) -> float:
     return sum(widths) + height * 0.32 * (len(glyphs) - 1)
 
 
-def draw_size_mark(
-    c: Canvas, size: UnitSize, *, cx: float, y: float, height: float, ink: Ink = "#000000"
-) -> None:
-    """Draw the size mark (``I`` ... ``XXXX``) as strokes, centred on ``cx`` with its foot at ``y`` (y-up).
+def draw_size_mark(c: Canvas, size: UnitSize, *, cx: float, y: float, height: float, ink: Ink = "#000000") -> None:
+    """Draw the size mark (``I`` ... ``XXXX``) as strokes, centred on ``cx`` with its foot at ``y`` (it rises
+    ``height`` above it).
 
     Drawn as vector strokes rather than text so that the mark stays crisp at any counter size.
     """
@@ -304,16 +273,12 @@ def draw_size_mark(
     lw = max(0.4, height * 0.2)
     total = size_mark_width(size, height)
     x = cx - total / 2
-    c.saveState()
-    c.setStrokeColor(_col(ink))
-    c.setLineWidth(lw)
-    c.setLineCap(0)
+    top = y - height
     for g in glyphs:
         gw = height * (0.18 if g == "I" else 0.8)
         if g == "I":
-            c.line(x + gw / 2, y, x + gw / 2, y + height)
+            c.line(x + gw / 2, y, x + gw / 2, top, stroke=ink, width=lw)
         else:
-            c.line(x, y, x + gw, y + height)
-            c.line(x, y + height, x + gw, y)
+            c.line(x, y, x + gw, top, stroke=ink, width=lw)
+            c.line(x, top, x + gw, y, stroke=ink, width=lw)
         x += gw + height * 0.32
-    c.restoreState()

@@ -1,0 +1,263 @@
+"""forge.canvas: the y-down Canvas protocol and its PDF (reportlab) and SVG (svgwrite) backends.
+
+Properties: both backends put the same primitive in the same place (y down, clockwise rotation), so a drawing
+rasterised from the PDF (pypdfium2) and from the SVG (cairosvg) look alike; SVG output is well-formed,
+sized in points, deterministic, with sequential ids; colours are validated.
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+import cairosvg
+import pypdf
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import forge.canvas
+from forge.canvas import Canvas, Path, PdfCanvas, SvgCanvas
+from forge.pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf
+
+SVG = "{http://www.w3.org/2000/svg}"
+W, H = 120.0, 80.0
+
+
+def pdf_image(draw: Callable[[Canvas], None], w: float = W, h: float = H, dpi: float = 72) -> Image.Image:
+    pdf = render_pdf((w, h), lambda c: draw(PdfCanvas(c, top=h)))
+    return pdfium.PdfDocument(pdf)[0].render(scale=dpi / 72).to_pil().convert("L")
+
+
+def svg_bytes(draw: Callable[[Canvas], None], w: float = W, h: float = H) -> bytes:
+    c = SvgCanvas(w, h)
+    draw(c)
+    return c.tobytes()
+
+
+def svg_image(draw: Callable[[Canvas], None], w: float = W, h: float = H, dpi: float = 72) -> Image.Image:
+    png = cairosvg.svg2png(
+        bytestring=svg_bytes(draw, w, h), output_width=round(w * dpi / 72), output_height=round(h * dpi / 72)
+    )
+    return Image.open(io.BytesIO(png)).convert("L")
+
+
+def svg_on_white(draw: Callable[[Canvas], None], dpi: float = 72) -> Image.Image:
+    """cairosvg leaves unpainted pixels transparent; a PDF page is white."""
+
+    def with_paper(c: Canvas) -> None:
+        c.rect(0, 0, W, H, fill="#ffffff")
+        draw(c)
+
+    return svg_image(with_paper, dpi=dpi)
+
+
+def mean_diff(a: Image.Image, b: Image.Image) -> float:
+    assert a.size == b.size
+    return float(ImageStat.Stat(ImageChops.difference(a, b)).mean[0])
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(forge.canvas).failed == 0
+
+
+def test_both_backends_implement_the_protocol() -> None:
+    members = [n for n in vars(Canvas) if not n.startswith("_")]
+    assert {
+        "save",
+        "restore",
+        "translate",
+        "rotate",
+        "rect",
+        "line",
+        "polyline",
+        "polygon",
+        "circle",
+        "ellipse",
+        "rounded_rect",
+        "text",
+        "path",
+        "clip_rect",
+        "saved",
+    } <= set(members)
+    for cls in (PdfCanvas, SvgCanvas):
+        for name in members:
+            assert callable(getattr(cls, name, None)), f"{cls.__name__}.{name}"
+
+
+def test_y_down_rect_lands_in_the_same_pixels() -> None:
+    """A black rectangle at y-down (10, 10) is near the top of the page in both backends."""
+
+    def draw(c: Canvas) -> None:
+        c.rect(10, 10, 20, 5, fill="#000000")
+
+    for img in (pdf_image(draw), svg_on_white(draw)):
+        assert img.getpixel((20, 12)) < 30
+        assert img.getpixel((20, 30)) > 225  # where a y-up backend would have drawn nothing either
+        assert img.getpixel((20, int(H) - 12)) > 225  # ... and not at the bottom
+
+
+def test_rotation_is_clockwise_on_the_page() -> None:
+    """After translate(60, 40) and rotate(90) the x axis points down the page."""
+
+    def draw(c: Canvas) -> None:
+        with c.saved():
+            c.translate(60, 40)
+            c.rotate(90)
+            c.rect(0, -2, 30, 4, fill="#000000")
+
+    for img in (pdf_image(draw), svg_on_white(draw)):
+        assert img.getpixel((60, 60)) < 30  # 20 pt below the origin
+        assert img.getpixel((80, 40)) > 225  # not to its right
+        assert img.getpixel((60, 20)) > 225  # not above
+
+
+def test_text_position_and_direction_in_the_pdf() -> None:
+    def draw(c: Canvas) -> None:
+        c.text(10, 20, "Korsun", size=9, font=FONT_BOLD)
+        with c.saved():
+            c.translate(60, 40)
+            c.rotate(180)
+            c.text(0, 0, "upside", size=9)
+
+    pdf = render_pdf((W, H), lambda c: draw(PdfCanvas(c, top=H)))
+    seen: dict[str, tuple[float, float, float]] = {}
+
+    def visit(text: str, cm: list[float], tm: list[float], fd: object, fs: float) -> None:
+        if text.strip():
+            a, b, _, _, e, f = (float(v) for v in tm)
+            ca, cb, cc, cd, ce, cf = (float(v) for v in cm)
+            seen[text.strip()] = (e * ca + f * cc + ce, e * cb + f * cd + cf, a * ca + b * cc)
+
+    pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
+    x, y, _ = seen["Korsun"]
+    assert (x, y) == pytest.approx((10, H - 20), abs=0.01)  # reportlab y-up
+    x, y, ux = seen["upside"]
+    assert (x, y) == pytest.approx((60, H - 40), abs=0.01)
+    assert ux < 0  # drawn right to left
+
+
+def test_backends_look_alike() -> None:
+    """Every primitive, drawn by both backends, rasterises to nearly the same picture."""
+
+    def draw(c: Canvas) -> None:
+        c.rect(0, 0, W, H, fill="#ffffff")
+        c.rect(4, 4, 30, 20, fill="#c8102e", stroke="#000000", width=1.5)
+        c.rounded_rect(40, 4, 30, 20, 5, fill="#2f6fc4")
+        c.line(76, 4, 116, 24, stroke="#000000", width=2)
+        c.line(76, 24, 116, 4, stroke="#000000", width=1, dash=[3, 2])
+        c.polyline([(4, 30), (20, 46), (36, 30)], stroke="#1a1a1a", width=2)
+        c.polygon([(40, 46), (55, 30), (70, 46)], fill="#9aa08c", stroke="#000000", width=1)
+        c.circle(90, 38, 8, fill="#000000")
+        c.ellipse(108, 38, 8, 5, stroke="#000000", width=1.5)
+        c.path(Path().move_to(4, 60).curve_to(20, 50, 30, 70, 44, 60).close(), fill="#efe6c8", stroke="#000000")
+        with c.saved():
+            c.clip_rect(50, 52, 20, 20)
+            c.circle(60, 62, 14, fill="#555555")  # clipped to a square
+        with c.saved():
+            c.translate(95, 64)
+            c.rotate(30)
+            c.text(0, 0, "29", size=12, font=FONT_BOLD, anchor="middle")
+        c.text(116, 78, "end", size=7, font=FONT_ITALIC, anchor="end")
+        c.text(2, 78, "start", size=7, font=FONT)
+
+    a, b = pdf_image(draw, dpi=144), svg_image(draw, dpi=144)  # 144 dpi: whole pixels in both
+    assert mean_diff(a, b) < 2.0
+    # The clip held: the corner of the clip square is painted, outside it is not.
+    for img in (a, b):
+        k = 2
+        assert img.getpixel((round(51 * k), round(53 * k))) < 120
+        assert img.getpixel((round(60 * k), round(50 * k))) > 225
+
+
+def test_svg_is_well_formed_and_sized_in_points() -> None:
+    svg = svg_bytes(lambda c: c.text(5, 10, "A & <B>", size=8))
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    assert root.get("viewBox") == "0 0 120 80"
+    assert (root.get("width"), root.get("height")) == ("120pt", "80pt")
+    text = root.find(f".//{SVG}text")
+    assert text is not None
+    assert text.text == "A & <B>"
+    assert "Bitstream Vera Sans" in (text.get("font-family") or "")
+
+
+def test_svg_text_fonts_and_anchors() -> None:
+    def draw(c: Canvas) -> None:
+        c.text(1, 1, "r", size=5)
+        c.text(1, 1, "b", size=5, font=FONT_BOLD, anchor="middle")
+        c.text(1, 1, "i", size=5, font=FONT_ITALIC, anchor="end", fill="#C8102E")
+
+    r, b, i = ET.fromstring(svg_bytes(draw)).iter(f"{SVG}text")
+    assert r.get("font-weight") is None
+    assert r.get("text-anchor") is None
+    assert (b.get("font-weight"), b.get("text-anchor")) == ("bold", "middle")
+    assert (i.get("font-style"), i.get("text-anchor"), i.get("fill")) == ("italic", "end", "#c8102e")
+
+
+def test_svg_ids_are_sequential_and_prefixed() -> None:
+    def draw(c: Canvas) -> None:
+        for k in range(3):
+            with c.saved():
+                c.clip_rect(k, k, 5, 5)
+                c.rect(0, 0, 10, 10, fill="#000000")
+
+    c = SvgCanvas(20, 20, id_prefix="u7-")
+    draw(c)
+    root = ET.fromstring(c.tobytes())
+    ids = [e.get("id") for e in root.iter(f"{SVG}clipPath")]
+    assert ids == ["u7-clip1", "u7-clip2", "u7-clip3"]
+    groups = [g.get("clip-path") for g in root.iter(f"{SVG}g")]
+    assert groups == ["url(#u7-clip1)", "url(#u7-clip2)", "url(#u7-clip3)"]
+
+
+def test_svg_transforms_nest_and_unwind() -> None:
+    c = SvgCanvas(50, 50)
+    with c.saved():
+        c.translate(10, 10)
+        c.rotate(180)
+        c.translate(-10, -10)
+        c.rect(0, 0, 5, 5, fill="#000000")
+    c.rect(0, 0, 1, 1, fill="#ffffff")
+    root = ET.fromstring(c.tobytes())
+    (g,) = root.findall(f"{SVG}g")
+    assert g.get("transform") == "translate(10 10) rotate(180) translate(-10 -10)"  # merged into one group
+    assert [e.get("fill") for e in root.findall(f"{SVG}rect")] == ["#ffffff"]  # after restore: outside
+    with pytest.raises(RuntimeError):
+        c.restore()
+
+
+def test_none_means_unpainted() -> None:
+    root = ET.fromstring(svg_bytes(lambda c: (c.rect(0, 0, 5, 5, stroke="#000000"), c.rect(0, 0, 5, 5))))
+    rects = root.findall(f"{SVG}rect")
+    assert len(rects) == 1  # neither fill nor stroke: nothing drawn
+    assert rects[0].get("fill") == "none"
+
+
+@pytest.mark.parametrize("bad", ["red", "#fff", "#12345g", "000000"])
+def test_colours_are_validated(bad: str) -> None:
+    with pytest.raises(ValueError, match="not a colour"):
+        SvgCanvas(5, 5).rect(0, 0, 1, 1, fill=bad)
+    with pytest.raises(ValueError, match="not a colour"):
+        render_pdf((5, 5), lambda c: PdfCanvas(c).circle(1, 1, 1, stroke=bad))
+
+
+def test_unknown_font_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown font"):
+        SvgCanvas(5, 5).text(0, 0, "x", size=5, font="Helvetica")
+
+
+def test_svg_is_deterministic() -> None:
+    def draw(c: Canvas) -> None:
+        with c.saved():
+            c.clip_rect(0, 0, 10, 10)
+            c.circle(3.3333333, 1 / 3, 2, fill="#123456", stroke="#000000", width=0.1, dash=[0.5, 0.25])
+        c.text(1, 2, "x", size=6)
+
+    a, b = svg_bytes(draw), svg_bytes(draw)
+    assert a == b
+    assert b'cx="3.333"' in a
+    assert b'stroke-dasharray="0.5,0.25"' in a
+    assert b"<?xml" in a[:10]
