@@ -69,18 +69,25 @@ def _summary(game: Game) -> str:
     return "\n".join(lines)
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def _load_or_report(path: str) -> Game | None:
+    """The game in ``path``, or None after printing every problem in it (one per line, then a count)."""
     from .load import load
 
+    try:
+        return load(path)
+    except LoadError as e:
+        for p in e.problems:
+            print(p, file=sys.stderr)
+        n = len(e.problems)
+        print(f"{path}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+        return None
+
+
+def cmd_check(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for path in args.files:
-        try:
-            game = load(path)
-        except LoadError as e:
-            for p in e.problems:
-                print(p, file=sys.stderr)
-            n = len(e.problems)
-            print(f"{path}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+        game = _load_or_report(path)
+        if game is None:
             status = EXIT_BAD_INPUT
             continue
         if not args.quiet:
@@ -135,7 +142,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .build import DEFAULT_COMPONENTS, BuildOptions, build
-    from .load import load
 
     only = args.only or (DEFAULT_COMPONENTS + (("handout",) if args.sets else ()))
     if args.sets is not None and not 1 <= args.sets <= 200:
@@ -160,11 +166,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     )
     status = EXIT_OK
     for path in args.files:
-        try:
-            game = load(path)
-        except LoadError as e:
-            for p in e.problems:
-                print(p, file=sys.stderr)
+        game = _load_or_report(path)
+        if game is None:
             status = EXIT_BAD_INPUT
             continue
         if not args.quiet:
@@ -179,7 +182,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 sub[top] = sub.get(top, 0) + 1
         for top, n in sub.items():
             print(f"{top}/ ({n} files)")
-    if not args.quiet:
+    if not args.quiet and status == EXIT_OK:
         print(f"done in {time.perf_counter() - t0:.2f}s", file=sys.stderr)
     return status
 
@@ -187,18 +190,14 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .load import load
     from .pdf import write_atomic
     from .verify import exit_code, render_findings, verify
 
     status = EXIT_OK
     reports = []
     for path in args.files:
-        try:
-            game = load(path)
-        except LoadError as e:
-            for p in e.problems:
-                print(p, file=sys.stderr)
+        game = _load_or_report(path)
+        if game is None:
             status = EXIT_BAD_INPUT
             continue
         findings = verify(game)

@@ -59,3 +59,28 @@ def test_bad_option_exit_2() -> None:
     with pytest.raises(SystemExit) as e:
         main(["build", "--paper", "legal", "x.yaml"])
     assert e.value.code == 2
+
+
+def test_build_writes_the_default_components(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "-q", "--out", str(tmp_path), str(DATA / "hells_gate.yaml")]) == 0
+    written = sorted(p.name for p in (tmp_path / "hells_gate").iterdir())
+    assert written == ["cards.pdf", "counters.pdf", "map.pdf"]
+    assert all((tmp_path / "hells_gate" / n).read_bytes().startswith(b"%PDF") for n in written)
+    assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave no temporaries
+
+
+def test_build_bad_input_writes_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((DATA / "hells_gate.yaml").read_text().replace("labels: letter-row", "labels: nope"))
+    assert main(["build", "-q", "--out", str(tmp_path / "out"), str(bad)]) == 2
+    assert not (tmp_path / "out").exists()
+
+
+def test_verify_json_report_and_exit_status(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    status = main(["verify", "--format", "json", "--report", str(report), str(DATA / "hells_gate.yaml")])
+    data = json.loads(report.read_text())
+    assert data["game"] == "hells_gate"
+    errors = [f for f in data["findings"] if f["severity"] == "error"]
+    assert {f["ref"] for f in errors} == {"ref-sheet-supply-cap"}
+    assert status == 1
