@@ -74,6 +74,14 @@ class Rect:
             and other.bottom <= self.bottom + tol
         )
 
+    def intersection(self, other: Rect, tol: float = 1e-9) -> Rect | None:
+        """The common part of two rectangles, None when they do not overlap with a positive area."""
+        x0, y0 = max(self.x, other.x), max(self.y, other.y)
+        x1, y1 = min(self.right, other.right), min(self.bottom, other.bottom)
+        if x1 - x0 <= tol or y1 - y0 <= tol:
+            return None
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
     def overlaps(self, other: Rect, tol: float = 1e-6) -> bool:
         """True when the interiors intersect (touching edges do not overlap)."""
         return (

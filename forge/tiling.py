@@ -23,6 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from .impose import Rect
+
 __all__ = ["DEFAULT_MARGIN", "DEFAULT_OVERLAP", "Rect", "Strip", "Tile", "TilePlan", "fits", "plan", "row_letters"]
 
 DEFAULT_MARGIN = 0.4 * 72
@@ -33,32 +35,6 @@ DEFAULT_OVERLAP = 0.5 * 72
 _EPS = 1e-6
 
 Side = Literal["left", "right", "top", "bottom"]
-
-
-@dataclass(frozen=True)
-class Rect:
-    """An axis-aligned rectangle: top-left corner ``(x, y)`` (y down), width and height, in points."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> float:
-        return self.y + self.h
-
-    def intersection(self, other: Rect) -> Rect | None:
-        """The common part of two rectangles, None when they do not overlap with a positive area."""
-        x0, y0 = max(self.x, other.x), max(self.y, other.y)
-        x1, y1 = min(self.right, other.right), min(self.bottom, other.bottom)
-        if x1 - x0 <= _EPS or y1 - y0 <= _EPS:
-            return None
-        return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
 @dataclass(frozen=True)
@@ -178,7 +154,7 @@ def _plan(sheet_w: float, sheet_h: float, paper_w: float, paper_h: float, margin
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < rows and 0 <= cc < columns:
                     other = Rect(xs[cc][0], ys[rr][0], xs[cc][1], ys[rr][1])
-                    shared = src.intersection(other)
+                    shared = src.intersection(other, tol=_EPS)
                     if shared is not None:
                         strips.append(Strip(side, f"{row_letters(rr)}{cc + 1}", shared))  # type: ignore[arg-type]
             tiles.append(Tile(f"{row_letters(r)}{c + 1}", r, c, src, tuple(strips)))
