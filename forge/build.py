@@ -60,21 +60,19 @@ def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]
 
 def build(game: m.Game, out: Path, options: BuildOptions) -> list[Path]:
     """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files."""
-    from .render import cards, counters, handout, images, map as map_  # renderers import reportlab: load lazily
+    import importlib
 
-    renderers: dict[str, Callable[[m.Game, BuildOptions], Rendered]] = {
-        "map": map_.render,
-        "counters": counters.render,
-        "cards": cards.render,
-        "handout": handout.render,
-        "images": images.render,
-    }
+    def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
+        # Import only what is asked for: the images need cairosvg, the cards reportlab's platypus.
+        module = importlib.import_module(f".render.{name}", __package__)
+        return module.render
+
     folder = out / game.game.id
     rendered: dict[str, Rendered] = {}
     for name in options.only:
         if options.progress:
             options.progress(f"rendering {name}")
-        rendered[name] = renderers[name](game, options)
+        rendered[name] = renderer(name)(game, options)
     targets = [t for name, data in rendered.items() for t in _targets(folder, name, data)]
     written = []
     for path, data in targets:  # write only once everything rendered: a failure leaves no partial set

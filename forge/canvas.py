@@ -24,7 +24,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Literal, Protocol, TypeAlias
 
-import svgwrite
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
@@ -489,6 +488,8 @@ class SvgCanvas(_Base):
 
     def __init__(self, width: float, height: float, *, id_prefix: str = "") -> None:
         self.width, self.height = width, height
+        import svgwrite  # only SVG output needs it: keep PDF builds' start-up light
+
         self.dwg = svgwrite.Drawing(
             size=(f"{_num(width)}pt", f"{_num(height)}pt"),
             viewBox=f"0 0 {_num(width)} {_num(height)}",
