@@ -12,7 +12,9 @@ the printed text at all is a warning (``print-missing``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pypdf import PdfReader
 
@@ -253,9 +255,102 @@ def _turns(chk: _Check, game: m.Game) -> None:
                 break
 
 
+@dataclass(frozen=True)
+class _Text:
+    x: float
+    y: float
+    size: float
+    text: str
+
+
+def _positioned(pdf: bytes, page: int = 0) -> list[_Text]:
+    """Text objects of one page with their position (points, y up) and font size, in drawing order."""
+    import io
+
+    out: list[_Text] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], _font: object, size: float) -> None:
+        if text.strip():
+            x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+            y = cm[1] * tm[4] + cm[3] * tm[5] + cm[5]
+            out.append(_Text(x, y, size * abs(tm[3] or 1) * abs(cm[3] or 1), text.strip()))
+
+    PdfReader(io.BytesIO(pdf)).pages[page].extract_text(visitor_text=visit)
+    return out
+
+
+def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
+    """The map's turn track: each turn box holds exactly the reinforcements whose entry is that turn.
+
+    A box is found by its turn number (the large numbers of the track); a unit label belongs to the nearest box
+    above it and to its left, which is how a player reads the track."""
+    chk = _Check("", "map.pdf")
+    reinf = game.reinforcements()
+    if not reinf:
+        return []
+    texts = _positioned(pdf)
+    wanted = {str(t.number) for t in game.turns.turns}
+    numbers: dict[str, _Text] = {}
+    for t in texts:
+        if t.text in wanted and t.size >= 10 and (t.text not in numbers or t.size > numbers[t.text].size):
+            numbers[t.text] = t
+    if set(numbers) != wanted:
+        chk.missing(game.turns.rule, "the turn track's turn numbers", "turns")
+        return chk.findings
+    nums = list(numbers.values())
+    ys = sorted({round(n.y, 1) for n in nums}, reverse=True)
+    xs = sorted({round(n.x, 1) for n in nums})
+    row = min((a - b for a, b in itertools.pairwise(ys)), default=120.0)
+    col = min((b - a for a, b in itertools.pairwise(xs)), default=200.0)
+    labels = {u.label for us in reinf.values() for u in us}
+    found: dict[str, list[str]] = {k: [] for k in wanted}
+    for t in texts:
+        if t.text not in labels or t.size >= 10:
+            continue
+        if not (xs[0] - 5 <= t.x <= xs[-1] + col and ys[-1] - row <= t.y <= ys[0]):
+            continue
+        above = [n for n in nums if n.x - 5 <= t.x and n.y > t.y]
+        if above:
+            owner = min(above, key=lambda n: (n.y - t.y, t.x - n.x))
+            found[owner.text].append(t.text)
+    for turn in game.turns.turns:
+        want = sorted(u.label for u in reinf.get(turn.number, []))
+        got = sorted(found[str(turn.number)])
+        if got != want:
+            chk.mismatch(
+                game.turns.rule,
+                f"turn {turn.number} on the turn track",
+                ", ".join(got) or "-",
+                ", ".join(want) or "-",
+                "turns",
+            )
+    return chk.findings
+
+
 def roundtrip(game: m.Game) -> list[Finding]:
-    """Build the reference cards in memory and check what they print against the data the engine uses."""
+    """Build the cards (and, when it fits one A3 or tabloid page, the map) in memory and check what they print
+    against the data the engine uses."""
     from .build import BuildOptions
     from .render import cards
 
-    return check_cards(game, cards.render(game, BuildOptions(only=("cards",))))
+    findings = check_cards(game, cards.render(game, BuildOptions(only=("cards",))))
+    if game.reinforcements():
+        from .render import map as map_
+        from .tiling import fits
+        from .units import paper
+
+        layout = map_.sheet_layout(game)
+        big = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), None)
+        if big is None:
+            findings.append(
+                Finding(
+                    "print-unchecked",
+                    game.turns.rule,
+                    "map.pdf: the turn track was not read back: the map "
+                    "sheet is larger than A3, and reading a tiled map back is too slow",
+                    ref="turns",
+                )
+            )
+        else:
+            findings += check_map_track(game, map_.render(game, BuildOptions(only=("map",), paper=big)))
+    return findings

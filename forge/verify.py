@@ -22,6 +22,7 @@ kind                   severity  meaning
 ``crt-implied``        info      a CRT cell the rulebook does not print but an example implies
 ``print-mismatch``     error     the printed cards show a value other than the one the engine uses (roundtrip.py)
 ``print-missing``      warning   something the engine uses is not in the printed cards' text (roundtrip.py)
+``print-unchecked``    info      a printed component that could not be read back (roundtrip.py)
 =====================  ========  ===================================================================================
 
 An example is **checked** when every value it states was recomputed and agreed; a value the engine cannot
@@ -74,6 +75,7 @@ SEVERITY: dict[str, str] = {
     "crt-implied": "info",
     "print-mismatch": "error",
     "print-missing": "warning",
+    "print-unchecked": "info",
 }
 """Severity of each kind of finding; kinds not listed are warnings."""
 

@@ -74,3 +74,21 @@ def test_missing_table_is_reported(hells_gate: Game) -> None:
     printed = _printed(hells_gate.model_copy(update={"tables": []}))
     refs = {f.ref for f in check_cards(hells_gate, printed) if f.kind == "print-missing"}
     assert refs == {"tables.mud-roll", "tables.breakout"}
+
+
+def test_map_turn_track_is_read_back(hells_gate: Game) -> None:
+    from forge.render import map as map_
+    from forge.roundtrip import check_map_track
+
+    options = BuildOptions(only=("map",), paper="tabloid")
+    assert check_map_track(hells_gate, map_.render(hells_gate, options)) == []
+    units = [
+        u.model_copy(update={"entry": u.entry.model_copy(update={"turn": 2})}) if u.id == "ger-14pz" and u.entry else u
+        for u in hells_gate.units
+    ]
+    misprint = map_.render(hells_gate.model_copy(update={"units": units}), options)
+    found = check_map_track(hells_gate, misprint)
+    assert [(f.kind, f.message.split(" is printed")[0]) for f in found] == [
+        ("print-mismatch", "map.pdf: turn 1 on the turn track"),
+        ("print-mismatch", "map.pdf: turn 2 on the turn track"),
+    ]
