@@ -1,3 +1,37 @@
-"""Hexforge: make and check hex-and-counter wargames on paper from one YAML file."""
+"""Hexforge: make and check hex-and-counter wargames on paper from one YAML file.
+
+>>> import forge
+>>> game = forge.load("data/hells_gate.yaml")            # doctest: +SKIP
+>>> forge.build(game, Path("output"), forge.BuildOptions())  # doctest: +SKIP
+>>> findings = forge.verify(game)                        # doctest: +SKIP
+
+The names below are imported on first use, so that ``forge --version`` and ``forge --help`` stay instant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+
+__all__ = ["BuildOptions", "Finding", "Game", "LoadError", "build", "load", "loads", "roundtrip", "verify"]
+
+_WHERE = {
+    "BuildOptions": "forge.build",
+    "build": "forge.build",
+    "Finding": "forge.errors",
+    "LoadError": "forge.errors",
+    "Game": "forge.model",
+    "load": "forge.load",
+    "loads": "forge.load",
+    "roundtrip": "forge.roundtrip",
+    "verify": "forge.verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        import importlib
+
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'forge' has no attribute {name!r}")

@@ -12,7 +12,6 @@ from .pdf import write_atomic
 
 COMPONENTS = ("map", "counters", "cards", "handout", "images")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
-COUNTER_SIZES = ("1/2in", "9/16in", "5/8in", "3/4in")
 
 
 @dataclass(frozen=True)

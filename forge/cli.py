@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import LoadError
+from .units import COUNTER_SIZES, PAPER
 
 if TYPE_CHECKING:
     from .model import Game
@@ -236,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--paper",
         default="letter",
-        choices=["letter", "a4", "tabloid", "a3"],
+        choices=list(PAPER),
         help="paper size (default letter)",
     )
     b.add_argument(
@@ -244,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_components,
         help="comma-separated components: map,counters,cards,handout,images (SVG + 300 dpi PNG per counter face)",
     )
-    b.add_argument("--counter-size", choices=["1/2in", "9/16in", "5/8in", "3/4in"], help="counter edge (default 5/8in)")
+    b.add_argument("--counter-size", choices=COUNTER_SIZES, help="counter edge (default 5/8in)")
     b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")
     b.add_argument(
         "--back-offset",

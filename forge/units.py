@@ -14,6 +14,9 @@ POINTS_PER = {
 _LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*(pt|in|mm|cm)\s*$")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*[xX×]\s*(\d+(?:\.\d+)?|\d+/\d+)\s*(pt|in|mm|cm)\s*$")
 
+COUNTER_SIZES = ("1/2in", "9/16in", "5/8in", "3/4in")
+"""The counter edges printers and players expect (DESIGN.md print conventions)."""
+
 PAPER = {
     "letter": ("8.5in", "11in"),
     "a4": ("210mm", "297mm"),
