@@ -413,6 +413,15 @@ def _round(x: Fraction, how: str) -> Fraction:
     return x
 
 
+def _capped_bonus(mod: Modifier, cap_groups: dict[int, Fraction]) -> Fraction:
+    """``mod``'s additive bonus, limited by what its cap group has left (and charged to that group)."""
+    a = Fraction(mod.add or 0)
+    if mod.cap is not None:
+        a = max(Fraction(0), min(a, Fraction(mod.cap) - cap_groups[mod.cap]))
+        cap_groups[mod.cap] += a
+    return a
+
+
 def combat_strength(
     fighters: Sequence[Fighter],
     modifiers: Iterable[Modifier],
@@ -472,12 +481,7 @@ def combat_strength(
                 if mod.rounding == "up" or (mod.rounding == "down" and how == "none"):
                     how = mod.rounding
             if mod.add is not None and mod.per_unit:
-                a = Fraction(mod.add)
-                if mod.cap is not None:
-                    room = Fraction(mod.cap) - cap_groups[mod.cap]
-                    a = max(Fraction(0), min(a, room))
-                    cap_groups[mod.cap] += a
-                add += a
+                add += _capped_bonus(mod, cap_groups)
             used.append(mod.id)
         applied.append(tuple(used))
         if f.strength is None:
@@ -510,12 +514,7 @@ def combat_strength(
             continue
         if not ok:
             continue
-        a = Fraction(mod.add)
-        if mod.cap is not None:
-            room = Fraction(mod.cap) - cap_groups[mod.cap]
-            a = max(Fraction(0), min(a, room))
-            cap_groups[mod.cap] += a
-        bonus += a
+        bonus += _capped_bonus(mod, cap_groups)
         stack_used.append(mod.id)
     if bonus_cap is not None:
         bonus = min(bonus, bonus_cap)
