@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from forge.load import load
-from forge.roundtrip import roundtrip
+from forge.verify.readback import roundtrip
 from forge.verify import verify
 
 

@@ -24,7 +24,7 @@ _WHERE = {
     "Game": "forge.model",
     "load": "forge.load",
     "loads": "forge.load",
-    "roundtrip": "forge.roundtrip",
+    "roundtrip": "forge.verify.readback",
     "verify": "forge.verify",
 }
 

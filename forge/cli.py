@@ -203,7 +203,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             continue
         findings = verify(game)
         if not args.no_print_check:
-            from .roundtrip import roundtrip
+            from .verify.readback import roundtrip
 
             findings.extend(roundtrip(game))
         reports.append(render_findings(findings, args.format, game=game.game.id))

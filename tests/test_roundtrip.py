@@ -11,7 +11,7 @@ from forge.build import BuildOptions
 from forge.load import load
 from forge.model import Game
 from forge.render import cards
-from forge.roundtrip import check_cards, roundtrip
+from forge.verify.readback import check_cards, roundtrip
 
 
 @pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
@@ -78,7 +78,7 @@ def test_missing_table_is_reported(hells_gate: Game) -> None:
 
 def test_map_turn_track_is_read_back(hells_gate: Game) -> None:
     from forge.render import map as map_
-    from forge.roundtrip import check_map_track
+    from forge.verify.readback import check_map_track
 
     options = BuildOptions(only=("map",), paper="tabloid")
     assert check_map_track(hells_gate, map_.render(hells_gate, options)) == []

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from pypdf import PdfReader
 
-from . import model as m
-from .errors import Finding
+from .. import model as m
+from ..errors import Finding
 
 WINDOW = 400
 """How far past the previous row a row may start: room for a page break with a repeated header."""
@@ -339,14 +339,14 @@ def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
 def roundtrip(game: m.Game) -> list[Finding]:
     """Build the cards (and, when it fits one A3 or tabloid page, the map) in memory and check what they print
     against the data the engine uses."""
-    from .build import BuildOptions
-    from .render import cards
+    from ..build import BuildOptions
+    from ..render import cards
 
     findings = check_cards(game, cards.render(game, BuildOptions(only=("cards",))))
     if game.reinforcements():
-        from .render import map as map_
-        from .tiling import fits
-        from .units import paper
+        from ..render import map as map_
+        from ..tiling import fits
+        from ..units import paper
 
         layout = map_.sheet_layout(game)
         big = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), None)

@@ -1,0 +1,842 @@
+"""Combat examples: odds and differentials, column shifts, CRT results, probabilities, strengths, magnitudes and
+step losses, recomputed with :mod:`forge.rules.combat`."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from .. import model as m
+from ..hexgrid import Cell
+from ..notation import DiffColumn, OddsColumn, Strength, fraction
+from ..rules import combat as cb
+from .core import Acc, Context, handles, num, same, show
+
+K = m.ExampleKind
+
+
+def _usable_modifiers(ctx: Context, role: str) -> list[m.Modifier]:
+    """Modifiers the engine can evaluate: those with a terrain, unit-type or condition trigger.  A modifier
+    whose condition exists only in words (``when``) is left out: applying it always would be wrong."""
+    return [
+        md
+        for md in ctx.combat.modifiers
+        if md.role == role and (md.terrain is not None or md.unit_types is not None or md.condition is not None)
+    ]
+
+
+def _fighters(ctx: Context, ids: Sequence[str], role: str) -> tuple[list[cb.Fighter], list[str]]:
+    out, unknown = [], []
+    for uid in ids:
+        u = ctx.units.get(str(uid))
+        if u is None:
+            raise ValueError(f"unknown unit {uid!r}")
+        st = Strength.parse(u.steps[0])
+        value = st.attack if role == "attacker" else st.defense
+        if value is None:
+            unknown.append(uid)
+        out.append(cb.Fighter(value, u.type.value, label=uid))
+    return out, unknown
+
+
+def side_strength(
+    ctx: Context, acc: Acc, role: str, ids: Sequence[str], defender_hex: str | None, conditions: set[str]
+) -> tuple[Fraction | None, str]:
+    """A side's strength from its units (full strength) and the modifiers the engine can evaluate."""
+    fighters, unknown = _fighters(ctx, ids, role)
+    terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
+    conds = set(conditions) | {"defender-terrain"}
+    if role == "defender" and terrain:
+        # terrain's own defence effects become stack modifiers
+        extra = []
+        for tid in sorted(terrain):
+            eff = ctx.game.terrain[tid].combat if tid in ctx.game.terrain else None
+            if eff and (eff.defense_multiplier or eff.defense_bonus):
+                extra.append(
+                    m.Modifier(
+                        id=f"terrain-{tid}",
+                        role="defender",
+                        when=eff.text or tid,
+                        multiply=eff.defense_multiplier,
+                        add=eff.defense_bonus or None,
+                        per_unit=False,
+                        terrain=[tid],
+                    )
+                )
+    else:
+        extra = []
+    total = cb.combat_strength(
+        fighters,
+        _usable_modifiers(ctx, role) + extra,
+        role="attacker" if role == "attacker" else "defender",
+        defender_terrain=terrain,
+        conditions=conds,
+    )
+    if unknown:
+        return None, f"the strength of {', '.join(unknown)} is not given"
+    if total.total is None:
+        return None, f"the terrain of {defender_hex} is not known"
+    return total.total, ""
+
+
+def _sum_parts(ctx: Context, given: Mapping[str, Any], acc: Acc, side: str) -> Fraction | None:
+    """attack/defense from the example's numbers: the value itself, or its breakdown (see :meth:`_breakdown`)."""
+    short = "attack" if side == "attack" else "defense"
+    if acc.has(short) and num(given[short]) is not None:
+        return num(given[short])
+    return _breakdown(ctx, given, acc, side)
+
+
+def _breakdown(ctx: Context, given: Mapping[str, Any], acc: Acc, side: str) -> Fraction | None:
+    """A strength the book builds from parts: units' values (``attack_values``, ``unit_attack``,
+    ``defense_printed``) plus support (``attack_support`` list, ``defense_support_total``), then for the
+    defence the terrain bonuses of a given ``terrain`` (stack modifiers of the data)."""
+    short = "attack" if side == "attack" else "defense"
+    acc.given(f"{short}_support_markers")
+    total: Fraction | None = None
+    for key in (
+        f"unit_{short}",
+        f"{short}_values",
+        f"{short}_printed",
+        f"{short}_support",
+        f"{short}_support_total",
+    ):
+        if acc.has(key):
+            v = given[key]
+            vals = v if isinstance(v, list) else [v]
+            nums = [n for n in (num(x) for x in vals) if n is not None]
+            if len(nums) != len(vals):
+                return None
+            total = (total or Fraction(0)) + sum(nums, Fraction(0))
+    terrain = acc.given("terrain")
+    if total is not None and short == "defense" and terrain is not None:
+        mods = [md for md in _usable_modifiers(ctx, "defender") if not md.per_unit]
+        res = cb.defense_strength(
+            [cb.Fighter(total)], mods, defender_terrain={str(terrain)}, conditions={"defender-terrain"}
+        )
+        total = res.total
+    return total
+
+
+def shift_state(
+    ctx: Context, acc: Acc, attackers: Sequence[str], defender_hex: str | None, turn: int | None
+) -> tuple[set[str], set[str], dict[str, str]]:
+    """Evaluate each shift's condition: (apply, do not apply, undecidable with reasons)."""
+    yes: set[str] = set()
+    no: set[str] = set()
+    why: dict[str, str] = {}
+    dcell = ctx.cell(defender_hex) if defender_hex else None
+    weather = acc.given("weather") or acc.given("ground")
+    if weather is None and turn is not None and 1 <= turn <= len(ctx.game.turns.turns):
+        weather = ctx.game.turns.turns[turn - 1].weather
+    # attacker positions
+    positions: list[Cell] | None = None
+    pos_reason = "the attackers or the defender's hex are not given"
+    hexes = acc.given("attacker_hexes")
+    if dcell is not None and attackers:
+        if hexes:
+            hx = hexes if isinstance(hexes, list) else [hexes]
+            cells = [ctx.cell(h) for h in hx]
+            if len(hx) == 1 and cells[0] is not None:
+                positions = [cells[0]] * len(attackers)
+            elif len(hx) == len(attackers) and all(cells):
+                positions = [c for c in cells if c is not None]
+            else:
+                pos_reason = "attacker_hexes must be one hex for all attackers or one per attacker"
+        else:
+            cells = [ctx.cell(ctx.position(a) or "") for a in attackers]
+            if all(c is not None and ctx.grid.adjacent(c, dcell) for c in cells):
+                positions = [c for c in cells if c is not None]
+                pos_reason = ""
+            else:
+                moved = [
+                    a for a, c in zip(attackers, cells, strict=True) if c is None or not ctx.grid.adjacent(c, dcell)
+                ]
+                pos_reason = f"{', '.join(moved)} not next to {defender_hex} at setup/entry (they moved)"
+    terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
+    unsupplied = acc.given("unsupplied")
+    if unsupplied is None:
+        unsupplied = acc.given("out_of_supply")
+    for sh in ctx.combat.shifts:
+        cond = sh.condition
+        if cond == "mud":
+            if weather is None:
+                why[sh.id] = "the ground condition on that turn is not known"
+            else:
+                (yes if "mud" in str(weather).lower() else no).add(sh.id)
+        elif cond == "defender-terrain":
+            if terrain is None:
+                why[sh.id] = "the defender's hex or its terrain is not known"
+                continue
+            verdict = _terrain_shift(ctx, sh, terrain)
+            if verdict is None:
+                why[sh.id] = "which terrain this shift belongs to is ambiguous"
+            else:
+                (yes if verdict else no).add(sh.id)
+        elif cond in ("half-across-river", "all-across-river"):
+            if positions is None or dcell is None:
+                why[sh.id] = pos_reason
+                continue
+            across = sum(ctx.river_between(p, dcell) for p in positions)
+            holds = across * 2 >= len(positions) if cond == "half-across-river" else across == len(positions)
+            (yes if holds and across else no).add(sh.id)
+        elif cond in (
+            "defender-all-unsupplied",
+            "defender-some-unsupplied",
+            "attacker-all-unsupplied",
+            "attacker-some-unsupplied",
+        ):
+            if unsupplied is None:
+                why[sh.id] = "the units' supply state at that moment is not in the data"
+                continue
+            group = attackers if cond.startswith("attacker") else list(acc.given("defenders") or [])
+            if not group:
+                why[sh.id] = "the units are not given"
+                continue
+            out = [u for u in group if u in set(unsupplied)]
+            holds = len(out) == len(group) if "-all-" in cond else 0 < len(out) < len(group)
+            (yes if holds else no).add(sh.id)
+        else:
+            why[sh.id] = f"condition {cond!r} is not evaluated by the engine" if cond else "a condition in words"
+    return yes, no, why
+
+
+def _terrain_shift(ctx: Context, sh: m.Shift, terrain: set[str]) -> bool | None:
+    """Does a defender-terrain shift apply to a hex of ``terrain``?"""
+    terrain_shifts = [s for s in ctx.combat.shifts if s.condition == "defender-terrain"]
+    owners = set()
+    for tid in terrain:
+        t = ctx.game.terrain.get(tid)
+        if t is None or not t.combat.shift:
+            continue
+        if tid in ctx.shifts:
+            owners.add(tid)
+            continue
+        same = [s.id for s in terrain_shifts if s.shift == t.combat.shift and s.id not in ctx.game.terrain]
+        same = same or [s.id for s in terrain_shifts if s.shift == t.combat.shift]
+        if len(same) != 1:
+            return None
+        owners.add(same[0])
+    return sh.id in owners
+
+
+def _shift_models(ctx: Context, ids: Sequence[str]) -> list[m.Shift]:
+    out = []
+    for sid in ids:
+        if sid not in ctx.shifts:
+            raise ValueError(f"unknown shift {sid!r}")
+        out.append(ctx.shifts[sid])
+    return out
+
+
+def _side_of(ctx: Context, acc: Acc, ids: Sequence[str]) -> str | None:
+    side = acc.given("side")
+    if side is None and ids:
+        u = ctx.units.get(str(ids[0]))
+        side = u.side if u else None
+    return side
+
+
+def _compare_shift_sets(
+    ctx: Context,
+    acc: Acc,
+    key: str,
+    claimed: Sequence[str],
+    yes: set[str],
+    no: set[str],
+    why: dict[str, str],
+    *,
+    report_undecided: bool = True,
+) -> None:
+    """The shifts the book applies against those the map decides.  ``report_undecided``: list the shifts the
+    engine cannot decide as unchecked (for a stated "no other shifts apply")."""
+    claimed_set = set(claimed)
+    wrong_in = sorted(claimed_set & no)
+    missing = sorted(yes - claimed_set)
+    if wrong_in or missing:
+        bits = ([f"{', '.join(wrong_in)} do(es) not apply by the map"] if wrong_in else []) + (
+            [f"{', '.join(missing)} apply(ies) by the map"] if missing else []
+        )
+        acc.mismatches.append((key, sorted(claimed_set), sorted((claimed_set - no) | yes), "; ".join(bits)))
+    else:
+        decided = sorted(yes | no)
+        acc.passed.append((key, sorted(claimed_set), f"consistent with the data on {', '.join(decided) or 'none'}"))
+    undecided = sorted(s for s in why if s not in claimed_set)
+    if undecided and report_undecided:
+        acc.unchecked[f"{key}[{','.join(undecided)}]"] = (
+            "; ".join(sorted({why[s] for s in undecided})) + f" ({', '.join(undecided)})"
+        )
+    acc.done.add(key)
+
+
+def _odds_ladder(ctx: Context, crt: m.Crt) -> list[Fraction]:
+    return [OddsColumn.parse(c).low for c in crt.columns]
+
+
+def _column_matches(ctx: Context, stated: Any, label: str | None) -> bool:
+    if label is None:
+        return False
+    if same(stated, label):
+        return True
+    crt = ctx.crt
+    if crt is None:
+        return False
+    try:
+        if ctx.combat.kind is m.CombatKind.DIFFERENTIAL:
+            return cb.column_for_diff(crt, DiffColumn.parse(str(stated)).low).label == label
+        col = OddsColumn.parse(str(stated))
+        return not col.below and cb.column_for_odds(crt, col.low, 1).label == label
+    except ValueError:
+        return False
+
+
+def _check_column(ctx: Context, acc: Acc, key: str, pick: cb.ColumnPick, note: str = "") -> None:
+    if key not in acc.ex.states:
+        return
+    stated = acc.ex.states[key]
+    acc.done.add(key)
+    if pick.result is not None and pick.index is None:
+        computed: Any = f"automatic {pick.result}"
+        ok = same(stated, pick.result) or same(stated, computed)
+    else:
+        computed = pick.label
+        ok = _column_matches(ctx, stated, pick.label)
+    if ok:
+        acc.passed.append((key, stated, computed))
+    else:
+        acc.mismatches.append((key, stated, computed, note or pick.note))
+
+
+def base_column(ctx: Context, acc: Acc) -> tuple[cb.ColumnPick | None, str]:
+    """The column before shifts: given column/base_column, or from attack and defence."""
+    crt = ctx.crt
+    if crt is None:
+        return None, "the game has no CRT"
+    for key in ("base_column", "column"):
+        if acc.has(key):
+            label = str(acc.ex.given[key])
+            i = cb.column_index(crt, label)
+            return cb.ColumnPick(i, label), ""
+    if acc.has("base_odds"):
+        return None, "base_odds is outside the CRT"
+    a = _sum_parts(ctx, acc.ex.given, acc, "attack")
+    d = _sum_parts(ctx, acc.ex.given, acc, "defense")
+    if a is None or d is None:
+        return None, "no column, attack or defence given"
+    if ctx.combat.kind is m.CombatKind.DIFFERENTIAL:
+        return cb.column_for_diff(crt, math.floor(a - d)), ""
+    return cb.column_for_odds(crt, a, d), ""
+
+
+@handles(K.ODDS)
+def ex_odds(ctx: Context, acc: Acc) -> None:
+    g = acc.ex.given
+    st = acc.ex.states
+    crt = ctx.crt
+    attackers = [str(x) for x in acc.given("attackers") or []]
+    defenders = [str(x) for x in acc.given("defenders") or []]
+    dhex = acc.given("defender_hex")
+    turn = acc.given("turn")
+    conds: set[str] = set()
+    # strengths from the units
+    att_units, att_why = (
+        side_strength(ctx, acc, "attacker", attackers, dhex, conds) if attackers else (None, "no attacking units given")
+    )
+    def_units, def_why = (
+        side_strength(ctx, acc, "defender", defenders, dhex, conds) if defenders else (None, "no defending units given")
+    )
+    att_given = _sum_parts(ctx, g, acc, "attack")
+    def_given = _sum_parts(ctx, g, acc, "defense")
+    att_parts = _breakdown(ctx, g, acc, "attack")
+    def_parts = _breakdown(ctx, g, acc, "defense")
+    if att_parts is not None:
+        att_units = att_parts  # the book's own breakdown (units plus support) is the fuller account
+    if def_parts is not None:
+        def_units = def_parts
+    if "attack" in st:
+        if att_units is not None:
+            acc.check("attack", att_units, "from the units' printed strengths, modifiers and support")
+        else:
+            acc.skip("attack", att_why if attackers else "only the total is given (no units or parts)")
+    if "defense" in st:
+        if def_units is not None:
+            acc.check("defense", def_units, "from the units' printed strengths, terrain and support")
+        else:
+            acc.skip("defense", def_why if defenders else "only the total is given (no units or parts)")
+    partial = st.get("partial_attack")
+    if isinstance(partial, dict):
+        acc.done.add("partial_attack")
+        for group, stated in partial.items():
+            ids = str(group).split("+")
+            val, why = side_strength(ctx, acc, "attacker", ids, dhex, conds)
+            acc.check_value(f"partial_attack.{group}", stated, val, why)
+    # the numbers the column is computed from: the units', else the book's own, else the given ones
+    attack = att_units if att_units is not None else num(st.get("attack")) or att_given
+    defense = def_units if def_units is not None else num(st.get("defense")) or def_given
+    if attack is None or defense is None:
+        for key in ("ratio", "quotient", "odds", "column", "differential"):
+            if key in st:
+                acc.skip(key, "attack or defence unknown")
+    elif crt is not None:
+        if "ratio" in st:
+            acc.check("ratio", cb.odds_ratio(attack, defense))
+        if "quotient" in st:
+            acc.check("quotient", cb.odds_ratio(attack, defense))
+        if ctx.combat.kind is m.CombatKind.DIFFERENTIAL:
+            acc.check("differential", attack - defense)
+            pick = cb.column_for_diff(crt, math.floor(attack - defense))
+        else:
+            pick = cb.column_for_odds(crt, attack, defense)
+        _check_column(ctx, acc, "odds", pick)
+        # shifts: the book's (given or stated) or the ones the map decides
+        yes, no, shift_why = shift_state(ctx, acc, attackers, dhex, turn)
+        claimed = acc.given("shifts")
+        if claimed is None:
+            claimed = st.get("shifts")
+        if claimed is not None and (attackers or dhex):
+            _compare_shift_sets(ctx, acc, "shifts", [str(s) for s in claimed], yes, no, shift_why)
+        elif "shifts" in st:
+            acc.skip("shifts", "no attackers or defender hex to evaluate the shifts with")
+        use = [str(s) for s in claimed] if claimed is not None else sorted(yes)
+        if "column" in st and pick.index is not None and not pick.automatic:
+            res = cb.apply_shifts(
+                crt.columns,
+                pick.index,
+                _shift_models(ctx, use),
+                ctx.combat.shift_caps,
+                turn=turn,
+                side=_side_of(ctx, acc, attackers),
+                below=crt.below,
+                above=crt.above,
+            )
+            note = f"{pick.label} shifted by {res.net}" if use else ""
+            _check_column(ctx, acc, "column", res, note)
+        elif "column" in st:
+            _check_column(ctx, acc, "column", pick)
+    for key in ("attack", "defense"):
+        if key in st and key not in acc.done:
+            acc.skip(key, "not computable")
+
+
+@handles(K.SHIFTS)
+def ex_shifts(ctx: Context, acc: Acc) -> None:
+    crt = ctx.crt
+    st = acc.ex.states
+    if crt is None:
+        return
+    attackers = [str(x) for x in acc.given("attackers") or []]
+    acc.given("defenders")
+    dhex = acc.given("defender_hex")
+    turn = acc.given("turn")
+    ids = [str(s) for s in acc.given("shifts") or []]
+    if acc.has("base_odds"):
+        _shift_odds_ladder(ctx, acc)
+        return
+    shifts: list[m.Shift | int] = list(_shift_models(ctx, ids))
+    if acc.has("net_shift"):
+        shifts.append(int(acc.ex.given["net_shift"]))
+    side = _side_of(ctx, acc, attackers)
+    if attackers or dhex:
+        yes, no, why_ = shift_state(ctx, acc, attackers, dhex, turn)
+        if ids:
+            _compare_shift_sets(ctx, acc, "given.shifts", ids, yes, no, why_, report_undecided=False)
+    pick, why = base_column(ctx, acc)
+    if pick is None or pick.index is None:
+        # the net shift needs no column: shift on a table wide enough never to clamp
+        wide = [str(i) for i in range(2 * 64 + 1)]
+        net = cb.apply_shifts(wide, 64, shifts, ctx.combat.shift_caps, turn=turn, side=side)
+        acc.check("net_shift", net.net, "; ".join(net.capped))
+        for key in ("column", "odds"):
+            if key in st:
+                acc.skip(key, why or "the combat is off the table before shifts")
+        if "all_out_allowed" in st:
+            _all_out(ctx, acc, attackers)
+        return
+    _check_column(ctx, acc, "odds", pick)
+    res = cb.apply_shifts(
+        crt.columns,
+        pick.index,
+        shifts,
+        ctx.combat.shift_caps,
+        turn=turn,
+        side=side,
+        below=crt.below,
+        above=crt.above,
+    )
+    acc.check("net_shift", res.net, "; ".join(res.capped))
+    _check_column(
+        ctx,
+        acc,
+        "column",
+        res,
+        f"{pick.label} shifted by {res.net}" + (f" ({'; '.join(res.capped)})" if res.capped else ""),
+    )
+    if "all_out_allowed" in st:
+        _all_out(ctx, acc, attackers)
+
+
+def _shift_odds_ladder(ctx: Context, acc: Acc) -> None:
+    """Shifting odds beyond the printed columns (Ukraine '43 8.8: 7-1 with three shifts is 10-1)."""
+    crt = ctx.crt
+    assert crt is not None
+    base = OddsColumn.parse(str(acc.ex.given["base_odds"])).low
+    n = int(acc.given("net_shift") or 0) + sum(
+        s.shift for s in _shift_models(ctx, [str(x) for x in acc.given("shifts") or []])
+    )
+    ladder = [c for c in _odds_ladder(ctx, crt) if c > 0]
+    top = max([*ladder, base])
+    while len([x for x in ladder if x >= base]) <= abs(n) + 1 or max(ladder) < top + abs(n):
+        ladder.append(Fraction(math.floor(max(ladder)) + 1))
+    ladder = sorted(set(ladder))
+    i = max(k for k, low in enumerate(ladder) if low <= base)
+    j = min(max(i + n, 0), len(ladder) - 1)
+    value = ladder[j]
+    computed = f"{value}-1" if value >= 1 else f"1-{int(1 / value)}"
+    if "odds" in acc.ex.states:
+        stated = acc.ex.states["odds"]
+        acc.done.add("odds")
+        try:
+            ok = OddsColumn.parse(str(stated)).low == value
+        except ValueError:
+            ok = False
+        if ok:
+            acc.passed.append(("odds", stated, computed))
+        else:
+            acc.mismatches.append(("odds", stated, computed, "odds steps beyond the table are whole numbers"))
+
+
+def _all_out(ctx: Context, acc: Acc, attackers: Sequence[str]) -> None:
+    if ctx.crt is None or ctx.crt.cell_format is not m.CellFormat.HITS_NORMAL_ALLOUT or not attackers:
+        acc.skip("all_out_allowed", "no all-out attacks in this CRT or no attackers given")
+        return
+    can = any(len(ctx.units[a].steps) >= 2 for a in attackers if a in ctx.units)
+    acc.check(
+        "all_out_allowed",
+        can,
+        "an all-out attack flips a full-strength two-step attacker (attackers taken at full strength)",
+    )
+
+
+def _cell_at(
+    ctx: Context,
+    section: str | None,
+    column: str,
+    die: int,
+    grid_rows: list[str] | None = None,
+    secondary: bool = False,
+) -> tuple[str | None, str | None]:
+    """(cell, row label) for a die on a column; cell None when unknown."""
+    crt = ctx.crt
+    assert crt is not None
+    if secondary:
+        assert crt.secondary is not None
+        rows = crt.secondary.rows
+        grid = None if isinstance(crt.secondary.cells, m.Unknown) else crt.secondary.cells
+    else:
+        rows = crt.rows
+        grid = cb.grid_of(crt, section)
+    i = cb.row_for_die(rows, die)
+    if i is None:
+        raise ValueError(f"no row of the {'secondary table' if secondary else 'CRT'} holds a roll of {die}")
+    j = cb.column_index(crt, column)
+    if grid is None or "?" in grid[i][j]:
+        return None, rows[i]
+    return grid[i][j], rows[i]
+
+
+def _imply(ctx: Context, acc: Acc, section: str | None, column: str, row: str, part: str, value: Any) -> None:
+    ctx.implied[(section or "", column, row, part)].append((show(value), acc.ex.id, acc.ex.rule))
+
+
+@handles(K.COMBAT)
+def ex_combat(ctx: Context, acc: Acc) -> None:
+    crt = ctx.crt
+    st = acc.ex.states
+    if crt is None:
+        return
+    section = acc.given("section")
+    attack = str(acc.given("attack") or "normal")
+    if attack not in ("normal", "all-out"):
+        attack = "normal"
+    pick, why = base_column(ctx, acc)
+    if acc.has("shifts") and pick is not None and pick.index is not None and not acc.has("column"):
+        pick = cb.apply_shifts(
+            crt.columns,
+            pick.index,
+            _shift_models(ctx, acc.ex.given["shifts"]),
+            ctx.combat.shift_caps,
+            turn=acc.given("turn"),
+            below=crt.below,
+            above=crt.above,
+        )
+    dice = acc.given("dice")
+    die = acc.given("die")
+    acc.given("magnitude")
+    if dice is None and die is not None:
+        dice = [die]
+    if isinstance(dice, int):
+        dice = [dice]
+    if pick is None or pick.index is None or pick.label is None:
+        for key in st:
+            acc.skip(key, why or "the combat is off the table")
+        return
+    column = pick.label
+    if not dice:
+        # no roll: a stated result must at least be possible on the column
+        if "result" in st and (grid := cb.grid_of(crt, section)) is not None:
+            j = cb.column_index(crt, column)
+            cells = [row[j] for row in grid]
+            if "?" not in "".join(cells):
+                acc.check(
+                    "result",
+                    st["result"] if any(same(st["result"], c) for c in cells) else f"one of {sorted(set(cells))}",
+                    "no die roll given: the result must be on the column",
+                )
+        for key in st:
+            if key not in acc.done:
+                acc.skip(key, "no die roll given")
+        return
+    primary, *secondary = (int(x) for x in dice)
+    cell, row = _cell_at(ctx, section, column, primary)
+    assert row is not None
+    acc.where = {"column": column, "row": row} | ({"section": section} if section else {})
+    hits_fmt = crt.cell_format is m.CellFormat.HITS_NORMAL_ALLOUT
+    # the primary result
+    if hits_fmt:
+        if "hits" in st:
+            if cell is None or cb.hits_of(cell, attack) is None:  # type: ignore[arg-type]
+                _imply(ctx, acc, section, column, row, attack, st["hits"])
+                acc.skip("hits", f"the cell {column}/{row} is not printed (recorded as implied)")
+            else:
+                acc.check("hits", cb.hits_of(cell, attack), f"{column}, die {row}: {cell}")  # type: ignore[arg-type]
+    else:
+        for key in ("result", "primary"):
+            if key in st:
+                if cell is None:
+                    _imply(ctx, acc, section, column, row, "primary" if secondary else "", st[key])
+                    acc.skip(key, f"the cell {column}/{row} is not printed (recorded as implied)")
+                else:
+                    acc.check(key, cell, f"{column}, die {row}")
+    # secondary dice (magnitude)
+    sec_cells: list[str | None] = []
+    if secondary:
+        stated_sec = st.get("secondary")
+        for k, d in enumerate(secondary):
+            c, r = _cell_at(ctx, section, column, d, secondary=True)
+            sec_cells.append(c)
+            s_val = stated_sec[k] if isinstance(stated_sec, list) and k < len(stated_sec) else None
+            if c is None and s_val is not None and r is not None:
+                _imply(ctx, acc, section, column, r, "secondary", s_val)
+        if isinstance(stated_sec, list):
+            acc.done.add("secondary")
+            if all(c is not None for c in sec_cells):
+                acc.check_value("secondary", stated_sec, sec_cells)
+            else:
+                acc.skip("secondary", "secondary cells not printed (recorded as implied)")
+    # totals
+    loss: cb.Losses | None = None
+    if hits_fmt:
+        h = cb.hits_of(cell, attack) if cell is not None else None  # type: ignore[arg-type]
+        loss = cb.Losses(0, h) if h is not None else None
+    else:
+        code = (
+            cell
+            if cell is not None
+            else (str(st.get("primary") or st.get("result")) if ("primary" in st or "result" in st) else None)
+        )
+        loss = cb.code_losses(code, ctx.combat.results) if code is not None else None
+        if loss is not None and secondary:
+            stated_sec = st.get("secondary")
+            for k, c in enumerate(sec_cells):
+                cc = (
+                    c
+                    if c is not None
+                    else (stated_sec[k] if isinstance(stated_sec, list) and k < len(stated_sec) else None)
+                )
+                sl = cb.parse_losses(str(cc)) if cc is not None else None
+                loss = None if (sl is None or loss is None) else loss.plus(sl)
+    for key, idx in (
+        ("attacker_steps", 0),
+        ("defender_steps", 1),
+        ("defender_retreat", 2),
+        ("attacker_retreat", 3),
+    ):
+        if key in st:
+            if hits_fmt and key in ("defender_retreat", "attacker_retreat"):
+                acc.skip(key, "a retreat is the defender's choice in this system")
+                continue
+            acc.check(
+                key,
+                None if loss is None else loss[idx],
+                "from the result legend" + (" and the secondary dice" if secondary else ""),
+            )
+
+
+@handles(K.PROBABILITY)
+def ex_probability(ctx: Context, acc: Acc) -> None:
+    crt = ctx.crt
+    st = acc.ex.states
+    event = acc.given("event")
+    if crt is None or not isinstance(event, dict):
+        for key in st:
+            acc.skip(key, "no CRT event to compute (probabilities of other tables are not modelled)")
+        return
+    section = acc.given("section")
+    attack = str(acc.given("attack") or "normal")
+    pick, why = base_column(ctx, acc)
+    if pick is None or pick.index is None:
+        acc.skip("probability", why or "off the table")
+        return
+    acc.where = {"column": str(pick.label)}
+    n_dice = int(acc.given("dice") or 1) if not isinstance(acc.given("dice"), list) else 1
+    try:
+        if n_dice > 1:
+            dist: dict[Any, Fraction] = cb.magnitude_distribution(
+                crt, pick.index, ctx.combat.results, dice=n_dice, section=section
+            )
+        elif crt.cell_format is m.CellFormat.HITS_NORMAL_ALLOUT:
+            dist = cb.distribution(crt, pick.index, attack=attack, section=section)  # type: ignore[arg-type]
+        else:
+            dist = cb.distribution(crt, pick.index, section=section)
+    except cb.UnknownValueError as e:
+        acc.skip("probability", str(e))
+        return
+    p = _event_probability(dist, event, ctx.combat.results)
+    if p is None:
+        acc.skip("probability", f"event {event} is not one the engine knows")
+    else:
+        acc.check("probability", p, f"{pick.label}, {attack}: {show(dist)}")
+    if "expected_hits" in st:
+        acc.check("expected_hits", cb.expected_losses(dist).defender)
+
+
+@handles(K.STRENGTH)
+def ex_strength(ctx: Context, acc: Acc) -> None:
+    g = acc.ex.given
+    st = acc.ex.states
+    rounding = acc.given("rounding")
+    values = acc.given("values")
+    mults = acc.given("multipliers")
+    unit_mults = acc.given("unit_multipliers")
+    units = [str(u) for u in acc.given("units") or []]
+    acc.given("terrain")
+    acc.given("unit_type")
+    bonus = acc.given("bonus")
+    if values is not None:
+        vals = [Fraction(num(v) or 0) for v in values]
+        if unit_mults is None and mults is not None and len(vals) > 1 and len(mults) == len(vals):
+            unit_mults = [[x] for x in mults]  # one multiplier per unit (see the report)
+        per_unit = unit_mults if unit_mults is not None else [mults or []] * len(vals)
+        exact = [
+            v * math.prod((fraction(x) for x in mm), start=Fraction(1)) for v, mm in zip(vals, per_unit, strict=True)
+        ]
+        how = str(rounding or "none")
+        rounded = [
+            Fraction(math.ceil(x)) if how == "up" else Fraction(math.floor(x)) if how == "down" else x for x in exact
+        ]
+        total = sum(rounded, Fraction(0)) + (Fraction(num(bonus) or 0) if bonus is not None else 0)
+        if len(exact) == 1:
+            acc.check("product", exact[0])
+        acc.check("values", rounded)
+        acc.check("total", total, "each unit multiplied, then rounded" + (f", plus {bonus}" if bonus else ""))
+    elif units:
+        dhex = acc.given("defender_hex")
+        role = str(acc.given("role") or "attacker")
+        val, why = side_strength(ctx, acc, role, units, dhex, set())
+        acc.check("total", val, why)
+    for side in ("attack", "defense"):
+        if side in st or f"{side}_before_support" in st:
+            before = None
+            for key in (f"{side}_values", f"unit_{side}"):
+                if acc.has(key):
+                    v = g[key]
+                    before = sum((Fraction(num(x) or 0) for x in (v if isinstance(v, list) else [v])), Fraction(0))
+            acc.check(f"{side}_before_support", before)
+            acc.check(side, _sum_parts(ctx, g, acc, side))
+    if "max_bonus" in st and acc.has("printed_defense") and acc.has("cap_multiplier"):
+        acc.check("max_bonus", Fraction(num(g["printed_defense"]) or 0) * Fraction(num(g["cap_multiplier"]) or 0))
+
+
+@handles(K.STEPS)
+def ex_steps(ctx: Context, acc: Acc) -> None:
+    losses = acc.given("losses")
+    if not isinstance(losses, dict):
+        return
+    by_side: dict[str, int] = defaultdict(int)
+    for key, n in losses.items():
+        if key in ctx.sides:
+            by_side[key] += int(n)
+            continue
+        u = ctx.units.get(str(key))
+        if u is None:
+            raise ValueError(f"unknown unit {key!r}")
+        if int(n) > len(u.steps) * u.copies:
+            acc.mismatches.append((f"losses.{key}", n, len(u.steps), f"{key} has only {len(u.steps)} step(s)"))
+        by_side[u.side] += int(n)
+    for side in ctx.sides:
+        acc.check(side, by_side.get(side, 0), "summed from the units' losses")
+
+
+@handles(K.MAGNITUDE)
+def ex_magnitude(ctx: Context, acc: Acc) -> None:
+    a, d = acc.given("attacker_steps"), acc.given("defender_steps")
+    fewest = acc.given("fewest_steps")
+    values: list[int] = []
+    if a is not None and d is not None:
+        values = [min(int(a), int(d))]
+    elif fewest is not None:
+        s = str(fewest)
+        lo, hi = cb.row_range(s)
+        lo = 1 if lo is None else lo
+        values = list(range(lo, (hi if hi is not None else lo + 3) + 1))
+    if not values:
+        return
+    mags = {cb.magnitude(v, v) for v in values}
+    note = "magnitude thresholds 1-3: 1, 4-5: 2, 6+: 3 (the engine default; the model has no field for them)"
+    mag = mags.pop() if len(mags) == 1 else None
+    acc.check("magnitude", mag, note)
+    acc.check("dice", mag, note)
+
+
+def _event_probability(
+    dist: Mapping[Any, Fraction], event: Mapping[str, Any], results: Mapping[str, m.ResultCode]
+) -> Fraction | None:
+    """P(event) for {hits: k}, {hits_at_most: k}, {hits_at_least: k}, {result: code} (cells containing the code),
+    {defender_steps_at_least: k}, {attacker_steps_at_least: k}, {retreat: true}."""
+    (key, value), *rest = event.items()
+    if rest:
+        return None
+
+    def losses(k: Any) -> cb.Losses | None:
+        if isinstance(k, cb.Losses):
+            return k
+        if isinstance(k, int):
+            return cb.Losses(0, k)
+        return cb.code_losses(str(k), results)
+
+    if key == "result":
+        return cb.probability(dist, lambda k: str(value) in str(k).split("+") or str(k) == str(value))
+    tests = {
+        "hits": lambda lo: lo.defender == int(value),
+        "hits_at_most": lambda lo: lo.defender <= int(value),
+        "hits_at_least": lambda lo: lo.defender >= int(value),
+        "defender_steps": lambda lo: lo.defender == int(value),
+        "defender_steps_at_least": lambda lo: lo.defender >= int(value),
+        "attacker_steps": lambda lo: lo.attacker == int(value),
+        "attacker_steps_at_least": lambda lo: lo.attacker >= int(value),
+        "retreat": lambda lo: (lo.retreat > 0) == bool(value),
+    }
+    test = tests.get(key)
+    if test is None:
+        return None
+    total = Fraction(0)
+    for k, p in dist.items():
+        lo = losses(k)
+        if lo is None:
+            return None
+        if test(lo):
+            total += p
+    return total

@@ -1,0 +1,126 @@
+"""Worked examples: every example is handed to the handlers registered for its kind (:func:`.core.handles`), and
+what they found is reported: mismatches as errors, values no handler recomputed as info with the reason."""
+
+from __future__ import annotations
+
+from . import ex_claims, ex_combat, ex_map  # noqa: F401  (they register their handlers)
+from .core import HANDLERS, Acc, Context, _root, show
+
+__all__ = ["check_examples"]
+
+
+def check_examples(ctx: Context) -> None:
+    """Run every example through its kind's handlers, then report the CRT cells the examples imply."""
+    for ex in ctx.game.examples:
+        acc = Acc(ex)
+        for handler in HANDLERS.get(ex.kind, ()):
+            try:
+                handler(ctx, acc)
+            except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError) as e:
+                acc.invalid.append(f"{type(e).__name__}: {e}")
+        report(ctx, acc)
+    report_implied(ctx)
+
+
+def report(ctx: Context, acc: Acc) -> None:
+    """Report one example.  A value the rules computed differently is always reported: as an error, or as a
+    warning when the example also involves inputs the engine does not model (they may explain the difference).
+    A value nothing recomputed is reported as info with its reason; the data's doubt about the example is a
+    warning with its text."""
+    ex = acc.ex
+    if acc.passed:
+        ctx.passed[ex.id] = [(k, show(s), show(c), acc.how.get(_root(k), "engine")) for k, s, c in acc.passed]
+    unmodelled = sorted(set(ex.given) - acc.known_given)
+    uses = ", ".join(sorted(acc.uses)) or None
+    for msg in acc.invalid:
+        ctx.add("example-invalid", ex.rule, f"{ex.id}: cannot recompute the example: {msg}", ref=ex.id)
+    mismatched: set[str] = set()
+    for key, stated, computed, note in acc.mismatches:
+        mismatched.add(_root(key))
+        common = dict(
+            stated=stated,
+            computed=computed,
+            ref=ex.id,
+            key=key,
+            how=acc.how.get(_root(key), "engine"),
+            source_line=ex.source_line,
+            uses=uses,
+            **acc.where,
+        )
+        if unmodelled:
+            ctx.add(
+                "example-unmodelled",
+                ex.rule,
+                f"{ex.id}: the book states {key} = {show(stated)}, the rules as encoded give {show(computed)}; the "
+                f"example also involves {', '.join(unmodelled)}, which the engine does not model and which may "
+                f"explain the difference{' (' + note + ')' if note else ''}",
+                unmodelled=", ".join(unmodelled),
+                **common,
+            )
+            continue
+        ctx.add(
+            "example-mismatch",
+            ex.rule,
+            f"{ex.id}: the book states {key} = {show(stated)}, the rules give {show(computed)}"
+            f"{' (' + note + ')' if note else ''}",
+            **common,
+        )
+    for key in ex.states:
+        if key not in acc.done:
+            acc.unchecked.setdefault(key, f"no engine rule recomputes {key!r} for a {ex.kind.value} example")
+    if acc.unchecked:
+        keys = sorted(acc.unchecked)
+        reasons = "; ".join(f"{k}: {acc.unchecked[k]}" for k in keys)
+        stated = {_root(k): ex.states.get(_root(k)) for k in keys if _root(k) in ex.states}
+        ctx.add(
+            "example-unchecked",
+            ex.rule,
+            f"{ex.id}: not recomputed -- {reasons}",
+            stated=stated or None,
+            ref=ex.id,
+            keys=", ".join(keys),
+        )
+    if ex.doubt:
+        ctx.add("example-doubt", ex.rule, f"{ex.id}: {ex.doubt}", ref=ex.id, source_line=ex.source_line)
+    unchecked_roots = {_root(k) for k in acc.unchecked}
+    for key in ex.states:
+        if key in mismatched:
+            status = "mismatch"
+        elif key in unchecked_roots:
+            status = "unchecked"
+        else:
+            status = acc.how.get(key, "engine")
+        ctx.claims.append((ex.id, key, status, acc.unchecked.get(key, "")))
+
+
+def report_implied(ctx: Context) -> None:
+    for (section, column, row, part), seen in sorted(ctx.implied.items()):
+        values = sorted({v for v, _, _ in seen})
+        refs = ", ".join(sorted({r for _, r, _ in seen}))
+        where = f"{section + ', ' if section else ''}{column}, die {row}{' (' + part + ')' if part else ''}"
+        if len(values) > 1:
+            detail = "; ".join(f"{r} says {v}" for v, r, _ in seen)
+            ctx.add(
+                "example-conflict",
+                seen[0][2],
+                f"examples disagree on the CRT cell {where}: {detail}",
+                stated=values,
+                ref=refs,
+                section=section or None,
+                column=column,
+                row=row,
+                part=part or None,
+            )
+        else:
+            ctx.add(
+                "crt-implied",
+                seen[0][2],
+                f"the CRT cell {where} is not printed; {refs} implies {values[0]}",
+                computed=values[0],
+                ref=refs,
+                section=section or None,
+                column=column,
+                row=row,
+                part=part or None,
+                result=values[0],
+            )

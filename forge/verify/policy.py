@@ -1,0 +1,95 @@
+"""The severity policy of ``forge verify``, written once.
+
+* **error** -- the rules as encoded give another value than the book states (an erratum, or an encoding mistake).
+* **warning** -- the book contradicts itself, or the data records a doubt about it.
+* **info** -- something was not checked, with the reason in one line.
+
+Kinds of finding and their severity (:data:`SEVERITY`; the CLI exits 1 when any finding is an error or a warning):
+
+=====================  ========  ===================================================================================
+kind                   severity  meaning
+=====================  ========  ===================================================================================
+``crt-columns``        error     CRT columns out of order, or a heading that is no odds/differential
+``crt-rows``           error     the die rows do not cover every roll of the CRT's dice
+``crt-unknown``        warning   cells the rulebook does not give (listed); the engine cannot resolve combat there
+``crt-odds``           warning   a cell is worse for the attacker than the cell at lower odds on the same die roll
+``crt-odds-dist``      warning   a column's distribution is worse for the attacker than the column to its left
+``crt-all-out``        warning   an all-out result below the normal result of the same cell
+``crt-die``            warning   a cell against the table's die direction (found from the majority of the table)
+``example-mismatch``   error     an example's stated outcome differs from what the rules give
+``example-conflict``   error     two examples imply different results for the same CRT cell
+``example-unmodelled`` warning   the rules give another value, but the example involves inputs the engine does not
+                                 model, which may explain the difference
+``example-doubt``      warning   the data records a doubt about the example (its text)
+``example-invalid``    warning   an example's inputs cannot be used (unknown column, hex off the map ...)
+``example-unchecked``  info      stated outcomes the engine cannot recompute, with the reason
+``crt-implied``        info      a CRT cell the rulebook does not print but an example implies
+``print-mismatch``     error     the printed cards show a value other than the one the engine uses (roundtrip.py)
+``print-missing``      warning   something the engine uses is not in the printed cards' text (roundtrip.py)
+``print-unchecked``    info      a printed component that could not be read back (roundtrip.py)
+=====================  ========  ===================================================================================
+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import Finding
+
+__all__ = ["RANK", "SEVERITY", "Findings", "exit_code", "severity"]
+
+SEVERITY: dict[str, str] = {
+    "crt-columns": "error",
+    "crt-rows": "error",
+    "crt-unknown": "warning",
+    "crt-odds": "warning",
+    "crt-odds-dist": "warning",
+    "crt-all-out": "warning",
+    "crt-die": "warning",
+    "example-mismatch": "error",
+    "example-conflict": "error",
+    "example-unmodelled": "warning",
+    "example-doubt": "warning",
+    "example-invalid": "warning",
+    "example-unchecked": "info",
+    "crt-implied": "info",
+    "print-mismatch": "error",
+    "print-missing": "warning",
+    "print-unchecked": "info",
+}
+"""Severity of each kind of finding; kinds not listed are warnings."""
+
+RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+def severity(f: Finding) -> str:
+    """``error``, ``warning`` or ``info`` for a finding (by its kind, :data:`SEVERITY`)."""
+    return f.extra.get("severity") or SEVERITY.get(f.kind, "warning")
+
+
+def exit_code(findings: Iterable[Finding]) -> int:
+    """1 when any finding is an error or a warning, else 0 (info findings never fail a run)."""
+    return 1 if any(severity(f) in ("error", "warning") for f in findings) else 0
+
+
+class Findings(list[Finding]):
+    """The findings of one game, with the game id and the example tally for the summary."""
+
+    def __init__(
+        self,
+        items: Iterable[Finding] = (),
+        *,
+        game: str = "",
+        examples: int = 0,
+        passed: dict[str, list[tuple[str, str, str, str]]] | None = None,
+        claims: list[tuple[str, str, str, str]] | None = None,
+    ) -> None:
+        super().__init__(items)
+        self.game = game
+        self.examples = examples
+        self.passed = passed or {}
+        """Example id -> the (key, book, rules, how) values that were recomputed and agreed."""
+        self.claims = claims or []
+        """(example id, states key, status, reason) for every value an example states: status is ``engine``,
+        ``data`` or ``arithmetic`` (how it was recomputed), ``mismatch`` or ``unchecked``."""
