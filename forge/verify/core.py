@@ -189,6 +189,7 @@ class Acc:
         elif same(stated, computed, unordered=unordered, approx=approx):
             self.passed.append((key, stated, computed))
             self.how.setdefault(_root(key), how)
+            self.unchecked.pop(key, None)  # a later handler recomputed what an earlier one could not
         elif partial_map:
             self.skip(
                 key,
@@ -198,10 +199,13 @@ class Acc:
         else:
             self.mismatches.append((key, stated, computed, note))
             self.how.setdefault(_root(key), how)
+            self.unchecked.pop(key, None)
 
     def skip(self, key: str, reason: str) -> None:
+        """Mark ``key`` not recomputed, with a one-line reason (unless another handler already recomputed it)."""
         self.done.add(_root(key))
-        self.unchecked[key] = reason
+        if not any(k == key for k, _, _ in self.passed) and not any(k == key for k, *_ in self.mismatches):
+            self.unchecked[key] = reason
 
 
 Handler = Callable[["Context", Acc], None]
