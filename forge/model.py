@@ -664,6 +664,58 @@ class Example(Base):
     """Line of the seed text the example comes from."""
 
 
+# --------------------------------------------------------------------------------------------------------- rules kit
+# The rules every hex-and-counter system shares, as data (``rules:`` in YAML).  A system is the engine's kit
+# (forge/rules/kit/) plus these fields; no engine code asks which game it is.  Each section below is filled in by
+# its own piece of the kit: keep a section's classes together, between its marker comments.
+
+# ---- kit: movement and zones of control -------------------------------------------------------------------------
+
+
+class MovementRules(Base):
+    """Movement points: allowances, terrain, hexside and road costs (rulebook words encoded as numbers)."""
+
+
+class ZocRules(Base):
+    """Zones of control: which hexes they cover, entering, leaving, locking, negation by friendly units."""
+
+
+# ---- kit: stacking and limits -----------------------------------------------------------------------------------
+
+
+class StackingRules(Base):
+    """How many units or steps may share a hex, by side and class."""
+
+
+class LimitRules(Base):
+    """Per-turn, per-combat and per-hex counts the rules fix (markers, attacks, rebuilds ...)."""
+
+
+# ---- kit: supply, retreat and advance, victory ------------------------------------------------------------------
+
+
+class SupplyRules(Base):
+    """Supply tracing: sources, range, what blocks a line."""
+
+
+class RetreatRules(Base):
+    """Retreat and advance after combat: lengths, preferences, what stops them."""
+
+
+# ---- kit: the section ---------------------------------------------------------------------------------------------
+
+
+class Rules(Base):
+    """The rules kit's data: every section optional; a section a game leaves out is not checked."""
+
+    movement: MovementRules | None = None
+    zoc: ZocRules | None = None
+    stacking: StackingRules | None = None
+    limits: LimitRules | None = None
+    supply: SupplyRules | None = None
+    retreat: RetreatRules | None = None
+
+
 class Game(Base):
     """One whole game: the single source of truth."""
 
@@ -680,6 +732,8 @@ class Game(Base):
     victory: Victory | None = None
     special_rules: list[SpecialRule] = []
     scenarios: list[Scenario] = []
+    rules: Rules = Rules()
+    """The rules kit's data (movement, zones of control, stacking, limits, supply, retreat)."""
     examples: list[Example] = []
 
     # Convenience views; the data stays as loaded.
