@@ -732,7 +732,7 @@ class Game(Base):
     victory: Victory | None = None
     special_rules: list[SpecialRule] = []
     scenarios: list[Scenario] = []
-    rules: Rules = Rules()
+    rules: Annotated[Rules, BeforeValidator(lambda v: {} if v is None else v)] = Rules()
     """The rules kit's data (movement, zones of control, stacking, limits, supply, retreat)."""
     examples: list[Example] = []
 
