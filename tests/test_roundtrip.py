@@ -92,3 +92,51 @@ def test_map_turn_track_is_read_back(hells_gate: Game) -> None:
         ("print-mismatch", "map.pdf: turn 1 on the turn track"),
         ("print-mismatch", "map.pdf: turn 2 on the turn track"),
     ]
+
+
+def _misprinted_entry(game: Game) -> Game:
+    units = [
+        u.model_copy(update={"entry": u.entry.model_copy(update={"turn": 2})}) if u.id == "ger-14pz" and u.entry else u
+        for u in game.units
+    ]
+    return game.model_copy(update={"units": units})
+
+
+def test_a_turn_track_on_a_later_page_is_read(hells_gate: Game) -> None:
+    """Every page is read: a track printed on page 2 is found there, not reported missing, and a misprint on that
+    page is still caught."""
+    import io
+
+    from pypdf import PdfWriter
+
+    from forge.render import map as map_
+    from forge.verify.readback import check_map_track
+
+    options = BuildOptions(only=("map",), paper="tabloid")
+
+    def behind_a_blank_page(pdf: bytes) -> bytes:
+        w = PdfWriter()
+        w.add_blank_page(612, 792)
+        w.append(io.BytesIO(pdf))
+        out = io.BytesIO()
+        w.write(out)
+        return out.getvalue()
+
+    assert check_map_track(hells_gate, behind_a_blank_page(map_.render(hells_gate, options))) == []
+    found = check_map_track(hells_gate, behind_a_blank_page(map_.render(_misprinted_entry(hells_gate), options)))
+    assert {f.message.split(" is printed")[0] for f in found} == {
+        "map.pdf: turn 1 on the turn track",
+        "map.pdf: turn 2 on the turn track",
+    }
+
+
+def test_a_tiled_map_track_is_read_once(hells_gate: Game) -> None:
+    """Tiled on Letter, the track is printed on several tiles; each box is read once, so nothing is doubled, and a
+    misprint is caught."""
+    from forge.render import map as map_
+    from forge.verify.readback import check_map_track
+
+    options = BuildOptions(only=("map",), paper="letter")
+    assert check_map_track(hells_gate, map_.render(hells_gate, options)) == []
+    found = check_map_track(hells_gate, map_.render(_misprinted_entry(hells_gate), options))
+    assert [f.kind for f in found] == ["print-mismatch", "print-mismatch"]

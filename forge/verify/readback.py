@@ -263,54 +263,50 @@ class _Text:
     text: str
 
 
-def _positioned(pdf: bytes, page: int = 0) -> list[_Text]:
-    """Text runs of one page with their left edge, baseline-ish bottom (points, y up) and height.
+def _positioned(pdf: bytes) -> list[list[_Text]]:
+    """Text runs of every page, page by page, with their left edge, top (points, y up) and height.
 
     pdfium, not pypdf: a map page re-draws its terrain tiles hundreds of times and pypdf re-parses each one
-    (0.7 s for Hell's Gate); pdfium reads the page's text in a few milliseconds.  ``size`` is the run's height,
+    (0.7 s for Hell's Gate); pdfium reads a page's text in a few milliseconds.  ``size`` is the run's height,
     which tells the track's large turn numbers from the small unit labels."""
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
     try:
-        tp = doc[page].get_textpage()
-        out = []
-        for i in range(tp.count_rects()):
-            left, bottom, right, top = tp.get_rect(i)
-            text = tp.get_text_bounded(left, bottom, right, top).strip()
-            if text:
-                out.append(_Text(left, top, top - bottom, text))
-        return out
+        pages = []
+        for index in range(len(doc)):
+            tp = doc[index].get_textpage()
+            out = []
+            for i in range(tp.count_rects()):
+                left, bottom, right, top = tp.get_rect(i)
+                text = tp.get_text_bounded(left, bottom, right, top).strip()
+                if text:
+                    out.append(_Text(left, top, top - bottom, text))
+            pages.append(out)
+        return pages
     finally:
         doc.close()
 
 
-def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
-    """The map's turn track: each turn box holds exactly the reinforcements whose entry is that turn.
+def _track_on_page(texts: list[_Text], wanted: set[str], labels: set[str]) -> dict[str, list[str]]:
+    """The turn boxes found on one page (turn number -> the unit labels standing in its box).
 
     A box is found by its turn number (the large numbers of the track); a unit label belongs to the nearest box
-    above it and to its left, which is how a player reads the track."""
-    chk = _Check("", "map.pdf")
-    reinf = game.reinforcements()
-    if not reinf:
-        return []
-    texts = _positioned(pdf)
-    wanted = {str(t.number) for t in game.turns.turns}
+    above it and to its left, which is how a player reads the track.  Only the turns whose number is on this page
+    are returned."""
     numbers: dict[str, _Text] = {}
     for t in texts:
         if t.text in wanted and t.size >= 7 and (t.text not in numbers or t.size > numbers[t.text].size):
             numbers[t.text] = t
-    if set(numbers) != wanted:
-        chk.missing(game.turns.rule, "the turn track's turn numbers", "turns")
-        return chk.findings
+    if not numbers:
+        return {}
     nums = list(numbers.values())
     ys = sorted((n.y for n in nums), reverse=True)
     xs = sorted(n.x for n in nums)
     # Box pitch: the smallest gap between distinct rows / columns (numbers in one row differ by a fraction).
     row = min((d for a, b in itertools.pairwise(ys) if (d := a - b) > 3), default=120.0)
     col = min((d for a, b in itertools.pairwise(xs) if (d := b - a) > 3), default=200.0)
-    labels = {u.label for us in reinf.values() for u in us}
-    found: dict[str, list[str]] = {k: [] for k in wanted}
+    found: dict[str, list[str]] = {k: [] for k in numbers}
     for t in texts:
         if t.text not in labels or t.size >= 7:
             continue
@@ -322,6 +318,29 @@ def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
             row_nums = [n for n in above if n.y - t.y <= gap + 3]
             owner = min(row_nums, key=lambda n: t.x - n.x)  # ... and in it, the box the label stands in
             found[owner.text].append(t.text)
+    return found
+
+
+def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
+    """The map's turn track: each turn box holds exactly the reinforcements whose entry is that turn.
+
+    Every page is read: the track may sit on any page, and on a tiled map the same box may be printed on several
+    tiles (their overlap).  A turn is read on the first page that prints its number, so that a box repeated on
+    the next tile is not counted twice."""
+    chk = _Check("", "map.pdf")
+    reinf = game.reinforcements()
+    if not reinf:
+        return []
+    wanted = {str(t.number) for t in game.turns.turns}
+    labels = {u.label for us in reinf.values() for u in us}
+    found: dict[str, list[str]] = {}
+    for texts in _positioned(pdf):
+        for number, units in _track_on_page(texts, wanted, labels).items():
+            found.setdefault(number, units)
+    if set(found) != wanted:
+        missing = sorted(wanted - set(found), key=int)
+        chk.missing(game.turns.rule, f"the turn track's turn numbers ({', '.join(missing)})", "turns")
+        return chk.findings
     for turn in game.turns.turns:
         want = sorted(u.label for u in reinf.get(turn.number, []))
         got = sorted(found[str(turn.number)])
@@ -337,8 +356,9 @@ def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
 
 
 def roundtrip(game: m.Game) -> list[Finding]:
-    """Build the cards (and, when it fits one A3 or tabloid page, the map) in memory and check what they print
-    against the data the engine uses."""
+    """Build the cards and the map in memory and check what they print against the data the engine uses.
+
+    The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read."""
     from ..build import BuildOptions
     from ..render import cards
 
@@ -349,17 +369,6 @@ def roundtrip(game: m.Game) -> list[Finding]:
         from ..units import paper
 
         layout = map_.sheet_layout(game)
-        big = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), None)
-        if big is None:
-            findings.append(
-                Finding(
-                    "print-unchecked",
-                    game.turns.rule,
-                    "map.pdf: the turn track was not read back: the map "
-                    "sheet is larger than A3, and reading a tiled map back is too slow",
-                    ref="turns",
-                )
-            )
-        else:
-            findings += check_map_track(game, map_.render(game, BuildOptions(only=("map",), paper=big)))
+        sheet = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), "letter")
+        findings += check_map_track(game, map_.render(game, BuildOptions(only=("map",), paper=sheet)))
     return findings
