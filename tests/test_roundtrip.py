@@ -140,3 +140,17 @@ def test_a_tiled_map_track_is_read_once(hells_gate: Game) -> None:
     assert check_map_track(hells_gate, map_.render(hells_gate, options)) == []
     found = check_map_track(hells_gate, map_.render(_misprinted_entry(hells_gate), options))
     assert [f.kind for f in found] == ["print-mismatch", "print-mismatch"]
+
+
+def test_counter_strengths_are_read_back(hells_gate: Game) -> None:
+    """The counter sheet prints each known strength after its unit's label, front and back; a misprinted
+    strength is named with its unit."""
+    from forge.render import counters
+    from forge.verify.readback import check_counters
+
+    options = BuildOptions(only=("counters",))
+    assert check_counters(hells_gate, counters.render(hells_gate, options)) == []
+    known = next(u for u in hells_gate.units if u.steps[0] == "3")
+    units = [u.model_copy(update={"steps": ["4", *u.steps[1:]]}) if u.id == known.id else u for u in hells_gate.units]
+    found = check_counters(hells_gate, counters.render(hells_gate.model_copy(update={"units": units}), options))
+    assert [(f.kind, f.ref, f.computed) for f in found] == [("print-mismatch", f"units.{known.id}", "3")]

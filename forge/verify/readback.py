@@ -1,4 +1,5 @@
-"""Printed-table round trip: build the reference cards in memory, read their text back, compare with the engine.
+"""Printed round trip: build the reference cards, the counter sheets and the map in memory, read every page's
+text back, compare with the engine.
 
 What a player reads must be what the engine computes with: every CRT cell (section by section, and the
 secondary dice), every other table's cells, every column shift's size, every terrain's movement cost and combat
@@ -20,6 +21,7 @@ from pypdf import PdfReader
 
 from .. import model as m
 from ..errors import Finding
+from ..notation import Strength
 
 WINDOW = 400
 """How far past the previous row a row may start: room for a page break with a repeated header."""
@@ -355,6 +357,47 @@ def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
     return chk.findings
 
 
+def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
+    """Every unit's counter prints its label with its full strength on a front page and, for a unit of several
+    steps, its reduced strength on a back page.  Strengths the rulebook does not give (``?``) have nothing to
+    compare.  The text runs of a counter are drawn together, so a strength is looked for among the few runs
+    after its label."""
+    chk = _Check("", "counters.pdf")
+    fronts: list[str] = []
+    backs: list[str] = []
+    for texts in _positioned(pdf):
+        runs = [t.text for t in texts]
+        heading = " ".join(runs[:1])
+        if "FRONTS" in heading:
+            fronts += runs
+        elif "BACKS" in heading:
+            backs += runs
+
+    def near(runs: list[str], label: str, value: str) -> str | None:
+        """ "" when the value follows the label; what follows it instead; None when the label is not printed."""
+        at = [i for i, r in enumerate(runs) if r == label]
+        if not at:
+            return None
+        if any(value in runs[i + 1 : i + 1 + 4] for i in at):
+            return ""
+        return " ".join(runs[at[0] + 1 : at[0] + 1 + 3]) or "-"
+
+    for u in game.units:
+        for face, runs, step in (("front", fronts, 0), ("back", backs, 1)):
+            if step >= len(u.steps) or "?" in u.steps[step]:
+                continue
+            try:
+                printed = str(Strength.parse(u.steps[step]))
+            except ValueError:
+                printed = u.steps[step]
+            hit = near(runs, u.label, printed)
+            if hit is None:
+                chk.missing(None, f"the {face} of {u.name} ({u.label})", f"units.{u.id}")
+            elif hit:
+                chk.mismatch(None, f"the {face} of {u.name} ({u.label})", hit, printed, f"units.{u.id}")
+    return chk.findings
+
+
 def roundtrip(game: m.Game) -> list[Finding]:
     """Build the cards and the map in memory and check what they print against the data the engine uses.
 
@@ -362,7 +405,10 @@ def roundtrip(game: m.Game) -> list[Finding]:
     from ..build import BuildOptions
     from ..render import cards
 
+    from ..render import counters
+
     findings = check_cards(game, cards.render(game, BuildOptions(only=("cards",))))
+    findings += check_counters(game, counters.render(game, BuildOptions(only=("counters",))))
     if game.reinforcements():
         from ..render import map as map_
         from ..tiling import fits
