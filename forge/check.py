@@ -229,10 +229,11 @@ class _Checker:
             if s.id in seen:
                 self.err((*base, "shifts", i, "id"), f"shift id {s.id!r} is used twice")
             seen.add(s.id)
-        for i, cap in enumerate(c.shift_caps):
-            for j, sid in enumerate(cap.shifts):
-                self.name((*base, "shift_caps", i, "shifts", j), sid, self.shift_ids, "shift id")
-            self.name((*base, "shift_caps", i, "side"), cap.side, self.sides, "side")
+        for field in ("shift_caps", "cap_readings"):
+            for i, cap in enumerate(getattr(c, field)):
+                for j, sid in enumerate(cap.shifts):
+                    self.name((*base, field, i, "shifts", j), sid, self.shift_ids, "shift id")
+                self.name((*base, field, i, "side"), cap.side, self.sides, "side")
         for i, mod in enumerate(c.modifiers):
             for j, tid in enumerate(mod.terrain or []):
                 self.name((*base, "modifiers", i, "terrain", j), tid, self.game.terrain, "terrain")

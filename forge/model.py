@@ -181,6 +181,9 @@ class Map(Base):
     """By label in the game's own scheme."""
     hexsides: list[HexsideInfo] = []
     paths: list[PathInfo] = []
+    places: dict[str, list[str]] = {}
+    """Places that span several hexes: name -> the labels of its hexes (Vinnitsa: 4513, 4612, 4613).  Two hexes
+    with the same ``name`` are reported by ``forge verify`` unless one place here holds both."""
 
     @field_validator("sheet")
     @classmethod
@@ -446,6 +449,9 @@ class AutoResult(Base):
     """Result applied without a roll (``AL1``, ``DL1+DR``)."""
     column: str | None = None
     """Or: resolve on this column (``5-1``)."""
+    from_odds: str | None = None
+    """For ``Crt.high_odds``: the odds from which ``result`` applies, counted after favourable shifts, one whole
+    odds step per shift past the last column (Ukraine '43 8.8: 10-1)."""
     rule: RuleRef | None = None
     note: str | None = None
 
@@ -458,6 +464,45 @@ class ResultCode(Base):
     """Hexes the defender retreats (0: none)."""
     attacker_retreat: MaybeInt = 0
     """Hexes the attacker retreats (0: none)."""
+    defender_eliminated: bool = False
+    """Every defending unit is eliminated, whatever its steps (``De``)."""
+    attacker_eliminated: bool = False
+    """Every attacking unit is eliminated (``Ae``)."""
+    step_instead_of_retreat: bool = False
+    """The retreating side may lose one step instead of retreating ("stiff resistance"); a unit with one step
+    left is then eliminated.  A unit that cannot retreat must take it."""
+    attacker_steps_if_defender_has: int | None = None
+    """The attacker loses its steps only if the defender had at least this many steps to lose (Ukraine '43 DR2X:
+    2 -- no attacker loss when the defender had only one)."""
+    rule: RuleRef | None = None
+
+
+class LeaderEffect(Base):
+    """What a leader counter does to the one combat it joins (Ukraine '43 26.1: Zhukov)."""
+
+    unit: Id
+    """The leader's unit id."""
+    magnitude: int = 0
+    """Dice added to the combat's magnitude."""
+    max_magnitude: int | None = None
+    attacker_steps: int = 0
+    """Extra steps the attacker loses in each attack the leader joins."""
+    second_attack_on: list[str] = []
+    """Primary results after which the attacker may attack the same hex again."""
+    range: int | None = None
+    """Farthest the defender's hex may be from the leader, in hexes."""
+    rule: RuleRef | None = None
+
+
+class ResultConversion(Base):
+    """A result read as another when every attacker is of one side (Ukraine '43 9.10: all-German attacks read DRX
+    as DR1, and a secondary ``1/1`` as ``-/1``)."""
+
+    result: str
+    """The result code (or a secondary cell) as printed."""
+    becomes: str
+    all_attackers: Id
+    """The side every attacking unit must belong to."""
     rule: RuleRef | None = None
 
 
@@ -490,6 +535,8 @@ class Crt(Base):
     above: AutoResult | None = None
     """What happens above the last column."""
     mandatory_retreat: MandatoryRetreat | None = None
+    high_odds: AutoResult | None = None
+    """An automatic result from high odds reached with shifts past the last column (``from_odds``, ``result``)."""
     note: str | None = None
 
 
@@ -516,6 +563,16 @@ class ShiftCap(Base):
     role: Literal["attacking", "defending", "both"] = "both"
     when: str | None = None
     rule: RuleRef | None = None
+
+
+class CapReading(ShiftCap):
+    """Another statement of a shift cap elsewhere in the book (a reference sheet, a footnote) that differs from
+    the rule the engine applies.  The engine never applies it; ``forge verify`` uses it to recognise a
+    disagreement that only this other statement explains, and reports that as an erratum only where a reachable
+    position shows it."""
+
+    source: str
+    """Where the book says it this way (e.g. "reference sheet, footnote to the supply shifts")."""
 
 
 class Modifier(Base):
@@ -552,8 +609,56 @@ class DicePool(Base):
     automatic_hit_every: int | None = 6
     """A strength of this much scores an automatic hit without a roll; the remainder is rolled."""
     rounding: Literal["up", "down"] = "up"
+    round_once: bool = True
+    """All multipliers are applied first and the product rounded once (False: rounded after each)."""
+    all_out_defender_losses: int = 0
+    """Extra strength the defender loses in an all-out attack."""
+    all_out_attacker_losses: int = 0
+    """Strength an all-out attack costs the attacker."""
+    crowded_units: int | None = None
+    """A target holding at least this many units is crowded (None: never)."""
+    crowded_defender_losses: int = 0
+    """Extra strength a crowded target loses."""
     rule: RuleRef | None = None
     note: str | None = None
+
+
+class Reroll(Base):
+    """Die faces an attacking side must roll again, keeping the second roll (Ukraine '43 9.10: Soviet 6s against a
+    hex holding a German unit, unless Guards make up half the attacking steps)."""
+
+    id: Id
+    side: Id
+    """The attacking side that must re-roll."""
+    faces: list[int] = Field(min_length=1)
+    against: Id | None = None
+    """Only against a hex holding a unit of this side (None: always)."""
+    group: str | None = None
+    unless_share: str | None = None
+    """Not when at least this share (``1/2``) of the attacking steps belong to units of ``group``."""
+    step_counts: dict[Id, int] = {}
+    """Units that count as this many steps for the share (HQs that count as one step)."""
+    rule: RuleRef | None = None
+
+    @field_validator("unless_share")
+    @classmethod
+    def _share(cls, v: str | None) -> str | None:
+        if v is not None:
+            fraction(v)
+        return v
+
+
+class DieModifier(Base):
+    """A number added to the combat die roll (Escape from Hell's Gate 11.1: +1 in precipitation)."""
+
+    id: Id
+    when: str
+    add: int
+    weather: list[str] | None = None
+    """Weather or ground states in which it applies (None: always)."""
+    bombardment: bool = True
+    """Whether it also applies to bombardments."""
+    rule: RuleRef | None = None
 
 
 class Combat(Base):
@@ -562,8 +667,18 @@ class Combat(Base):
     crt: Crt | None = None
     results: dict[str, ResultCode] = {}
     """Legend of result codes."""
+    conversions: list[ResultConversion] = []
+    """Results read as others for some attacking forces (applied before the legend)."""
+    leaders: list[LeaderEffect] = []
+    """Leader counters and what they do to a combat they join."""
+    die_modifiers: list[DieModifier] = []
+    """Numbers added to the combat die roll (positive: a higher roll)."""
+    rerolls: list[Reroll] = []
+    """Die faces an attacking side must roll again."""
     shifts: list[Shift] = []
     shift_caps: list[ShiftCap] = []
+    cap_readings: list[CapReading] = []
+    """Caps the book states another way elsewhere (never applied; see :class:`CapReading`)."""
     modifiers: list[Modifier] = []
     dice_pool: DicePool | None = None
     max_attackers_per_hexside: MaybeInt | None = None
@@ -588,11 +703,26 @@ class Table(Base):
     notes: list[str] = []
 
 
+class PhaseActivity(StrEnum):
+    """What happens in a phase of the sequence of play (the engine reads these; see docs/FORMAT.md)."""
+
+    SUPPLY = "supply"
+    """The side's units' supply status is judged here and holds until the side's next supply phase."""
+    REINFORCEMENT = "reinforcement"
+    COMBAT = "combat"
+    MOVEMENT = "movement"
+    RECOVERY = "recovery"
+    HOUSEKEEPING = "housekeeping"
+
+
 class Phase(Base):
     name: str
     side: Id | None = None
     rule: RuleRef | None = None
     summary: str | None = None
+    activities: list[PhaseActivity] = []
+    """What the phase does, for the engine: e.g. when a side's supply status is judged (``supply``) relative to the
+    combat phases decides whether its units can fight unsupplied (an unset list: the engine does not know)."""
 
 
 class VpItem(Base):
@@ -601,6 +731,15 @@ class VpItem(Base):
     side: Id | None = None
     """The side that scores it (None: each side)."""
     rule: RuleRef | None = None
+    id: Id | None = None
+    """A name for the item (``town``, ``exited-corps``): examples and the engine find it by this."""
+    per: VpPer | None = None
+    """What the item counts (engine key): ``hex``, ``enemy-step``, ``enemy-cs``, ``enemy-source``,
+    ``unit-exited``, ``unit-steps`` (a unit's full step count), ``event``."""
+    terrain: list[Id] = []
+    """For ``per: hex``: the terrain or features of the hexes that score."""
+    max: int | None = None
+    """The most VP the item can give in a game."""
 
 
 class Victory(Base):
@@ -609,6 +748,10 @@ class Victory(Base):
     points: list[VpItem] = []
     handicap: dict[str, int] = {}
     """Victory points added to a side's score at the end."""
+    start: dict[str, int] = {}
+    """Victory points a side has when play begins (on the VP track)."""
+    levels: list[VictoryLevel] = []
+    """The result a final score gives (``forge.rules.kit.victory.level``)."""
 
 
 class SpecialRule(Base):
@@ -672,34 +815,412 @@ class Example(Base):
 # ---- kit: movement and zones of control -------------------------------------------------------------------------
 
 
+class MoveAllowance(Base):
+    """A movement allowance: the movement points a class of units has in given states.  In games that count hexes
+    rather than points every hex costs 1 and the allowance is the number of hexes."""
+
+    mp: MaybeFloat | Literal["printed"] | None = None
+    """Movement points; ``printed``: the counter's movement factor.  Omit when ``table`` gives it."""
+    table: Id | None = None
+    """A table (``tables``) to read the allowance from: row = the weather/ground state, column = mobility class."""
+    multiply: str | None = None
+    """Multiplier applied to the allowance (``1/2`` for halved)."""
+    rounding: Literal["up", "down"] = "down"
+    mobility: list[Id] = []
+    """Mobility classes it applies to (empty: all)."""
+    unit_types: list[UnitType] = []
+    """Unit types it applies to (empty: all)."""
+    side: Id | None = None
+    when: list[Id] = []
+    """States that must all hold (weather or ground ids, ``out-of-supply``, ``in-supply`` ...); empty: always."""
+    rule: RuleRef | None = None
+    note: str | None = None
+
+
+class MoveBonus(Base):
+    """Movement points added in a movement mode (extended movement ...)."""
+
+    mode: Id
+    """The mode's id, named in example ``given.movement`` and in ``zoc.no_end_in_ezoc``."""
+    add: MaybeFloat
+    when: list[Id] = []
+    """States that must all hold (``out-of-supply`` ...); the first matching bonus of a mode is used."""
+    rule: RuleRef | None = None
+
+
+class MoveLimit(Base):
+    """At most ``max`` hexes of a terrain entered (or hexsides of it crossed) in one move."""
+
+    terrain: Id
+    max: int = Field(ge=0)
+    mobility: list[Id] = []
+    """Mobility classes it binds (empty: all)."""
+    unit_types: list[UnitType] = []
+    """Unit types it binds (empty: all)."""
+    rule: RuleRef | None = None
+
+
+class MoveCostChange(Base):
+    """A terrain's movement cost in some states: ``add`` to it or ``set`` it."""
+
+    terrain: Id
+    when: list[Id] = Field(min_length=1)
+    """States that must all hold (``interdicted``, ``rain`` ...)."""
+    add: float | None = None
+    set: float | None = None
+    mobility: list[Id] = []
+    rule: RuleRef | None = None
+
+
+class CrossingRoll(Base):
+    """Hexsides whose crossing cost is rolled on a table (row = weather, column = the die)."""
+
+    hexsides: list[Id] = Field(min_length=1)
+    """Hexside terrain ids rolled for."""
+    table: Id
+    die_modifier: dict[Id, int] = {}
+    """Added to the roll for these hexside terrains (a major river +1)."""
+    free_when: list[Id] = []
+    """States in which crossing costs nothing (``frost``)."""
+    free_at: list[Id] = []
+    """Hex features: entering or leaving a hex with one of them crosses for free (town ...)."""
+    optional_cost: float | None = None
+    """An optional rule's fixed cost instead of the roll (state ``optional``)."""
+    rule: RuleRef | None = None
+
+
+class CrossingLimit(Base):
+    """What crossing a hexside terrain allows: prohibited, an extra cost, and how many hexes the move may make
+    in all (counting the hex entered across it)."""
+
+    hexside: Id
+    mobility: list[Id] = []
+    unit_types: list[UnitType] = []
+    prohibited: bool = False
+    extra: float = 0
+    max_hexes: int | None = None
+    must_start_adjacent: bool = False
+    rule: RuleRef | None = None
+
+
+class FreeZone(Base):
+    """Markers that make movement free around them (a KG's traffic bonus)."""
+
+    markers: list[Id] = Field(min_length=1)
+    """The markers (``markers`` ids) that make the zone."""
+    side: Id
+    """The side whose movement is free there."""
+    radius: int = Field(default=1, ge=0)
+    cost: float = 0
+    not_when: list[Id] = []
+    """States in which the zone gives nothing (``storm``)."""
+    negated_by_ezoc: bool = False
+    """An enemy ZOC in any hex of the zone cancels the whole zone."""
+    rule: RuleRef | None = None
+
+
+class MobileAssault(Base):
+    """An attack made during movement for a movement-point cost."""
+
+    cost: float
+    """MPs on top of the target hex's terrain cost."""
+    plus_terrain: bool = True
+    ignore_zoc_exit: bool = False
+    road_rate: float | None = None
+    """The rate a road into the target hex counts at (instead of its normal rate)."""
+    rule: RuleRef | None = None
+
+
 class MovementRules(Base):
-    """Movement points: allowances, terrain, hexside and road costs (rulebook words encoded as numbers)."""
+    """Movement points: allowances, terrain, hexside and road costs (rulebook words encoded as numbers).
+
+    Terrain costs by mobility class are ``terrain.*.movement``: a hex's base terrain costs that much to enter, a
+    hexside's terrain is added on top, and moving between consecutive hexes of a path (road, trail) costs the
+    path's rate instead of both."""
+
+    mobility: dict[Id, list[UnitType]] = {}
+    """Mobility class -> the unit types in it; a type in no list belongs to ``default_mobility``."""
+    default_mobility: Id | None = None
+    """The class of unit types not listed (the game's first mobility class when omitted)."""
+    allowances: list[MoveAllowance] = []
+    """The first entry matching a unit and the states is its allowance: list the special cases first."""
+    bonuses: list[MoveBonus] = []
+    limits: list[MoveLimit] = []
+    changes: list[MoveCostChange] = []
+    cancels: dict[Id, list[Id]] = {}
+    """A hexside feature that cancels the movement cost of others on the same hexside (bridge -> [river])."""
+    crossing_rolls: list[CrossingRoll] = []
+    crossings: list[CrossingLimit] = []
+    free_zones: list[FreeZone] = []
+    mobile_assault: MobileAssault | None = None
+    enemy_hexes_prohibited: bool = True
+    """A unit may never enter a hex holding an enemy unit."""
+    rule: RuleRef | None = None
 
 
 class ZocRules(Base):
     """Zones of control: which hexes they cover, entering, leaving, locking, negation by friendly units."""
 
+    own_hex: bool = False
+    """The zone includes the unit's own hex (the adjacent hexes always)."""
+    not_exerted_by: list[UnitType] = []
+    """Unit types that exert no zone (support, HQ ...)."""
+    blocked_by: list[Id] = []
+    """Hexside terrain a zone does not extend across."""
+    not_when: list[Id] = []
+    """States in which no unit exerts a zone (``storm``)."""
+    affects_movement: bool = True
+    enter_cost: float = 0
+    """Extra MPs to enter a hex in an enemy zone."""
+    leave_cost: float = 0
+    """Extra MPs to leave a hex in an enemy zone."""
+    stop_on_enter: bool = False
+    """A unit entering an enemy zone ends its move there."""
+    locking: bool = False
+    """No move directly from one enemy-zone hex to another."""
+    negated_by_friendly: bool = False
+    """A friendly unit in a hex cancels the enemy zone there (for movement)."""
+    no_end_in_ezoc: list[Id] = []
+    """Movement modes (``extended``) that may not end in an enemy zone."""
+    rule: RuleRef | None = None
+
 
 # ---- kit: stacking and limits -----------------------------------------------------------------------------------
+
+
+class UnitSelector(Base):
+    """Which units a stacking class (or exemption) covers: a unit matches when it is listed in ``units``, or when it
+    has one of ``types`` (if given) and one of ``sizes`` (if given); ``side`` narrows either to one side."""
+
+    units: list[Id] = []
+    """Unit ids matched whatever their type."""
+    types: list[UnitType] = []
+    sizes: list[UnitSize] = []
+    side: Id | None = None
+
+
+class StackClass(UnitSelector):
+    """A class of units for stacking (``combat``, ``support``, ``artillery``).  A unit belongs to the first class
+    in the list it matches, else to :attr:`StackingRules.default_class`; several entries may share one id."""
+
+    id: Id
+
+
+class StackAllowance(Base):
+    """One permitted make-up of a stack: at most ``max`` of each class (``total``: of all counted units together),
+    and at least ``min``.  A class the allowance does not name may not be in the stack, unless only ``total`` is
+    named."""
+
+    max: dict[Id, int] = Field(min_length=1)
+    min: dict[Id, int] = {}
+
+
+class StackLimit(Base):
+    """The stacking limit of one side (or both): a stack is legal when one of the allowances covers it."""
+
+    side: Id | None = None
+    """None: both sides."""
+    measure: Literal["units", "steps"] = "units"
+    """What is counted: units, or the steps they have left."""
+    allow: list[StackAllowance] = Field(min_length=1)
+    rule: RuleRef | None = None
 
 
 class StackingRules(Base):
     """How many units or steps may share a hex, by side and class."""
 
+    unlimited: bool = False
+    """The rules set no stacking limit (limits on attackers and defenders are combat rules)."""
+    classes: list[StackClass] = []
+    default_class: Id = "other"
+    """The class of a unit that matches none of ``classes``."""
+    exempt: list[UnitSelector] = []
+    """Units with no stacking value (HQs, leaders, garrisons ...); markers never count."""
+    exceptions: list[UnitSelector] = []
+    """Units whose presence changes the limit in ways the rules give only in words: a stack holding one that
+    breaks the limit is not called illegal."""
+    limits: list[StackLimit] = []
+    enemy_together: bool = False
+    """Opposing units may share a hex."""
+    when: str | None = None
+    """When the limit is enforced, in words (end of movement, after retreats ...)."""
+    rule: RuleRef | None = None
+
+    @model_validator(mode="after")
+    def _one_way(self) -> StackingRules:
+        if self.unlimited and self.limits:
+            raise ValueError("'unlimited: true' and 'limits' exclude each other")
+        return self
+
+
+class Limit(Base):
+    """A count the rules cap (or floor): markers per combat, attacks per turn, rebuilds per turn, units per base
+    hex.  ``counts`` names what an example lists, so that the engine can check examples against the limit."""
+
+    id: Id
+    what: str
+    """What is counted, in our words (the cards print it)."""
+    per: Id
+    """The scope: ``turn``, ``player-turn``, ``phase``, ``combat``, ``hex``, ``stack``, ``unit``, ``game`` ..."""
+    max: MaybeInt | None = None
+    min: int | None = None
+    side: Id | None = None
+    """The side the limit binds (None: each side alike)."""
+    turns: list[int] = []
+    """Turns on which the limit applies (empty: every turn)."""
+    counts: list[Id] = []
+    """Engine keys: the ``given`` keys of an example that this limit caps (``markers``, ``attack_support`` ...): a
+    list is counted (its items filtered by ``side`` through the markers' and units' sides), a number taken as is."""
+    rule: RuleRef | None = None
+    note: str | None = None
+
 
 class LimitRules(Base):
     """Per-turn, per-combat and per-hex counts the rules fix (markers, attacks, rebuilds ...)."""
+
+    counts: list[Limit] = []
+
+    @field_validator("counts")
+    @classmethod
+    def _unique(cls, v: list[Limit]) -> list[Limit]:
+        ids = [x.id for x in v]
+        if dup := sorted({i for i in ids if ids.count(i) > 1}):
+            raise ValueError(f"duplicate limit ids: {', '.join(dup)}")
+        return v
 
 
 # ---- kit: supply, retreat and advance, victory ------------------------------------------------------------------
 
 
+Blocking = Literal["always", "unless-friendly", "never"]
+"""Whether something stops a supply line or a retreat: ``always``, ``unless-friendly`` (a friendly unit in the
+hex lets it through), ``never``."""
+
+
+class SupplyEdge(Base):
+    """Map-edge hexes that are a side's supply sources (or its reinforcements' entry hexes): every hex on the
+    named ``edges``, or, without ``edges``, the straight run from ``first`` to ``last``.  ``first`` and ``last``
+    are the bounds the book gives."""
+
+    side: Id
+    first: str
+    last: str
+    edges: list[Literal["north", "south", "east", "west"]] = []
+    role: Literal["source", "entry"] = "source"
+    rule: RuleRef | None = None
+
+
+class PetrolRule(Base):
+    """Units of some types beyond a distance from a source roll on a table or go out of supply."""
+
+    beyond: int
+    """Hexes from a supply source past which a unit must roll."""
+    table: Id
+    unit_types: list[UnitType]
+    """Types that must roll (others are exempt)."""
+    rule: RuleRef | None = None
+
+
 class SupplyRules(Base):
-    """Supply tracing: sources, range, what blocks a line."""
+    """Supply tracing: sources, range, what blocks a line (``forge.rules.kit.supply``)."""
+
+    trace: MaybeInt | None = None
+    """Longest supply line in hexes (None: any length)."""
+    trace_by_side: dict[str, MaybeInt] = {}
+    """A side's own longest line, where it differs from ``trace``."""
+    overland: MaybeInt | None = None
+    """Longest off-road part of a line (the road part is then unlimited)."""
+    overland_to_hq: MaybeInt | None = None
+    """Longest off-road part of a line traced to a headquarters."""
+    command_range: MaybeInt | None = None
+    """Longest line from a unit to a headquarters for command (attacks needing command)."""
+    enemy_units: Blocking | None = None
+    """Whether enemy-held hexes stop a line (None: the book does not say; the kit will not trace)."""
+    enemy_zoc: Blocking | None = None
+    enemy_sources: Blocking | None = None
+    blocking_terrain: list[Id] = []
+    """Terrain, features or hexside features a line may not enter or cross."""
+    edges: list[SupplyEdge] = []
+    sources_per_side: tuple[int, int] | None = None
+    """Fewest and most supply sources each side places (a scenario's legality)."""
+    petrol: PetrolRule | None = None
+    rule: RuleRef | None = None
+
+
+class RetreatLimit(Base):
+    """A special rule that narrows where units may retreat on some turns."""
+
+    turns: list[int] = []
+    """Turns it applies (empty: every turn)."""
+    side: Id | None = None
+    """The retreating side it applies to (None: both)."""
+    during: Id | None = None
+    """Only in this side's player turn (None: any)."""
+    only_into: list[Literal["own-source", "friendly-occupied"]] = []
+    """A retreat may end only in hexes of one of these kinds."""
+    not_hit: bool = False
+    """Not into a hex that suffered a hit earlier in the same phase."""
+    rule: RuleRef | None = None
+
+
+class TerrainRetreat(Base):
+    """Retreat results a defender in some terrain may ignore, and those it must still obey."""
+
+    terrain: list[Id]
+    may_ignore: list[str] = []
+    """Result codes (``combat.results``) the defender may ignore there."""
+    must: list[str] = []
+    """Retreat results it must still carry out there."""
+    rule: RuleRef | None = None
 
 
 class RetreatRules(Base):
-    """Retreat and advance after combat: lengths, preferences, what stops them."""
+    """Retreat and advance after combat: lengths, preferences, what stops them (``forge.rules.kit.retreat``)."""
+
+    hexes: MaybeInt | None = None
+    """Length of a retreat in hexes."""
+    extra_if_overstacked: list[int] = []
+    """Further hexes an overstacked retreating unit may go."""
+    rally_stop_after: int | None = None
+    """A rally point can stop a retreat after this many hexes."""
+    enemy_units: Blocking | None = None
+    """Whether enemy-held hexes stop a retreat (None: the book does not say; the kit will not compute one)."""
+    enemy_zoc: Blocking | None = None
+    prefer_outside_enemy_zoc: bool = False
+    """Only when no hex outside an enemy zone is open may units retreat into one (friendly-held)."""
+    enemy_sources: Blocking | None = None
+    from_own_source: Literal["any", "own-source"] = "any"
+    """``own-source``: units on a friendly supply source may retreat only into another one."""
+    voluntary: bool | None = None
+    """Whether the defender may choose to retreat instead of losing a step."""
+    loss_reduction_max: int | None = None
+    """A retreat cuts the defender's losses by up to this much."""
+    limits: list[RetreatLimit] = []
+    in_terrain: list[TerrainRetreat] = []
+    """Results a defender in some terrain may ignore, or must still retreat on."""
+    advance: dict[str, int] = {}
+    """Advance after combat: hexes by unit class (``mechanized``, ``cavalry``, ``non-mechanized`` ..., ``all``)."""
+    advance_into: Literal["vacated-hex"] | None = None
+    """``vacated-hex``: the victors may advance only into the defended hex the defenders left."""
+    advance_after: Literal["defender-retreat"] | None = None
+    """``defender-retreat``: attackers may advance only after a result that retreats the defender."""
+    rule: RuleRef | None = None
+
+
+VpPer = Literal["hex", "enemy-step", "enemy-cs", "enemy-source", "unit-exited", "unit-steps", "event"]
+
+
+class VictoryLevel(Base):
+    """One level of victory: the score range (inclusive) a side's total must fall in, or a condition in words."""
+
+    id: Id
+    side: Id | None = None
+    """The side it favours (None: a draw)."""
+    min: int | None = None
+    max: int | None = None
+    condition: str | None = None
+    """A condition the engine does not score (words)."""
+    rule: RuleRef | None = None
 
 
 # ---- kit: the section ---------------------------------------------------------------------------------------------

@@ -38,7 +38,22 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
-from ..model import AutoResult, CellFormat, Crt, Modifier, ResultCode, Shift, ShiftCap, TerrainType, Unknown
+from ..model import (
+    AutoResult,
+    CellFormat,
+    Crt,
+    DieModifier,
+    LeaderEffect,
+    Modifier,
+    Phase,
+    ResultCode,
+    ResultConversion,
+    Reroll,
+    Shift,
+    ShiftCap,
+    TerrainType,
+    Unknown,
+)
 from ..notation import DiffColumn, OddsColumn, fraction
 
 Attack = Literal["normal", "all-out"]
@@ -640,8 +655,17 @@ def parse_losses(cell: str) -> Losses | None:
     return Losses(0 if a in "-–" else int(a), 0 if d in "-–" else int(d))
 
 
-def code_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
-    """A code cell (``DL1+DR``) as losses through the legend; None when the cell or any count is unknown."""
+def code_losses(cell: str, results: Mapping[str, ResultCode], *, defender_has: int | None = None) -> Losses | None:
+    """A code cell (``DL1+DR``) as losses through the legend; None when the cell or any count is unknown.
+
+    ``defender_has``: the steps the defender had; a result whose attacker loss needs more
+    (:attr:`~forge.model.ResultCode.attacker_steps_if_defender_has`) costs the attacker nothing.
+
+    >>> legend = {"DR2X": ResultCode(meaning="x", attacker_steps=1, defender_steps=2, defender_retreat=2,
+    ...                              attacker_steps_if_defender_has=2)}
+    >>> code_losses("DR2X", legend).attacker, code_losses("DR2X", legend, defender_has=1).attacker
+    (1, 0)
+    """
     if cell.strip() == UNKNOWN_CELL:
         return None
     total = Losses(0, 0, 0)
@@ -652,8 +676,134 @@ def code_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
         a, d, r, ar = rc.attacker_steps, rc.defender_steps, rc.defender_retreat, rc.attacker_retreat
         if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown) or isinstance(ar, Unknown):
             return None
+        need = rc.attacker_steps_if_defender_has
+        if need is not None and defender_has is not None and defender_has < need:
+            a = 0
         total = total.plus(Losses(a, d, r, ar))
     return total
+
+
+def convert_result(
+    cell: str, conversions: Iterable[ResultConversion], attacker_sides: Collection[str] | None
+) -> tuple[str, tuple[str, ...]]:
+    """The result as read for this attacking force: each part of ``cell`` (``DRX``, or a secondary ``1/1``) that
+    a conversion names becomes its replacement when every attacker is of the conversion's side.  Returns the
+    cell and the rules applied.  ``attacker_sides`` None (unknown) converts nothing.
+
+    >>> conv = [ResultConversion(result="DRX", becomes="DR1", all_attackers="german", rule="9.10")]
+    >>> convert_result("DRX", conv, {"german"}), convert_result("DRX", conv, {"german", "axis"})[0]
+    (('DR1', ('9.10',)), 'DRX')
+    """
+    if not attacker_sides:
+        return cell, ()
+    parts, used = [], []
+    for part in cell.split("+"):
+        p = part.strip()
+        for cv in conversions:
+            if p == cv.result and set(attacker_sides) == {cv.all_attackers}:
+                p = cv.becomes
+                used.append(cv.rule or cv.result)
+                break
+        parts.append(p)
+    return "+".join(parts), tuple(used)
+
+
+Outcome = Literal["eliminated", "reduced", "retreats", "unaffected"]
+
+
+def retreat_choices(cell: str, results: Mapping[str, ResultCode]) -> list[str]:
+    """What the defender may do about a result: ``retreat`` when it retreats, and ``step-loss`` when the legend
+    lets it lose a step instead (:attr:`~forge.model.ResultCode.step_instead_of_retreat`); [] when it need not
+    choose.
+
+    >>> legend = {"D2": ResultCode(meaning="x", defender_retreat=2, step_instead_of_retreat=True)}
+    >>> retreat_choices("D2", legend), retreat_choices("?", legend)
+    (['retreat', 'step-loss'], [])
+    """
+    out: list[str] = []
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is None or isinstance(rc.defender_retreat, Unknown) or not rc.defender_retreat:
+            continue
+        out = ["retreat", "step-loss"] if rc.step_instead_of_retreat else ["retreat"]
+    return out
+
+
+def defender_outcome(
+    cell: str,
+    results: Mapping[str, ResultCode],
+    steps_left: int | None,
+    *,
+    choice: str | None = None,
+    can_retreat: bool | None = None,
+) -> tuple[Outcome | None, str]:
+    """What a result does to a defending unit with ``steps_left`` steps: eliminated, reduced, retreats or
+    unaffected, with the reasoning; None when it depends on something unknown (the steps, the defender's choice).
+
+    ``choice`` is ``retreat`` or ``step-loss`` (:func:`retreat_choices`); a unit that cannot retreat
+    (``can_retreat`` False) takes the step loss if the legend allows it, else is eliminated.
+
+    >>> legend = {"Ex": ResultCode(meaning="x", attacker_steps=1, defender_steps=1),
+    ...           "De": ResultCode(meaning="x", defender_eliminated=True),
+    ...           "D2": ResultCode(meaning="x", defender_retreat=2, step_instead_of_retreat=True)}
+    >>> [defender_outcome(c, legend, 1)[0] for c in ("Ex", "De", "D2")]
+    ['eliminated', 'eliminated', None]
+    >>> defender_outcome("D2", legend, 2, choice="step-loss")[0]
+    'reduced'
+    >>> defender_outcome("D2", legend, 1, can_retreat=False)[0]
+    'eliminated'
+    """
+    codes = [results.get(c.strip()) for c in cell.split("+")]
+    if any(rc is None for rc in codes):
+        return None, f"{cell} is not in the results legend"
+    if any(rc.defender_eliminated for rc in codes if rc is not None):
+        return "eliminated", f"{cell} eliminates the defender"
+    loss = code_losses(cell, results, defender_has=steps_left)
+    if loss is None:
+        return None, f"the legend does not give {cell}'s step counts"
+    options = retreat_choices(cell, results)
+    why = f"{cell}: {loss.defender} step(s)"
+    steps = loss.defender
+    retreats = False
+    if options:
+        if choice is None and can_retreat is False:
+            choice = "step-loss" if "step-loss" in options else "eliminated"
+        if choice is None:
+            return None, f"{cell} leaves the defender a choice ({' or '.join(options)})"
+        if choice == "eliminated":
+            return "eliminated", f"{cell}: the defender cannot retreat"
+        if choice not in options:
+            return None, f"{choice!r} is not open after {cell} ({' or '.join(options)})"
+        if choice == "step-loss":
+            steps += 1
+            why += " + 1 instead of the retreat"
+        else:
+            retreats = True
+    if steps and steps_left is None:
+        return None, why + "; the defender's steps are not given"
+    if steps and steps_left is not None and steps >= steps_left:
+        return "eliminated", why + f", with {steps_left} step(s) left"
+    if retreats:
+        return "retreats", why + " and a retreat"
+    return ("reduced" if steps else "unaffected"), why
+
+
+def odds_after_shifts(columns: Sequence[str], base: Fraction, shifts: int) -> Fraction:
+    """The odds reached by ``shifts`` whole columns from ``base``, stepping one whole ratio per column past the last
+    printed one (Ukraine '43 8.8: 7-1 and three shifts is 10-1).
+
+    >>> odds_after_shifts(["1-3", "1-2", "1-1", "1.5-1", "2-1", "3-1", "4-1", "5-1"], Fraction(7), 3)
+    Fraction(10, 1)
+    >>> odds_after_shifts(["1-3", "1-2", "1-1", "1.5-1", "2-1"], Fraction(1), 2)
+    Fraction(2, 1)
+    """
+    ladder = [c for c in (OddsColumn.parse(c).low for c in columns) if c > 0]
+    top = max([*ladder, base])
+    while len([x for x in ladder if x >= base]) <= abs(shifts) + 1 or max(ladder) < top + abs(shifts):
+        ladder.append(Fraction(math.floor(max(ladder)) + 1))
+    ladder = sorted(set(ladder))
+    i = max(k for k, low in enumerate(ladder) if low <= base)
+    return ladder[min(max(i + shifts, 0), len(ladder) - 1)]
 
 
 def compare_for_attacker(a: Losses, b: Losses) -> int | None:
@@ -744,12 +894,45 @@ def row_for_die(rows: Sequence[str], die: int) -> int | None:
     return None
 
 
-def row_probabilities(rows: Sequence[str], dice: str = "1d6") -> list[Fraction]:
-    """Probability of each row for an unmodified roll of ``dice``.  Rows for modified rolls no unmodified roll
-    reaches get 0; a roll no row holds raises (the table would be incomplete)."""
+def die_faces(faces: int, reroll: Collection[int] = ()) -> dict[int, Fraction]:
+    """One die's faces when the ``reroll`` faces are rolled again once and the second roll kept.
+
+    >>> die_faces(6, [6])[6], die_faces(6, [6])[1]
+    (Fraction(1, 36), Fraction(7, 36))
+    """
+    again = Fraction(len([f for f in set(reroll) if 1 <= f <= faces]), faces)
+    return {
+        f: (Fraction(0) if f in reroll else Fraction(1, faces)) + again * Fraction(1, faces)
+        for f in range(1, faces + 1)
+    }
+
+
+def row_probabilities(
+    rows: Sequence[str], dice: str = "1d6", drm: int = 0, reroll: Collection[int] = ()
+) -> list[Fraction]:
+    """Probability of each row for a roll of ``dice`` plus ``drm`` (each die showing a ``reroll`` face rolled
+    again, :func:`die_faces`).  Rows no roll reaches get 0; a roll no row holds raises (the table would be
+    incomplete).
+
+    >>> row_probabilities(["1-2", "3-6", "7"], drm=1)
+    [Fraction(1, 6), Fraction(2, 3), Fraction(1, 6)]
+    >>> row_probabilities(["1-5", "6"], reroll=[6])
+    [Fraction(35, 36), Fraction(1, 36)]
+    """
     n, faces = dice_spec(dice)
     probs = [Fraction(0)] * len(rows)
-    for value, p in sorted(dice_sum(n, faces).items()):
+    one = die_faces(faces, reroll)
+    total: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(n):
+        nxt: dict[int, Fraction] = defaultdict(Fraction)
+        for s0, p0 in total.items():
+            for f, pf in one.items():
+                nxt[s0 + f] += p0 * pf
+        total = dict(nxt)
+    for value, p in sorted(total.items()):
+        if not p:
+            continue
+        value += drm
         i = row_for_die(rows, value)
         if i is None:
             raise ValueError(f"no row of the table holds a roll of {value} on {dice} (rows: {', '.join(rows)})")
@@ -796,8 +979,10 @@ def distribution(
     *,
     attack: Attack = "normal",
     section: str | None = None,
+    drm: int = 0,
+    reroll: Collection[int] = (),
 ) -> dict[Any, Fraction]:
-    """Exact distribution of one roll on ``column``, by enumerating the die.
+    """Exact distribution of one roll (plus ``drm``, :func:`die_modifier`) on ``column``, by enumerating the die.
 
     * hits CRTs (Hell's Gate): ``{hits: P}`` for a normal or an all-out attack;
     * code CRTs: ``{cell: P}`` (the cell as printed, ``"DL1+DR"``);
@@ -811,7 +996,7 @@ def distribution(
     {'AS': Fraction(2, 3), 'DR': Fraction(1, 3)}
     """
     cells = column_cells(crt, column, section)
-    probs = row_probabilities(crt.rows, crt.dice)
+    probs = row_probabilities(crt.rows, crt.dice, drm, reroll)
     pairs: list[tuple[object, Fraction]] = []
     unknown: list[str] = []
     for label, cell, p in zip(crt.rows, cells, probs, strict=True):
@@ -848,10 +1033,11 @@ def losses_distribution(
     *,
     attack: Attack = "normal",
     section: str | None = None,
+    reroll: Collection[int] = (),
 ) -> dict[Losses, Fraction]:
     """One roll on ``column`` as :class:`Losses`: hits are defender steps (Hell's Gate: the defender may turn the
     last hit into a retreat, so ``retreat`` stays 0); codes go through the ``results`` legend."""
-    dist = distribution(crt, column, attack=attack, section=section)
+    dist = distribution(crt, column, attack=attack, section=section, reroll=reroll)
     if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
         return _collect((Losses(0, int(h), 0), p) for h, p in dist.items())
     if crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
@@ -872,10 +1058,11 @@ def magnitude_distribution(
     *,
     dice: int = 1,
     section: str | None = None,
+    reroll: Collection[int] = (),
 ) -> dict[Losses, Fraction]:
-    """A magnitude combat: the primary die reads a code on ``column``, each of ``dice - 1`` secondary dice reads
-    attacker/defender losses in ``crt.secondary`` under the same column; the losses add up, the retreat is the
-    primary result's.
+    """A magnitude combat (``reroll``: faces every die rolls again, :func:`reroll_faces`): the primary die reads a
+    code on ``column``, each of ``dice - 1`` secondary dice reads attacker/defender losses in ``crt.secondary``
+    under the same column; the losses add up, the retreat is the primary result's.
 
     >>> from forge.model import Crt, ResultCode
     >>> crt = Crt(columns=["3-1"], rows=["1-3", "4-6"], cells=[["C"], ["DRX"]],
@@ -886,13 +1073,13 @@ def magnitude_distribution(
     >>> d[Losses(2, 2, 2)]
     Fraction(1, 4)
     """
-    primary = losses_distribution(crt, column, results, section=section)
+    primary = losses_distribution(crt, column, results, section=section, reroll=reroll)
     if dice <= 1:
         return primary
     if crt.secondary is None or isinstance(crt.secondary.cells, Unknown):
         raise UnknownValueError("the secondary-dice table is unknown")
     j = column_index(crt, column)
-    sec_probs = row_probabilities(crt.secondary.rows, crt.dice)
+    sec_probs = row_probabilities(crt.secondary.rows, crt.dice, reroll=reroll)
     one: list[tuple[Losses, Fraction]] = []
     for label, row, p in zip(crt.secondary.rows, crt.secondary.cells, sec_probs, strict=True):
         if not p:
@@ -949,3 +1136,126 @@ def probability(dist: Mapping[object, Fraction], event: object) -> Fraction:
     if callable(event):
         return sum((p for k, p in dist.items() if event(k)), Fraction(0))
     return dist.get(event, Fraction(0))
+
+
+# ================================================================================================ reachability
+def unsupplied_possible(
+    sequence: Sequence[Phase], side: str, attacker: str, turn: int, *, first_turn: int = 1
+) -> tuple[bool | None, str]:
+    """Can units of ``side`` fight with an unsupplied status in ``attacker``'s combat phase on ``turn``?
+
+    Read from the sequence of play (:class:`~forge.model.Phase` ``activities``): a side's supply status is judged
+    in its ``supply`` phase and holds until its next one, so on the first turn a side whose supply phase comes
+    after the attacker's combat phase has never been judged and carries no unsupplied status (Hell's Gate turn 1:
+    the Soviet combat phase comes before the German supply phase).  Returns (answer, reason): ``False`` when no
+    position can show it, ``True`` when the status is judged after the enemy has moved (enemy zones can cut any
+    line), ``None`` when the engine cannot decide (the setup position is not traced; the sequence does not say).
+
+    >>> from forge.model import Phase
+    >>> seq = [Phase(name="A supply", side="a", activities=["supply"]), Phase(name="A combat", side="a",
+    ...        activities=["combat"]), Phase(name="A move", side="a", activities=["movement"]),
+    ...        Phase(name="B supply", side="b", activities=["supply"]), Phase(name="B combat", side="b",
+    ...        activities=["combat"])]
+    >>> unsupplied_possible(seq, "b", "a", 1)[0], unsupplied_possible(seq, "b", "b", 1)[0]
+    (False, True)
+    >>> unsupplied_possible(seq, "a", "b", 1)[0], unsupplied_possible(seq, "b", "a", 2)[0]
+    (None, True)
+    """
+    acts = [{a.value for a in p.activities} for p in sequence]
+    combat = [i for i, p in enumerate(sequence) if "combat" in acts[i] and p.side == attacker]
+    judged = [i for i, p in enumerate(sequence) if "supply" in acts[i] and p.side == side]
+    if not combat or not judged:
+        return None, f"the sequence of play does not say when {side} supply is judged or when {attacker} attacks"
+    c = combat[0]
+    before = [j for j in judged if j < c]
+    if turn <= first_turn and not before:
+        return False, (
+            f"{side} supply is first judged in the {sequence[judged[0]].name} phase of turn {turn}, after the "
+            f"{sequence[c].name} phase: no {side} unit can be marked unsupplied then"
+        )
+    # the phase whose verdict is in force, and the enemy movement that precedes it
+    if before:
+        j = before[-1]
+        moved = any("movement" in acts[i] and sequence[i].side != side for i in range(j))
+        if turn <= first_turn and not moved:
+            return None, (
+                f"on turn {turn} {side} supply is judged on the setup position, which the engine does not trace"
+            )
+    return True, f"{side} supply is judged after the enemy has moved: enemy zones can cut a supply line"
+
+
+def find_leader(leaders: Iterable[LeaderEffect], units: Mapping[str, Any], name: Any) -> LeaderEffect | None:
+    """The leader effect an example's ``leader`` names: by unit id, or by the unit's name or label (any case)."""
+    if name is None:
+        return None
+    key = str(name).strip().lower()
+    for ld in leaders:
+        u = units.get(ld.unit)
+        names = {ld.unit.lower()} | ({str(u.name).lower(), str(u.label).lower()} if u is not None else set())
+        if key in names:
+            return ld
+    return None
+
+
+def die_modifier(
+    modifiers: Iterable[DieModifier], *, weather: str | None, bombardment: bool = False
+) -> tuple[int | None, tuple[str, ...]]:
+    """The total added to a combat die roll, and the modifiers that make it; None when a modifier depends on the
+    weather and the weather is not known.
+
+    >>> rain = DieModifier(id="rain", when="precipitation", add=1, weather=["precipitation"], bombardment=False)
+    >>> die_modifier([rain], weather="precipitation"), die_modifier([rain], weather="precipitation", bombardment=True)
+    ((1, ('rain',)), (0, ()))
+    >>> die_modifier([rain], weather=None)[0] is None
+    True
+    """
+    total, used = 0, []
+    for md in modifiers:
+        if bombardment and not md.bombardment:
+            continue
+        if md.weather is not None:
+            if weather is None:
+                return None, ()
+            if str(weather).lower() not in {w.lower() for w in md.weather}:
+                continue
+        total += md.add
+        used.append(md.id)
+    return total, tuple(used)
+
+
+def reroll_faces(
+    rerolls: Iterable[Reroll],
+    *,
+    attacker_side: str | None,
+    defender_sides: Collection[str] | None,
+    group_share: Fraction | None,
+) -> tuple[list[int] | None, str]:
+    """The faces the attacker must roll again (:class:`~forge.model.Reroll`); None when it depends on what is not
+    known (the defenders' sides, the share of the attacking steps in the rule's group).
+
+    >>> rr = Reroll(id="r", side="soviet", faces=[6], against="german", group="guards", unless_share="1/2")
+    >>> reroll_faces([rr], attacker_side="soviet", defender_sides={"german"}, group_share=Fraction(1, 3))[0]
+    [6]
+    >>> reroll_faces([rr], attacker_side="soviet", defender_sides={"german"}, group_share=Fraction(1, 2))[0]
+    []
+    >>> reroll_faces([rr], attacker_side="german", defender_sides=None, group_share=None)[0]
+    []
+    """
+    faces: set[int] = set()
+    for rr in rerolls:
+        if attacker_side is None:
+            return None, "the attacking side is not known"
+        if rr.side != attacker_side:
+            continue
+        if rr.against is not None:
+            if defender_sides is None:
+                return None, "the defenders' sides are not known"
+            if rr.against not in defender_sides:
+                continue
+        if rr.unless_share is not None:
+            if group_share is None:
+                return None, f"the share of {rr.group or 'group'} steps among the attackers is not known"
+            if group_share >= fraction(rr.unless_share):
+                continue
+        faces.update(rr.faces)
+    return sorted(faces), ""

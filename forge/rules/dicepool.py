@@ -33,32 +33,79 @@ class Pool:
     die: int = 6
     automatic_hit_every: int | None = 6
     rounding: Rounding = "up"
+    round_once: bool = True
+    all_out: tuple[int, int] = (0, 0)
+    """(attacker, defender) extra losses of an all-out attack."""
+    crowded_units: int | None = None
+    crowded_losses: int = 0
 
     @classmethod
     def of(cls, model: DicePool | None) -> Pool:
         if model is None:
             return cls()
-        return cls(model.die, model.automatic_hit_every, model.rounding)
+        return cls(
+            model.die,
+            model.automatic_hit_every,
+            model.rounding,
+            model.round_once,
+            (model.all_out_attacker_losses, model.all_out_defender_losses),
+            model.crowded_units,
+            model.crowded_defender_losses,
+        )
 
 
-def modified_strength(
-    base: int | Fraction, multipliers: Iterable[str | int | Fraction], rounding: Rounding | None = "up"
-) -> Fraction:
-    """``base`` times every multiplier, rounded once at the end (None: not rounded).
-
-    >>> modified_strength(1, ["3", "1/2"])
-    Fraction(2, 1)
-    >>> modified_strength(1, ["3", "1/2"], None)
-    Fraction(3, 2)
-    """
-    x = Fraction(base)
-    for m in multipliers:
-        x *= m if isinstance(m, Fraction) else fraction(m) if isinstance(m, str) else Fraction(m)
+def _rounded(x: Fraction, rounding: Rounding | None) -> Fraction:
     if rounding == "up":
         return Fraction(math.ceil(x))
     if rounding == "down":
         return Fraction(math.floor(x))
     return x
+
+
+def modified_strength(
+    base: int | Fraction,
+    multipliers: Iterable[str | int | Fraction],
+    rounding: Rounding | None = "up",
+    *,
+    round_once: bool = True,
+) -> Fraction:
+    """``base`` times every multiplier, rounded once at the end (None: not rounded); with ``round_once`` False,
+    rounded after each multiplier.
+
+    >>> modified_strength(1, ["3", "1/2"])
+    Fraction(2, 1)
+    >>> modified_strength(1, ["3", "1/2"], None)
+    Fraction(3, 2)
+    >>> modified_strength(1, ["1/2", "3"], round_once=False)
+    Fraction(3, 1)
+    """
+    x = Fraction(base)
+    for m in multipliers:
+        x *= m if isinstance(m, Fraction) else fraction(m) if isinstance(m, str) else Fraction(m)
+        if not round_once:
+            x = _rounded(x, rounding)
+    return _rounded(x, rounding)
+
+
+def combat_losses(
+    difference: int, pool: Pool = Pool(), *, all_out: bool = False, units_in_target: int = 0
+) -> tuple[int, int]:
+    """(attacker, defender) strength losses for a hit ``difference`` (attacker hits minus defender hits): the
+    loser takes the difference; an all-out attack and a crowded target add the pool's extra losses.
+
+    >>> combat_losses(0, Pool(all_out=(2, 2), crowded_units=4, crowded_losses=2), all_out=True, units_in_target=4)
+    (2, 4)
+    >>> combat_losses(-3)
+    (3, 0)
+    """
+    attacker = max(-difference, 0)
+    defender = max(difference, 0)
+    if all_out:
+        attacker += pool.all_out[0]
+        defender += pool.all_out[1]
+    if pool.crowded_units is not None and units_in_target >= pool.crowded_units:
+        defender += pool.crowded_losses
+    return attacker, defender
 
 
 def unit_hits(strength: int | Fraction, pool: Pool = Pool()) -> dict[int, Fraction]:

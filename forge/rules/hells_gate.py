@@ -47,6 +47,7 @@ from ..model import CellFormat, Crt, Game, Modifier, Shift, ShiftCap, TerrainKin
 from . import combat
 from .state import Board, CombatRecord, GameResult, PendingHits, Phase, State, UnitStatus
 from .supply import supplied_cells
+from .kit import movement as _mk
 from .zoc import zone_of
 
 __all__ = [
@@ -278,9 +279,7 @@ def parse_action(text: str) -> Action:
         if m := pattern.fullmatch(s):
             action: Action = make(m)
             return action
-    raise ValueError(
-        f"{text!r} is not an action (e.g. 'move sov-29tc to B6', 'declare sov-48rc on B7', 'resolve')"
-    )
+    raise ValueError(f"{text!r} is not an action (e.g. 'move sov-29tc to B6', 'declare sov-48rc on B7', 'resolve')")
 
 
 # ============================================================================================ compiled rules
@@ -389,19 +388,13 @@ def _compile(board: Board) -> _Rules:
     present_t1 = {u.id for u in board.units if u.setup is not None or (u.entry and u.entry.turn in t11_1)}
     armour = [UnitType.ARMOUR]
     t1_att = frozenset(
-        i
-        for i, u in enumerate(board.units)
-        if board.unit_side[i] == german and u.type in armour and u.id in present_t1
+        i for i, u in enumerate(board.units) if board.unit_side[i] == german and u.type in armour and u.id in present_t1
     )
-    t1_move = frozenset(
-        i for i, u in enumerate(board.units) if board.unit_side[i] == soviet and u.type in armour
-    )
+    t1_move = frozenset(i for i, u in enumerate(board.units) if board.unit_side[i] == soviet and u.type in armour)
     hexside_kinds = frozenset(k for k, t in game.terrain.items() if t.kind is TerrainKind.HEXSIDE)
     river = frozenset(k for k, f in board.hexside_features.items() if f & hexside_kinds)
     shifting = {
-        k
-        for k, t in game.terrain.items()
-        if t.kind in (TerrainKind.HEX, TerrainKind.FEATURE) and t.combat.shift != 0
+        k for k, t in game.terrain.items() if t.kind in (TerrainKind.HEX, TerrainKind.FEATURE) and t.combat.shift != 0
     }
     combat_terrain = []
     for h in range(len(board.labels)):
@@ -435,14 +428,25 @@ def _compile(board: Board) -> _Rules:
         raise ValueError(f"8.2 needs the terrain {WOODS!r}")
     woods = tuple(t == WOODS for t in board.terrain)
     nb = board.neighbours
-    cav = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
-    tank = tuple(
-        tuple(
-            (n, m)
-            for n, m in cav[h]
-            if not (woods[n] and woods[m]) and not ((h, n) in river and (n, m) in river)
+    two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
+    # 8.2's two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
+    # and one river hexside for tanks and mechanized; none for cavalry).
+    kb = _mk.Board.of(game)
+    kcells = list(board.grid.cells())
+
+    def routes(unit_type: UnitType) -> tuple[tuple[tuple[int, int], ...], ...]:
+        mv = _mk.mover(game, unit_type=str(unit_type))
+        return tuple(
+            tuple((n, m) for n, m in two[h] if _mk.within_limits(game, kb, mv, [kcells[h], kcells[n], kcells[m]]))
+            for h in range(len(nb))
         )
-        for h in range(len(nb))
+
+    cav = routes(UnitType.CAVALRY)
+    tank = routes(UnitType.ARMOUR)
+    # 8.2's fast units: those the kit's allowances give more than one hex on dry ground while supplied.
+    dry = {w for w in (game.turns.weather.states if game.turns.weather else ()) if w != MUD}
+    fast = tuple(
+        (_mk.allowance(game, _mk.mover(game, unit_type=str(t)), {*dry, "in-supply"}) or 0) > 1 for t in board.unit_type
     )
     n_faces = combat.dice_spec(c.crt.dice)[1]
     hits: dict[int, list[tuple[int, int]]] = {}
@@ -481,15 +485,14 @@ def _compile(board: Board) -> _Rules:
         trigger_6_2=frozenset(trigger),
         t1_german_attackers=t1_att,
         t1_soviet_movers=t1_move,
-        fast=tuple(t in _FAST for t in board.unit_type),
+        fast=fast,
         cavalry=tuple(t is UnitType.CAVALRY for t in board.unit_type),
         corps=tuple(u.size is UnitSize.CORPS for u in board.units),
         woods=woods,
         tank_routes=tank,
         cavalry_routes=cav,
         side_units=tuple(
-            tuple(u for u in range(len(board.units)) if board.unit_side[u] == x)
-            for x in range(len(board.sides))
+            tuple(u for u in range(len(board.units)) if board.unit_side[u] == x) for x in range(len(board.sides))
         ),
         type_value=tuple(t.value for t in board.unit_type),
         river=river,
@@ -507,10 +510,6 @@ def _compile(board: Board) -> _Rules:
         hits=hits,
         memo={},
     )
-
-
-_FAST = frozenset({UnitType.ARMOUR, UnitType.MECHANISED, UnitType.MOTORISED, UnitType.CAVALRY})
-"""8.2: tank, panzer, mechanized and cavalry units (motorised counted with mechanized)."""
 
 
 def rules_of(board: Board) -> _Rules:
@@ -721,9 +720,7 @@ def _whole(x: Fraction) -> Fraction | int:
     return int(x) if x.denominator == 1 else x
 
 
-def _unit_value(
-    r: _Rules, strength: int, unit_type: str, terrain: frozenset[str], attacking: bool
-) -> Fraction | int:
+def _unit_value(r: _Rules, strength: int, unit_type: str, terrain: frozenset[str], attacking: bool) -> Fraction | int:
     key = (strength, unit_type, terrain, attacking)
     v = r.memo.get(key)
     if v is None:
@@ -799,9 +796,7 @@ def _odds(
     key = ("shift", base, tuple(sh.id for sh in shifts), tuple(id(c) for c in caps), s.turn, a)
     got = r.memo.get(key)
     if got is None:
-        res = combat.apply_shifts(
-            r.crt.columns, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking"
-        )
+        res = combat.apply_shifts(r.crt.columns, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
         assert res.index is not None
         got = r.memo[key] = (res.index, res.net)
     return att, dfn, counted, base, shifts, got[0], got[1], over
@@ -989,11 +984,7 @@ def _routes(s: State, u: int) -> dict[int, list[int]]:
     h = s.pos[u]
     ban = r.tichonovka if side == r.german and s.turn in r.turns_11_2 else -1  # 11.2
     # 11.1: the Soviet tanks end turn 1's movement in different hexes
-    others = (
-        {s.pos[v] for v in r.t1_soviet_movers if v != u}
-        if side == r.soviet and s.turn in r.turns_11_1
-        else ()
-    )
+    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.soviet and s.turn in r.turns_11_1 else ()
     out: dict[int, list[int]] = {}
     for n in b.neighbours[h]:
         if not theirs[n] and n != ban and n not in others:
@@ -1194,12 +1185,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     b = s.board
     r = rules_of(b)
     kind = s.phase
-    if (
-        kind is Phase.MOVEMENT
-        and not s.breakout_open
-        and s.turn in r.breakout_turns
-        and _breakout_candidates(s)
-    ):
+    if kind is Phase.MOVEMENT and not s.breakout_open and s.turn in r.breakout_turns and _breakout_candidates(s):
         s.breakout_open = True
         return
     s.rebuild_open = s.breakout_open = False
