@@ -39,19 +39,19 @@ def key(f: Finding) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------- Hell's Gate
-SHEET = "ref-sheet-supply-cap"  # the reference sheet's turn-1 supply cap contradicts rule 11.1: a real finding
+SHEET = "ref-sheet-supply-cap"  # the sheet's turn-1 supply cap differs from rule 11.1 only where no game can reach
 
 
-def test_hells_gate_only_finding_is_the_reference_sheet_cap(hells_gate: Game) -> None:
+def test_hells_gate_verifies_clean_and_the_reference_sheet_cap_is_info(hells_gate: Game) -> None:
+    """The sheet and 11.1 differ only for unsupplied Germans in the Soviet combat phase of turn 1, which no
+    position can show (German supply is first judged later that turn): info with that reason, not an erratum."""
     findings = verify(hells_gate)
-    bad = [f for f in findings if severity(f) != "info"]
-    assert {(f.kind, f.ref, f.stated, f.computed) for f in bad} == {
-        ("example-mismatch", SHEET, "1", "2"),
-        ("example-mismatch", SHEET, "4:1-5:1", "6:1-7:1"),
-        ("example-doubt", SHEET, None, None),
-    }
-    assert exit_code(findings) == 1
-    assert {f.kind for f in findings} <= {"example-unchecked", "example-mismatch", "example-doubt"}
+    assert [f for f in findings if severity(f) != "info"] == []
+    assert exit_code(findings) == 0
+    sheet = [f for f in findings if f.ref == SHEET]
+    assert [f.kind for f in sheet] == ["example-unchecked"]
+    assert "no reachable position" in sheet[0].message
+    assert "German Supply" in sheet[0].message
 
 
 @pytest.mark.parametrize(
@@ -97,10 +97,15 @@ def test_hells_gate_examples_recomputed(hells_gate: Game, example: str, key_: st
 def test_unrecomputable_values_are_unchecked_not_passed(hells_gate: Game) -> None:
     findings = verify(hells_gate)
     unchecked = {f.ref: f for f in findings if f.kind == "example-unchecked"}
-    # retreats depend on where every unit stands: reported, with the reason
-    assert "t1-b7-retreat" in unchecked
-    assert "zones of control" in unchecked["t1-b7-retreat"].message
-    assert "t1-b7-retreat" not in findings.passed
+    # retreats depend on where every unit stands: with the example's position they are recomputed, without it
+    # they are reported, with the reason
+    assert "t1-b7-retreat" not in unchecked
+    assert "t1-b7-retreat" in findings.passed
+    bare = Example(
+        id="bare", rule="7.6", kind="retreat", summary="no position", given={"from": "B7"}, states={"hexes": ["A6"]}
+    )
+    again = {f.ref: f for f in verify(with_examples(hells_gate, [bare])) if f.kind == "example-unchecked"}
+    assert "zones of control" in again["bare"].message
     # a move's legality under 8.2 is a rule in words: its river count is checked, 'legal' is not
     assert "legal" in unchecked["t1-11pz-routes"].extra["keys"]
 
@@ -260,8 +265,7 @@ def test_text_and_markdown(hells_gate: Game) -> None:
     text = render_findings(findings)
     assert text.startswith("hells_gate: ")
     md = render_findings(findings, "markdown")
-    assert md.startswith("## hells_gate")
-    assert sum(md.count(f"\n| {s} |") for s in ("info", "warning", "error")) == len(findings)
+    assert md.startswith("# Errata report: `hells_gate`")  # the errata layout is tested in test_report.py
     with pytest.raises(ValueError, match="not a findings format"):
         render_findings(findings, "html")
 
@@ -283,7 +287,13 @@ def test_other_crts(data_games: list[Game]) -> None:
         s = json.loads(render_findings(findings, "json"))["summary"]["examples"]
         assert (
             s["checked"]
-            + len({f.ref for f in findings if f.kind.startswith("example-") and f.kind != "example-conflict"})
+            + len(
+                {
+                    f.ref
+                    for f in findings
+                    if f.kind.startswith("example-") and f.kind not in ("example-conflict", "example-doubt")
+                }
+            )
             == s["total"]
         )
 

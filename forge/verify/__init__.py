@@ -11,6 +11,8 @@ function:
 * :mod:`.tables` -- the CRT on its own (order, rows, unknown cells, cells against the table's grain);
 * :mod:`.examples` -- every worked example and numeric claim, by kind (:mod:`.ex_combat`, :mod:`.ex_map`,
   :mod:`.ex_claims`);
+* :mod:`.crosscheck` -- facts the data holds twice (terrain chart and shift list, entry turns and turn track,
+  hex names and the places the rules and examples name) and the legality of the worked examples;
 * :mod:`.readback` -- the printed PDFs read back (run by the CLI unless ``--no-print-check``).
 
 Severity follows one written policy (:mod:`.policy`): **error**, the rules as encoded give another value than the
@@ -25,6 +27,7 @@ from collections.abc import Callable
 
 from .. import model as m
 from .core import Context
+from .crosscheck import check_crosscheck
 from .examples import check_examples
 from .policy import SEVERITY, Findings, exit_code, severity
 from .report import render_findings
@@ -32,7 +35,7 @@ from .tables import check_tables
 
 __all__ = ["CHECKS", "SEVERITY", "Findings", "exit_code", "render_findings", "severity", "verify"]
 
-CHECKS: list[Callable[[Context], None]] = [check_tables, check_examples]
+CHECKS: list[Callable[[Context], None]] = [check_tables, check_examples, check_crosscheck]
 """The check families :func:`verify` runs, in order."""
 
 

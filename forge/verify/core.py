@@ -95,6 +95,10 @@ def same(stated: Any, computed: Any, *, unordered: bool = False, approx: bool = 
                 rest.pop(hit)
             return True
         return all(same(s, c) for s, c in zip(stated, computed, strict=True))
+    if isinstance(stated, str) and isinstance(computed, str) and "/" in stated + computed:
+        # "0/1" is a pair of losses or hits (attacker/defender, normal/all-out), not the fraction 0: compare the
+        # pair as written; a fraction the engine computes arrives as a number, not as a string
+        return "".join(stated.split()).lower() == "".join(computed.split()).lower()
     ns, nc = num(stated), num(computed)
     if ns is not None and nc is not None:
         d = decimals(stated)
@@ -128,9 +132,15 @@ class Acc:
     how: dict[str, str] = field(default_factory=dict)
     """``states`` key -> how it was recomputed (one of :data:`HOW`)."""
     uses: set[str] = field(default_factory=set)
-    """The data sites the recomputation read: ``crt:<column>:<row>``, ``shift:<id>``, ``terrain:<id>``,
-    ``unit:<id>``, ``hex:<label>``, ``table:<id>``, ``path:<dotted path>``.  Findings carry them, so that a change
-    to any of them is traced to the examples it touches."""
+    """The data sites the recomputation read: ``crt:<column>:<row>`` (``crt[<section>]:...``,
+    ``crt.secondary:...``), ``shift:<id>``, ``terrain:<id>`` (its combat effect), ``terrain:<id>:movement``
+    (``terrain:*:movement``: every terrain's costs), ``unit:<id>``, ``hex:<label>``, ``table:<id>``,
+    ``path:<dotted path>`` (ids in brackets: ``combat.shifts[mud].shift``).  Findings carry them, so that a change
+    to any of them is traced to the examples it touches; :mod:`.sites` names them and checks, by mutating each
+    site, that no read goes unrecorded (tests/test_metamorphic.py)."""
+    partial: dict[str, str] = field(default_factory=dict)
+    """Mismatched ``states`` key -> why the data cannot decide it (a map the data marks partial): reported as a
+    warning with that reason, never withheld."""
 
     def given(self, key: str, default: Any = None) -> Any:
         self.known_given.add(key)
@@ -180,8 +190,10 @@ class Acc:
         partial_map: str | None = None,
         how: str = "engine",
     ) -> None:
-        """``partial_map``: the map's status when the value comes from map features and the map is not complete;
-        a disagreement is then reported as unchecked (the data may just not describe the feature)."""
+        """Record whether the book's ``stated`` value equals ``computed``.  A value the engine computed is always
+        recorded as passed or mismatched, never turned into "not recomputed": ``partial_map`` (the map's status when
+        the value comes from map features and the map is not complete) only adds the reason the data may not
+        decide it, and :func:`.examples.report` reports such a mismatch as a warning with that reason."""
         assert how in HOW, how
         self.done.add(_root(key))
         if computed is None:
@@ -190,16 +202,14 @@ class Acc:
             self.passed.append((key, stated, computed))
             self.how.setdefault(_root(key), how)
             self.unchecked.pop(key, None)  # a later handler recomputed what an earlier one could not
-        elif partial_map:
-            self.skip(
-                key,
-                f"the map data gives {show(computed)}, but the map is {partial_map}: features it does "
-                "not describe may make up the difference",
-            )
         else:
             self.mismatches.append((key, stated, computed, note))
             self.how.setdefault(_root(key), how)
             self.unchecked.pop(key, None)
+            if partial_map:
+                self.partial[key] = (
+                    f"the map is {partial_map}: features the data does not describe may make up the difference"
+                )
 
     def skip(self, key: str, reason: str) -> None:
         """Mark ``key`` not recomputed, with a one-line reason (unless another handler already recomputed it)."""
@@ -254,6 +264,8 @@ class Context:
         ``mismatch``, or ``unchecked`` (with the reason)."""
         status = game.map.status
         self.partial_map = None if status is m.MapStatus.COMPLETE else status.value
+        self.uses: dict[str, set[str]] = {}
+        """Example id -> the data sites its recomputation read (:attr:`Acc.uses`; :mod:`.sites` checks them)."""
 
     def add(
         self,

@@ -14,6 +14,7 @@ from ..hexgrid import Cell
 from ..notation import DiffColumn, OddsColumn, Strength, fraction
 from ..rules import combat as cb
 from .core import Acc, Context, handles, num, same, show
+from .sites import column_sites, crt_site, hex_sites
 
 K = m.ExampleKind
 
@@ -47,7 +48,9 @@ def side_strength(
 ) -> tuple[Fraction | None, str]:
     """A side's strength from its units (full strength) and the modifiers the engine can evaluate."""
     fighters, unknown = _fighters(ctx, ids, role)
+    acc.use(*(f"unit:{uid}" for uid in ids))
     terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
+    acc.use(*hex_sites(ctx, defender_hex))
     conds = set(conditions) | {"defender-terrain"}
     if role == "defender" and terrain:
         # terrain's own defence effects become stack modifiers
@@ -172,6 +175,8 @@ def shift_state(
                 why[sh.id] = "the defender's hex or its terrain is not known"
                 continue
             verdict = _terrain_shift(ctx, sh, terrain)
+            acc.use(*hex_sites(ctx, defender_hex))
+            acc.use(*(f"shift:{s.id}" for s in ctx.combat.shifts if s.condition == "defender-terrain"))
             if verdict is None:
                 why[sh.id] = "which terrain this shift belongs to is ambiguous"
             else:
@@ -204,6 +209,90 @@ def shift_state(
     return yes, no, why
 
 
+_SUPPLY_CONDITIONS = {
+    "attacker-all-unsupplied": "attacker",
+    "attacker-some-unsupplied": "attacker",
+    "defender-all-unsupplied": "defender",
+    "defender-some-unsupplied": "defender",
+}
+
+
+def reachable_supply_situation(
+    ctx: Context, shift_ids: Sequence[str], side: str | None, turn: Any
+) -> tuple[bool | None, str]:
+    """Can the supply situation the given shifts need arise in a game (:func:`forge.rules.combat.
+    unsupplied_possible` for each side that must be unsupplied)?  (True, "") when no supply shift is involved."""
+    needs: dict[str, str] = {}
+    for sid in shift_ids:
+        sh = ctx.shifts.get(sid)
+        role = _SUPPLY_CONDITIONS.get(sh.condition or "") if sh is not None else None
+        if role is None:
+            continue
+        if side is None:
+            return None, "the attacking side is not given"
+        if role == "attacker":
+            needs[side] = sid
+        else:
+            others = [s for s in ctx.sides if s != side]
+            if len(others) != 1:
+                return None, "the defending side is not known"
+            needs[others[0]] = sid
+    if not needs:
+        return True, ""
+    if turn is None:
+        return None, "the turn is not given"
+    first = ctx.game.turns.turns[0].number
+    verdicts = [
+        cb.unsupplied_possible(ctx.game.sequence, who, side or "", int(turn), first_turn=first) for who in sorted(needs)
+    ]
+    for ok, why in verdicts:
+        if ok is False:
+            return False, why
+    for ok, why in verdicts:
+        if ok is None:
+            return None, why
+    return True, "; ".join(why for _, why in verdicts)
+
+
+def _unreachable_mismatches(
+    ctx: Context, acc: Acc, shift_ids: Sequence[str], side: str | None, turn: Any, widened: dict[str, Any]
+) -> None:
+    """A disagreement about supply shifts counts only if a game can reach the situation.
+
+    Only the part of a disagreement that the book's other statement of a cap explains is exempt: ``widened`` holds
+    each value as computed with ``combat.cap_readings`` applied too.  A stated value that equals it, in a situation
+    no position can reach (or the engine cannot tell), is reported unchecked with the reason; any other
+    disagreement stays an erratum, and without a recorded other reading nothing is exempt."""
+    if not acc.mismatches or not ctx.combat.cap_readings:
+        return
+    ok, why = reachable_supply_situation(ctx, shift_ids, side, turn)
+    if ok:
+        return
+    lead = "no reachable position shows the difference" if ok is False else "cannot tell whether a game reaches it"
+    sources = " and ".join(sorted({r.source for r in ctx.combat.cap_readings}))
+    for key, stated, computed, note in list(acc.mismatches):
+        if key not in widened or not _value_matches(ctx, key, stated, widened[key]):
+            continue
+        acc.mismatches.remove((key, stated, computed, note))
+        acc.how.pop(key, None)
+        acc.skip(
+            key,
+            f"the rules as encoded give {show(computed)}, the book {show(stated)}, which is the cap as {sources} "
+            f"states it, but {lead}: {why}",
+        )
+
+
+def _value_matches(ctx: Context, key: str, stated: Any, computed: Any) -> bool:
+    if key == "column" and isinstance(computed, str):
+        return _column_matches(ctx, stated, computed)
+    return same(stated, computed)
+
+
+def _other_reading(ctx: Context) -> list[m.ShiftCap]:
+    """The shift caps with the book's other statements of them (``combat.cap_readings``) added."""
+    return [*ctx.combat.shift_caps, *ctx.combat.cap_readings]
+
+
 def _terrain_shift(ctx: Context, sh: m.Shift, terrain: set[str]) -> bool | None:
     """Does a defender-terrain shift apply to a hex of ``terrain``?"""
     terrain_shifts = [s for s in ctx.combat.shifts if s.condition == "defender-terrain"]
@@ -223,12 +312,14 @@ def _terrain_shift(ctx: Context, sh: m.Shift, terrain: set[str]) -> bool | None:
     return sh.id in owners
 
 
-def _shift_models(ctx: Context, ids: Sequence[str]) -> list[m.Shift]:
+def _shift_models(ctx: Context, ids: Sequence[str], acc: Acc | None = None) -> list[m.Shift]:
     out = []
     for sid in ids:
         if sid not in ctx.shifts:
             raise ValueError(f"unknown shift {sid!r}")
         out.append(ctx.shifts[sid])
+        if acc is not None:
+            acc.use(f"shift:{sid}")
     return out
 
 
@@ -382,15 +473,15 @@ def ex_odds(ctx: Context, acc: Acc) -> None:
                 acc.skip(key, "attack or defence unknown")
     elif crt is not None:
         if "ratio" in st:
-            acc.check("ratio", cb.odds_ratio(attack, defense))
+            acc.check("ratio", cb.odds_ratio(attack, defense), _ratio_note(attack, defense))
         if "quotient" in st:
-            acc.check("quotient", cb.odds_ratio(attack, defense))
+            acc.check("quotient", cb.odds_ratio(attack, defense), _ratio_note(attack, defense))
         if ctx.combat.kind is m.CombatKind.DIFFERENTIAL:
-            acc.check("differential", attack - defense)
+            acc.check("differential", attack - defense, f"attack {show(attack)} - defense {show(defense)}")
             pick = cb.column_for_diff(crt, math.floor(attack - defense))
         else:
             pick = cb.column_for_odds(crt, attack, defense)
-        _check_column(ctx, acc, "odds", pick)
+        _check_column(ctx, acc, "odds", pick, _column_note(ctx, attack, defense, pick))
         # shifts: the book's (given or stated) or the ones the map decides
         yes, no, shift_why = shift_state(ctx, acc, attackers, dhex, turn)
         claimed = acc.given("shifts")
@@ -405,14 +496,15 @@ def ex_odds(ctx: Context, acc: Acc) -> None:
             res = cb.apply_shifts(
                 crt.columns,
                 pick.index,
-                _shift_models(ctx, use),
+                _shift_models(ctx, use, acc),
                 ctx.combat.shift_caps,
                 turn=turn,
                 side=_side_of(ctx, acc, attackers),
                 below=crt.below,
                 above=crt.above,
             )
-            note = f"{pick.label} shifted by {res.net}" if use else ""
+            side = _side_of(ctx, acc, attackers)
+            note = _shift_note(ctx, str(pick.label), _shift_models(ctx, use), res, turn, side) if use else ""
             _check_column(ctx, acc, "column", res, note)
         elif "column" in st:
             _check_column(ctx, acc, "column", pick)
@@ -435,7 +527,7 @@ def ex_shifts(ctx: Context, acc: Acc) -> None:
     if acc.has("base_odds"):
         _shift_odds_ladder(ctx, acc)
         return
-    shifts: list[m.Shift | int] = list(_shift_models(ctx, ids))
+    shifts: list[m.Shift | int] = list(_shift_models(ctx, ids, acc))
     if acc.has("net_shift"):
         shifts.append(int(acc.ex.given["net_shift"]))
     side = _side_of(ctx, acc, attackers)
@@ -448,7 +540,7 @@ def ex_shifts(ctx: Context, acc: Acc) -> None:
         # the net shift needs no column: shift on a table wide enough never to clamp
         wide = [str(i) for i in range(2 * 64 + 1)]
         net = cb.apply_shifts(wide, 64, shifts, ctx.combat.shift_caps, turn=turn, side=side)
-        acc.check("net_shift", net.net, "; ".join(net.capped))
+        acc.check("net_shift", net.net, _shift_note(ctx, None, shifts, net, turn, side))
         for key in ("column", "odds"):
             if key in st:
                 acc.skip(key, why or "the combat is off the table before shifts")
@@ -466,16 +558,27 @@ def ex_shifts(ctx: Context, acc: Acc) -> None:
         below=crt.below,
         above=crt.above,
     )
-    acc.check("net_shift", res.net, "; ".join(res.capped))
+    acc.check("net_shift", res.net, _shift_note(ctx, None, shifts, res, turn, side))
     _check_column(
         ctx,
         acc,
         "column",
         res,
-        f"{pick.label} shifted by {res.net}" + (f" ({'; '.join(res.capped)})" if res.capped else ""),
+        _shift_note(ctx, str(pick.label), shifts, res, turn, side),
     )
     if "all_out_allowed" in st:
         _all_out(ctx, acc, attackers)
+    other = cb.apply_shifts(
+        crt.columns,
+        pick.index,
+        shifts,
+        _other_reading(ctx),
+        turn=turn,
+        side=side,
+        below=crt.below,
+        above=crt.above,
+    )
+    _unreachable_mismatches(ctx, acc, ids, side, turn, {"net_shift": other.net, "column": other.label})
 
 
 def _shift_odds_ladder(ctx: Context, acc: Acc) -> None:
@@ -484,7 +587,7 @@ def _shift_odds_ladder(ctx: Context, acc: Acc) -> None:
     assert crt is not None
     base = OddsColumn.parse(str(acc.ex.given["base_odds"])).low
     n = int(acc.given("net_shift") or 0) + sum(
-        s.shift for s in _shift_models(ctx, [str(x) for x in acc.given("shifts") or []])
+        s.shift for s in _shift_models(ctx, [str(x) for x in acc.given("shifts") or []], acc)
     )
     ladder = [c for c in _odds_ladder(ctx, crt) if c > 0]
     top = max([*ladder, base])
@@ -505,7 +608,8 @@ def _shift_odds_ladder(ctx: Context, acc: Acc) -> None:
         if ok:
             acc.passed.append(("odds", stated, computed))
         else:
-            acc.mismatches.append(("odds", stated, computed, "odds steps beyond the table are whole numbers"))
+            note = f"{acc.ex.given['base_odds']} moved {n:+d} steps; odds steps beyond the table are whole numbers"
+            acc.mismatches.append(("odds", stated, computed, note))
 
 
 def _all_out(ctx: Context, acc: Acc, attackers: Sequence[str]) -> None:
@@ -513,6 +617,7 @@ def _all_out(ctx: Context, acc: Acc, attackers: Sequence[str]) -> None:
         acc.skip("all_out_allowed", "no all-out attacks in this CRT or no attackers given")
         return
     can = any(len(ctx.units[a].steps) >= 2 for a in attackers if a in ctx.units)
+    acc.use(*(f"unit:{a}" for a in attackers if a in ctx.units))
     acc.check(
         "all_out_allowed",
         can,
@@ -566,7 +671,7 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
         pick = cb.apply_shifts(
             crt.columns,
             pick.index,
-            _shift_models(ctx, acc.ex.given["shifts"]),
+            _shift_models(ctx, acc.ex.given["shifts"], acc),
             ctx.combat.shift_caps,
             turn=acc.given("turn"),
             below=crt.below,
@@ -589,6 +694,7 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
         if "result" in st and (grid := cb.grid_of(crt, section)) is not None:
             j = cb.column_index(crt, column)
             cells = [row[j] for row in grid]
+            acc.use(*column_sites(crt, column, section))
             if "?" not in "".join(cells):
                 acc.check(
                     "result",
@@ -600,8 +706,23 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
                 acc.skip(key, "no die roll given")
         return
     primary, *secondary = (int(x) for x in dice)
+    if ctx.combat.die_modifiers:  # combat.die_modifiers: the roll read on the CRT is the modified one
+        weather = acc.given("weather")
+        turn = acc.given("turn")
+        if weather is None and isinstance(turn, int) and 1 <= turn <= len(ctx.game.turns.turns):
+            weather = ctx.game.turns.turns[turn - 1].weather
+        drm, drm_ids = cb.die_modifier(
+            ctx.combat.die_modifiers, weather=weather, bombardment=bool(acc.given("bombardment"))
+        )
+        if drm is None:
+            for key in st:
+                acc.skip(key, "the weather is not known, and it changes the die roll (combat.die_modifiers)")
+            return
+        acc.use(*(f"die_modifier:{d}" for d in drm_ids))
+        primary += drm
     cell, row = _cell_at(ctx, section, column, primary)
     assert row is not None
+    acc.use(crt_site(column, row, section))
     acc.where = {"column": column, "row": row} | ({"section": section} if section else {})
     hits_fmt = crt.cell_format is m.CellFormat.HITS_NORMAL_ALLOUT
     # the primary result
@@ -611,7 +732,8 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
                 _imply(ctx, acc, section, column, row, attack, st["hits"])
                 acc.skip("hits", f"the cell {column}/{row} is not printed (recorded as implied)")
             else:
-                acc.check("hits", cb.hits_of(cell, attack), f"{column}, die {row}: {cell}")  # type: ignore[arg-type]
+                note = f"the CRT reads {cell} (normal/all-out) at {column}, die {row}; {attack} attack"
+                acc.check("hits", cb.hits_of(cell, attack), note)  # type: ignore[arg-type]
     else:
         for key in ("result", "primary"):
             if key in st:
@@ -619,13 +741,15 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
                     _imply(ctx, acc, section, column, row, "primary" if secondary else "", st[key])
                     acc.skip(key, f"the cell {column}/{row} is not printed (recorded as implied)")
                 else:
-                    acc.check(key, cell, f"{column}, die {row}")
+                    acc.check(key, cell, f"the CRT reads {cell} at {column}, die {row}")
     # secondary dice (magnitude)
     sec_cells: list[str | None] = []
     if secondary:
         stated_sec = st.get("secondary")
         for k, d in enumerate(secondary):
             c, r = _cell_at(ctx, section, column, d, secondary=True)
+            if r is not None:
+                acc.use(crt_site(column, r, secondary=True))
             sec_cells.append(c)
             s_val = stated_sec[k] if isinstance(stated_sec, list) and k < len(stated_sec) else None
             if c is None and s_val is not None and r is not None:
@@ -633,7 +757,9 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
         if isinstance(stated_sec, list):
             acc.done.add("secondary")
             if all(c is not None for c in sec_cells):
-                acc.check_value("secondary", stated_sec, sec_cells)
+                acc.check_value(
+                    "secondary", stated_sec, sec_cells, f"secondary dice {show(secondary)} read on column {column}"
+                )
             else:
                 acc.skip("secondary", "secondary cells not printed (recorded as implied)")
     # totals
@@ -658,6 +784,12 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
                 )
                 sl = cb.parse_losses(str(cc)) if cc is not None else None
                 loss = None if (sl is None or loss is None) else loss.plus(sl)
+    leader = cb.find_leader(ctx.combat.leaders, ctx.units, acc.ex.given.get("leader"))
+    if leader is not None:
+        acc.given("leader")  # modelled only when the data has the leader's effect
+    if loss is not None and leader is not None and leader.attacker_steps:
+        loss = loss.plus(cb.Losses(leader.attacker_steps, 0))  # the leader's own step (combat.leaders)
+        acc.use(f"unit:{leader.unit}")
     for key, idx in (
         ("attacker_steps", 0),
         ("defender_steps", 1),
@@ -671,8 +803,36 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
             acc.check(
                 key,
                 None if loss is None else loss[idx],
-                "from the result legend" + (" and the secondary dice" if secondary else ""),
+                (
+                    f"{cell if cell is not None else 'the stated result'} at {column}, die {row}, read by the result "
+                    "legend" + (f", plus {show(sec_cells)} from the secondary dice" if secondary else "")
+                )
+                if loss is not None
+                else f"the result at {column}, die {row} is neither printed nor stated, or not in the result legend",
             )
+
+
+def _reroll_faces(ctx: Context, acc: Acc) -> tuple[list[int] | None, str]:
+    """Faces the attacker must roll again (``combat.rerolls``), from the example's attackers and defenders."""
+    if not ctx.combat.rerolls:
+        return [], ""
+    att = [ctx.units[str(a)] for a in acc.given("attackers") or [] if str(a) in ctx.units]
+    dfn = [ctx.units[str(d)] for d in acc.given("defenders") or [] if str(d) in ctx.units]
+    side = acc.given("side") or (att[0].side if att else None)
+    share = None
+    groups = {rr.group for rr in ctx.combat.rerolls if rr.group}
+    if att and len(groups) == 1:
+        group = groups.pop()
+        counts = {k: v for rr in ctx.combat.rerolls for k, v in rr.step_counts.items()}
+        steps = [(counts.get(u.id, len(u.steps)), u.group == group) for u in att]
+        total = sum(n for n, _ in steps)
+        share = Fraction(sum(n for n, g in steps if g), total) if total else None
+    return cb.reroll_faces(
+        ctx.combat.rerolls,
+        attacker_side=None if side is None else str(side),
+        defender_sides={u.side for u in dfn} if dfn else None,
+        group_share=share,
+    )
 
 
 @handles(K.PROBABILITY)
@@ -692,15 +852,22 @@ def ex_probability(ctx: Context, acc: Acc) -> None:
         return
     acc.where = {"column": str(pick.label)}
     n_dice = int(acc.given("dice") or 1) if not isinstance(acc.given("dice"), list) else 1
+    acc.use(*column_sites(crt, str(pick.label), section))
+    if n_dice > 1:
+        acc.use(*column_sites(crt, str(pick.label), secondary=True))
+    reroll, reroll_why = _reroll_faces(ctx, acc)
+    if reroll is None:
+        acc.skip("probability", f"whether the attacker re-rolls is not known: {reroll_why}")
+        return
     try:
         if n_dice > 1:
             dist: dict[Any, Fraction] = cb.magnitude_distribution(
-                crt, pick.index, ctx.combat.results, dice=n_dice, section=section
+                crt, pick.index, ctx.combat.results, dice=n_dice, section=section, reroll=reroll
             )
         elif crt.cell_format is m.CellFormat.HITS_NORMAL_ALLOUT:
-            dist = cb.distribution(crt, pick.index, attack=attack, section=section)  # type: ignore[arg-type]
+            dist = cb.distribution(crt, pick.index, attack=attack, section=section, reroll=reroll)  # type: ignore[arg-type]
         else:
-            dist = cb.distribution(crt, pick.index, section=section)
+            dist = cb.distribution(crt, pick.index, section=section, reroll=reroll)
     except cb.UnknownValueError as e:
         acc.skip("probability", str(e))
         return
@@ -710,7 +877,7 @@ def ex_probability(ctx: Context, acc: Acc) -> None:
     else:
         acc.check("probability", p, f"{pick.label}, {attack}: {show(dist)}")
     if "expected_hits" in st:
-        acc.check("expected_hits", cb.expected_losses(dist).defender)
+        acc.check("expected_hits", cb.expected_losses(dist).defender, f"the mean over {pick.label}: {show(dist)}")
 
 
 @handles(K.STRENGTH)
@@ -739,9 +906,14 @@ def ex_strength(ctx: Context, acc: Acc) -> None:
         ]
         total = sum(rounded, Fraction(0)) + (Fraction(num(bonus) or 0) if bonus is not None else 0)
         if len(exact) == 1:
-            acc.check("product", exact[0])
-        acc.check("values", rounded)
-        acc.check("total", total, "each unit multiplied, then rounded" + (f", plus {bonus}" if bonus else ""))
+            acc.check("product", exact[0], " × ".join(show(x) for x in [vals[0], *(fraction(y) for y in per_unit[0])]))
+        acc.check("values", rounded, f"{show(exact)} rounded {how}")
+        acc.check(
+            "total",
+            total,
+            " + ".join([*(show(x) for x in rounded), *([str(bonus)] if bonus else [])])
+            + f" = {show(total)}: each unit multiplied, then rounded {how}",
+        )
     elif units:
         dhex = acc.given("defender_hex")
         role = str(acc.given("role") or "attacker")
@@ -773,11 +945,16 @@ def ex_steps(ctx: Context, acc: Acc) -> None:
         u = ctx.units.get(str(key))
         if u is None:
             raise ValueError(f"unknown unit {key!r}")
+        acc.use(f"unit:{key}")
         if int(n) > len(u.steps) * u.copies:
             acc.mismatches.append((f"losses.{key}", n, len(u.steps), f"{key} has only {len(u.steps)} step(s)"))
         by_side[u.side] += int(n)
     for side in ctx.sides:
-        acc.check(side, by_side.get(side, 0), "summed from the units' losses")
+        acc.check(
+            side,
+            by_side.get(side, 0),
+            "summed from the units' losses: " + ", ".join(f"{k} {n}" for k, n in losses.items()),
+        )
 
 
 @handles(K.MAGNITUDE)
@@ -840,3 +1017,43 @@ def _event_probability(
         if test(lo):
             total += p
     return total
+
+
+# =================================================================================================== derivation notes
+# How a value was got, in words; examples.report puts the note of a value that disagrees into the finding's
+# ``derivation``.  Notes only: nothing here decides a value.
+def _ratio_note(attack: Fraction, defense: Fraction) -> str:
+    return f"attack {show(attack)} ÷ defense {show(defense)} = {float(attack / defense):.2f}" if defense else ""
+
+
+def _column_note(ctx: Context, attack: Fraction, defense: Fraction, pick: cb.ColumnPick) -> str:
+    if ctx.combat.kind is m.CombatKind.DIFFERENTIAL:
+        how = f"attack {show(attack)} - defense {show(defense)} = {show(attack - defense)}"
+    else:
+        how = _ratio_note(attack, defense)
+    where = pick.label if pick.label is not None else f"automatic {pick.result}"
+    return f"{how}, on the CRT {where}" + (f" ({pick.note})" if pick.note else "")
+
+
+def _shift_note(
+    ctx: Context,
+    start: str | None,
+    shifts: Sequence[m.Shift | int],
+    res: cb.ShiftResult,
+    turn: Any,
+    side: str | None,
+) -> str:
+    """``1:1 moved by kg-attack +1 and concentric-german +2 (+3 columns; no shift cap cuts it) is 4:1``; without
+    ``start`` just the sum."""
+    parts = [f"{s.id} {s.shift:+d}" if isinstance(s, m.Shift) else f"a given net {s:+d}" for s in shifts]
+    named = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts) or "no shift"
+    total = f"{res.raw:+d} column{'' if abs(res.raw) == 1 else 's'}"
+    if res.capped:
+        total += f", cut to {res.net:+d} by {'; '.join(res.capped)}"
+    elif ctx.combat.shift_caps:
+        total += "; no shift cap cuts it" + (f" on turn {turn}" if turn is not None else "")
+        total += f" for the {side} side" if side else ""
+    if start is None:
+        return f"{named}: {total}"
+    lands = res.label if res.label is not None else f"automatic {res.result}"
+    return f"{start} moved by {named} ({total}) is {lands}" + (f" ({res.note})" if res.note else "")

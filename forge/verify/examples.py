@@ -4,6 +4,10 @@ what they found is reported: mismatches as errors, values no handler recomputed 
 from __future__ import annotations
 
 from . import ex_claims, ex_combat, ex_map  # noqa: F401  (they register their handlers)
+from . import ex_limits  # noqa: F401  (stacking, limits, counts, notation)
+from . import ex_movement  # noqa: F401  (movement points and zones of control)
+from . import ex_rules  # noqa: F401  (supply, retreat and advance, victory, weather, tables)
+from . import ex_results  # noqa: F401  (combat results, combat rule facts, table probabilities)
 from .core import HANDLERS, Acc, Context, _root, show
 
 __all__ = ["check_examples"]
@@ -31,9 +35,10 @@ def report(ctx: Context, acc: Acc) -> None:
     if acc.passed:
         ctx.passed[ex.id] = [(k, show(s), show(c), acc.how.get(_root(k), "engine")) for k, s, c in acc.passed]
     unmodelled = sorted(set(ex.given) - acc.known_given)
+    ctx.uses[ex.id] = set(acc.uses)
     uses = ", ".join(sorted(acc.uses)) or None
     for msg in acc.invalid:
-        ctx.add("example-invalid", ex.rule, f"{ex.id}: cannot recompute the example: {msg}", ref=ex.id)
+        ctx.add("example-invalid", ex.rule, f"{ex.id}: cannot recompute the example: {msg}", ref=ex.id, uses=uses)
     mismatched: set[str] = set()
     for key, stated, computed, note in acc.mismatches:
         mismatched.add(_root(key))
@@ -45,8 +50,18 @@ def report(ctx: Context, acc: Acc) -> None:
             how=acc.how.get(_root(key), "engine"),
             source_line=ex.source_line,
             uses=uses,
+            derivation=note or None,
             **acc.where,
         )
+        if key in acc.partial:
+            ctx.add(
+                "example-map-gap",
+                ex.rule,
+                f"{ex.id}: the book states {key} = {show(stated)}, the map data gives {show(computed)}; "
+                f"{acc.partial[key]}{' (' + note + ')' if note else ''}",
+                **common,
+            )
+            continue
         if unmodelled:
             ctx.add(
                 "example-unmodelled",
@@ -90,7 +105,12 @@ def report(ctx: Context, acc: Acc) -> None:
             status = "unchecked"
         else:
             status = acc.how.get(key, "engine")
-        ctx.claims.append((ex.id, key, status, acc.unchecked.get(key, "")))
+        reason = ""
+        if status == "unchecked":  # the key's own reason, else those of its sub-keys (partial_attack.a+b ...)
+            reason = acc.unchecked.get(key) or "; ".join(
+                f"{k}: {r}" for k, r in sorted(acc.unchecked.items()) if _root(k) == key
+            )
+        ctx.claims.append((ex.id, key, status, reason))
 
 
 def report_implied(ctx: Context) -> None:

@@ -22,6 +22,22 @@ kind                   severity  meaning
                                  model, which may explain the difference
 ``example-doubt``      warning   the data records a doubt about the example (its text)
 ``example-invalid``    warning   an example's inputs cannot be used (unknown column, hex off the map ...)
+``example-map-gap``    warning   the map data gives another value, but the data marks the map partial: features it
+                                 does not describe may explain the difference (never withheld as unchecked)
+``example-illegal``    warning   a worked example is impossible under the book's own rules: a unit on the map
+                                 before it enters, an attacker not next to the defender (crosscheck.py); a stack
+                                 over the stacking limit, a count over a rules.limits limit (ex_limits.py)
+``terrain-shift``      error     the terrain chart's column shift differs from the CRT shift list's value the engine
+                                 applies for that terrain (crosscheck.py)
+``terrain-modifier``   error     the terrain chart's defence multiplier or bonus differs from a modifier naming that
+                                 terrain; the engine applies both (crosscheck.py)
+``unit-entry``         error     a unit's entry turn is off the turn track, contradicts its setup, or differs from
+                                 the turns its own entry rule (special rule, turn mark) gives (crosscheck.py)
+``unit-entry-text``    warning   a special rule of another number names the unit's arrival on other turns: the book
+                                 contradicts itself (crosscheck.py)
+``place-name``         error     the rules' text or map.places puts a named place in another hex than the map, whose
+                                 names are printed and resolve examples (crosscheck.py)
+``place-duplicate``    warning   two hexes share a name and no map.places entry declares one place (crosscheck.py)
 ``example-unchecked``  info      stated outcomes the engine cannot recompute, with the reason
 ``crt-implied``        info      a CRT cell the rulebook does not print but an example implies
 ``print-mismatch``     error     the printed cards show a value other than the one the engine uses (roundtrip.py)
@@ -52,6 +68,14 @@ SEVERITY: dict[str, str] = {
     "example-unmodelled": "warning",
     "example-doubt": "warning",
     "example-invalid": "warning",
+    "example-map-gap": "warning",
+    "example-illegal": "warning",
+    "terrain-shift": "error",
+    "terrain-modifier": "error",
+    "unit-entry": "error",
+    "unit-entry-text": "warning",
+    "place-name": "error",
+    "place-duplicate": "warning",
     "example-unchecked": "info",
     "crt-implied": "info",
     "print-mismatch": "error",
