@@ -206,11 +206,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             from .verify.readback import roundtrip
 
             findings.extend(roundtrip(game))
-        reports.append(render_findings(findings, args.format, game=game.game.id))
+        reports.append(render_findings(findings, args.format, game=game.game.id, title=game.game.title))
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
     text = "\n".join(reports)
-    if args.report:
+    if args.report and status == EXIT_BAD_INPUT:  # a partial report must not replace a whole one (docs/errata/)
+        print(f"forge verify: {args.report} not written: bad input", file=sys.stderr)
+    elif args.report:
         write_atomic(Path(args.report), text.encode("utf-8"))
     else:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
@@ -266,11 +268,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit status: 0 nothing disagrees, 1 findings (errors or warnings), 2 invalid input.",
     )
     v.add_argument("files", nargs="+", metavar="GAME.yaml")
-    v.add_argument("--format", default="text", choices=["text", "json", "markdown"], help="report format")
-    v.add_argument("--report", metavar="FILE", help="write the report to FILE instead of standard output")
     v.add_argument(
-        "--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back"
+        "--format",
+        default="text",
+        choices=["text", "json", "markdown"],
+        help="report format (default text); markdown is an errata report: findings by rule, coverage, not checked",
     )
+    v.add_argument("--report", metavar="FILE", help="write the report to FILE instead of standard output")
+    v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
     v.set_defaults(func=cmd_verify)
 
     s = sub.add_parser("schema", help="print the JSON Schema of the game format (for editor completion)")

@@ -5,14 +5,23 @@ The JSON shape is stable, with sorted keys::
     {"game": "hells_gate",
      "findings": [{"kind": "...", "severity": "error|warning|info", "rule": "7.2" | null, "message": "...",
                    "stated": "..." | null, "computed": "..." | null, "ref": "example or table id" | null,
-                   "extra": {"column": "3:1", "row": "4", ...}}],
+                   "extra": {"column": "3:1", "row": "4", "derivation": "...", ...}}],
      "summary": {"total": 3, "error": 0, "warning": 0, "info": 3, "by_kind": {"example-unchecked": 3},
-                 "examples": {"total": 27, "checked": 20, "mismatched": 0, "unchecked": 7}, "exit": 0}}
+                 "examples": {"total": 27, "checked": 20, "mismatched": 0, "unchecked": 7},
+                 "claims": {"total": 48, "recomputed": 35, "engine": 33, "data": 0, "arithmetic": 0,
+                            "mismatch": 2, "unchecked": 13, "percent": 72.9}, "exit": 0}}
+
+The Markdown report is an errata document: the errors and warnings grouped by rule number in natural order (2.2,
+10.1, 13.8.1), each with what the book states, what the rules give and how the engine got its value (the
+``derivation`` a handler passed as its note); then the coverage of the stated values; then every value that was not
+checked, with its reason, so that silence never reads as agreement.  The text report has the same coverage line
+and "Not checked" section.  Both are byte-for-byte the same for the same findings (no dates, no paths).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -20,9 +29,12 @@ from typing import Any
 from ..errors import Finding
 from .policy import RANK, exit_code, severity
 
-__all__ = ["render_findings"]
+__all__ = ["coverage", "not_checked", "render_findings", "rule_key"]
+
+Claim = tuple[str, str, str, str]
 
 
+# =================================================================================================== summary
 def _summary(findings: Sequence[Finding]) -> dict[str, Any]:
     by_sev = dict.fromkeys(RANK, 0)
     by_kind: dict[str, int] = defaultdict(int)
@@ -56,11 +68,11 @@ def _summary(findings: Sequence[Finding]) -> dict[str, Any]:
     return out
 
 
-def coverage(claims: Sequence[tuple[str, str, str, str]]) -> dict[str, Any]:
+def coverage(claims: Sequence[Claim]) -> dict[str, Any]:
     """The tally of an example set's stated values (``Findings.claims``): how many were recomputed (by the engine,
     against the encoded data, or by redoing the book's arithmetic), how many disagree, how many were not checked,
     and the share recomputed (disagreements count as recomputed: the rules gave a value)."""
-    by = defaultdict(int)
+    by: dict[str, int] = defaultdict(int)
     for _, _, status, _ in claims:
         by[status] += 1
     total = len(claims)
@@ -77,8 +89,84 @@ def coverage(claims: Sequence[tuple[str, str, str, str]]) -> dict[str, Any]:
     }
 
 
-def render_findings(findings: Sequence[Finding], fmt: str = "text", *, game: str | None = None) -> str:
-    """Findings as ``text`` (one block per finding), ``markdown`` (a table) or ``json`` (see the module doc)."""
+# =================================================================================================== grouping
+def rule_key(rule: str | None) -> tuple[Any, ...]:
+    """Sort key for rule numbers in natural order: 2.2 < 10.1 < 13.8.1, 3 < 3.A < 3.C.2 < 4, numbers before
+    words ("setup.map", "victory"), and findings without a rule last.
+
+    >>> sorted(["13.8.1", "10.1", "2.2", "3.A", "27.1", "victory", "2"], key=rule_key)
+    ['2', '2.2', '3.A', '10.1', '13.8.1', '27.1', 'victory']
+    """
+    if rule is None:
+        return (1,)
+    parts = re.findall(r"\d+|[^\W\d_]+", rule)
+    return (0, tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in parts), rule)
+
+
+def _by_rule(items: Sequence[tuple[str | None, Any]]) -> list[tuple[str | None, list[Any]]]:
+    groups: dict[str | None, list[Any]] = defaultdict(list)
+    for rule, item in items:
+        groups[rule].append(item)
+    return [(r, groups[r]) for r in sorted(groups, key=rule_key)]
+
+
+_NO_RULE = re.compile(r"no engine rule recomputes '(?P<key>[^']*)' for an? (?P<kind>[\w-]+) example")
+
+
+def _reason(key: str, reason: str) -> str:
+    """A claim's reason as a list line prints it: the engine's default reason, which repeats the key, shortened."""
+    mt = _NO_RULE.fullmatch(reason)
+    if mt and mt.group("key") == key:
+        return f"no engine rule recomputes this ({mt.group('kind')} example)"
+    return reason or "not recomputed"
+
+
+def not_checked(findings: Sequence[Finding]) -> list[tuple[str | None, list[tuple[str | None, str | None, str]]]]:
+    """Everything not checked, grouped by rule in natural order, one ``(example, key, reason)`` each: every
+    unchecked claim (``Findings.claims``), and every other info finding as ``(ref, None, message)``.  Without
+    claims the ``example-unchecked`` findings stand in for them."""
+    claims: Sequence[Claim] = getattr(findings, "claims", None) or []
+    rule_of = {f.ref: f.rule for f in findings if f.kind.startswith("example-") and f.ref}
+    items: list[tuple[str | None, tuple[str | None, str | None, str]]] = [
+        (rule_of.get(ex), (ex, key, _reason(key, reason)))
+        for ex, key, status, reason in claims
+        if status == "unchecked"
+    ]
+    for f in findings:
+        if severity(f) != "info" or (claims and f.kind == "example-unchecked"):
+            continue
+        msg = _strip_ref(f)
+        items.append((f.rule, (None if f.ref and f.ref in msg else f.ref, None, msg)))
+    return _by_rule(items)
+
+
+def _strip_ref(f: Finding) -> str:
+    """The message without the ``<example id>: `` it starts with (the report names the example already)."""
+    if f.ref and f.message.startswith(f"{f.ref}: "):
+        return f.message[len(f.ref) + 2 :]
+    return f.message
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _coverage_line(cl: dict[str, Any]) -> str:
+    agree = cl["engine"] + cl["data"] + cl["arithmetic"]
+    return (
+        f"{_plural(cl['total'], 'stated value')}, {cl['recomputed']} recomputed ({cl['percent']}%): {agree} agree "
+        f"with the book ({cl['engine']} recomputed by the engine, {cl['data']} compared with the encoded data, "
+        f"{cl['arithmetic']} by redoing the book's arithmetic) and {cl['mismatch']} disagree; "
+        f"{cl['unchecked']} not checked"
+    )
+
+
+# =================================================================================================== render
+def render_findings(
+    findings: Sequence[Finding], fmt: str = "text", *, game: str | None = None, title: str | None = None
+) -> str:
+    """Findings as ``text`` (one block per finding), ``markdown`` (an errata report; ``title``: the game's title
+    for its heading) or ``json`` (see the module doc)."""
     gid = game or getattr(findings, "game", "") or ""
     summary = _summary(findings)
     if fmt == "json":
@@ -100,6 +188,14 @@ def render_findings(findings: Sequence[Finding], fmt: str = "text", *, game: str
             "summary": summary,
         }
         return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        return _markdown(findings, summary, gid, title)
+    if fmt != "text":
+        raise ValueError(f"{fmt!r} is not a findings format (expected 'text', 'markdown' or 'json')")
+    return _text(findings, summary, gid)
+
+
+def _head(summary: dict[str, Any], gid: str) -> str:
     ex = summary.get("examples")
     ex_txt = (
         (
@@ -116,28 +212,175 @@ def render_findings(findings: Sequence[Finding], fmt: str = "text", *, game: str
             f"{cl['data']} against the data, {cl['arithmetic']} by arithmetic; {cl['mismatch']} disagree; "
             f"{cl['unchecked']} not checked)"
         )
-    head = (
+    return (
         f"{gid or 'game'}: {summary['total']} findings ({summary['error']} errors, {summary['warning']} warnings, "
         f"{summary['info']} info){ex_txt}"
     )
-    if fmt == "markdown":
-        lines = [
-            f"## {gid or 'game'}",
-            "",
-            head,
-            "",
-            "| severity | kind | rule | ref | finding | stated | rules give |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
-        ]
-        for f in findings:
-            cells = [severity(f), f.kind, f.rule or "", f.ref or "", f.message, f.stated or "", f.computed or ""]
-            lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
-        return "\n".join(lines) + "\n"
-    if fmt != "text":
-        raise ValueError(f"{fmt!r} is not a findings format (expected 'text', 'markdown' or 'json')")
-    lines = [head]
+
+
+def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str) -> str:
+    """One block per error and warning (and per info not listed under "Not checked"), then the coverage and every
+    value not checked, grouped by rule."""
+    lines = [_head(summary, gid)]  # the head has the coverage
     for f in findings:
+        if severity(f) == "info":
+            continue  # listed under "not checked"
         lines.append(f"{severity(f):7} {f.kind:18} {f.rule or '-':8} {f.message}")
         if f.stated is not None or f.computed is not None:
             lines.append(f"{'':36}book: {f.stated or '-'}   rules: {f.computed or '-'}")
+    groups = not_checked(findings)
+    if groups:
+        n = sum(len(g) for _, g in groups)
+        lines.append(f"not checked ({n}, by rule; none of these was found to agree or to disagree):")
+        for rule, items in groups:
+            for ex, key, reason in items:
+                what = ".".join(x for x in (ex, key) if x)
+                lines.append(f"  {rule or '-':8} {what + ': ' if what else ''}{reason}")
     return "\n".join(lines) + "\n"
+
+
+# =================================================================================================== markdown
+_SEV_TITLE = {"error": "Error", "warning": "Warning", "info": "Note"}
+_HOW = {
+    "engine": "recomputed by the engine",
+    "data": "compared with the encoded data",
+    "arithmetic": "the book's arithmetic redone",
+}
+
+
+def _md(text: str) -> str:
+    """Text for a Markdown line: one line, no stray emphasis, code or HTML."""
+    text = re.sub(r"([*`\\])", r"\\\1", " ".join(str(text).split()))
+    return re.sub(r"<(?=[A-Za-z/!?])", r"\\<", text)
+
+
+def _code(text: str) -> str:
+    return f"`{str(text).replace('`', '')}`"
+
+
+_DETAIL = (
+    ("section", "section"),
+    ("column", "column"),
+    ("row", "die"),
+    ("other_column", "against column"),
+    ("other_row", "against die"),
+    ("part", "part"),
+)
+
+
+_OWN = {"key", "how", "derivation", "unmodelled", "source_line", "uses", "severity", "result"}
+"""Extra keys :func:`_finding_md` renders in their own place (or, ``result``, that repeat the computed value);
+every other key is listed under "Where" by its name, unless the message already has its value."""
+
+
+def _finding_md(f: Finding) -> list[str]:
+    """One finding as a list item: what the book states, what the rules give, and the derivation."""
+    x = f.extra
+    head = f"- **{_SEV_TITLE[severity(f)]}** ({_code(f.kind)})"
+    if "key" in x:  # an example's stated value recomputed
+        out = [f"{head}: example {_code(f.ref or '?')}, value {_code(x['key'])}"]
+    else:
+        out = [f"{head}{' ' + _code(f.ref) if f.ref else ''}: {_md(_strip_ref(f))}"]
+    if f.stated is not None:
+        out.append(f"  - The book states: {_md(f.stated)}")
+    if f.computed is not None:
+        out.append(f"  - The rules give: {_md(f.computed)}")
+    if "derivation" in x:
+        out.append(f"  - Derivation: {_md(x['derivation'])}")
+    elif "key" in x:
+        out.append(f"  - Derivation: not recorded ({_HOW.get(x.get('how', ''), 'recomputed by the engine')})")
+    if "unmodelled" in x:
+        out.append(f"  - Not modelled by the engine, and may explain the difference: {_md(x['unmodelled'])}")
+    where = [f"{label} {_md(x[k])}" for k, label in _DETAIL if k in x]
+    shown = {k for k, _ in _DETAIL} | _OWN
+    where += [f"{k.replace('_', ' ')} {_md(v)}" for k, v in sorted(x.items()) if k not in shown and v not in f.message]
+    if "source_line" in x:
+        where.append(f"rulebook line {_md(x['source_line'])}")
+    if "how" in x and "key" in x:
+        where.append(_HOW.get(x["how"], _md(x["how"])))
+    if "uses" in x:
+        where.append(f"data read: {_md(x['uses'])}")
+    if where:
+        out.append(f"  - Where: {'; '.join(where)}")
+    return out
+
+
+def _examples_line(total: int, claims: Sequence[Claim]) -> str:
+    """The examples by their worst stated value: one that disagrees, else one not checked, else all recomputed."""
+    worst: dict[str, int] = {}
+    for ex, _, status, _ in claims:
+        rank = 2 if status == "mismatch" else 1 if status == "unchecked" else 0
+        worst[ex] = max(worst.get(ex, 0), rank)
+    n = [sum(1 for r in worst.values() if r == k) for k in (0, 1, 2)]
+    rest = total - len(worst)
+    return (
+        f"{_plural(total, 'example')}: {n[0]} recomputed in full, {n[2]} with a value that disagrees, {n[1]} with "
+        f"a value not checked" + (f", {rest} stating no value" if rest else "") + "."
+    )
+
+
+def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, title: str | None) -> str:
+    name = gid or "game"
+    lines = [f"# Errata report: {_md(title)} ({_code(name)})" if title else f"# Errata report: {_code(name)}", ""]
+    cl = summary.get("claims")
+    lines += [
+        "Written by `forge verify --format markdown`. The rules engine recomputed every worked example and numeric "
+        "claim the data file records from the rulebook, and checked the combat results table where the game has one. "
+        "Each error and "
+        "warning below is a possible erratum, in the book or in its encoding, to be confirmed against the "
+        "rulebook. Errors: the rules as encoded give another value than the book. Warnings: the book contradicts "
+        "itself, or the data records a doubt about it. Values that were not checked are listed at the end with "
+        "the reason; they were found neither to agree nor to disagree.",
+        "",
+        f"**{_plural(summary['error'], 'error')}, {_plural(summary['warning'], 'warning')}.**"
+        + (f" {_coverage_line(cl)}." if cl else ""),
+        "",
+        "## Findings by rule",
+        "",
+    ]
+    flagged = [(f.rule, f) for f in findings if severity(f) != "info"]
+    if not flagged:
+        lines += ["Nothing disagrees: no errors and no warnings.", ""]
+    for rule, group in _by_rule(flagged):
+        lines += [f"### Rule {_md(rule)}" if rule else "### No rule number", ""]
+        for f in sorted(group, key=lambda f: RANK[severity(f)]):
+            lines += _finding_md(f)
+        lines.append("")
+    lines += ["## Coverage", ""]
+    if cl:
+        lines += [
+            "Every value an example states counts once. The values that agree with the book are counted by how "
+            "they were recomputed: by the engine from the rules, by comparing them with the encoded data (a fact "
+            "the book states twice), or by redoing the book's arithmetic. A value that disagrees was recomputed "
+            "too; it is an error or a warning above.",
+            "",
+            "| game | stated values | agree: engine | agree: data | agree: arithmetic | disagree | not checked "
+            "| recomputed |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| {_code(name)} | {cl['total']} | {cl['engine']} | {cl['data']} | {cl['arithmetic']} | {cl['mismatch']} "
+            f"| {cl['unchecked']} | {cl['percent']}% |",
+            "",
+        ]
+    else:
+        lines += ["No example states a value.", ""]
+    ex = summary.get("examples")
+    if ex and cl:
+        lines += [_examples_line(ex["total"], getattr(findings, "claims", [])), ""]
+    lines += ["## Not checked", ""]
+    groups = not_checked(findings)
+    if not groups:
+        lines += ["Everything was checked.", ""]
+    else:
+        n = sum(len(g) for _, g in groups)
+        lines += [
+            f"{_plural(n, 'item')}, one per line, by rule: the values no engine rule recomputed, with the reason, "
+            "and the other notes (table cells the book does not print, components not read back).",
+            "",
+        ]
+        for rule, items in groups:
+            lines += [f"### Rule {_md(rule)}" if rule else "### No rule number", ""]
+            for ex, key, reason in items:
+                what = " · ".join(_code(x) for x in (ex, key) if x)
+                lines.append(f"- {what + ': ' if what else ''}{_md(reason)}")
+            lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
