@@ -57,11 +57,19 @@ def fit_font_size(text: str, max_width: float, size: float, minimum: float = 5.0
     return fitted if fitted >= minimum else None
 
 
+def _umask() -> int:
+    """The process's umask (reading it means setting it, so it is set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that a reader sees the old file or the whole new one, never a truncated one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output is as readable as any file the user makes
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

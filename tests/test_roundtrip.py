@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import data_files
+from conftest import DATA, data_files
 
 from forge.build import BuildOptions
 from forge.load import load
@@ -154,3 +154,21 @@ def test_counter_strengths_are_read_back(hells_gate: Game) -> None:
     units = [u.model_copy(update={"steps": ["4", *u.steps[1:]]}) if u.id == known.id else u for u in hells_gate.units]
     found = check_counters(hells_gate, counters.render(hells_gate.model_copy(update={"units": units}), options))
     assert [(f.kind, f.ref, f.computed) for f in found] == [("print-mismatch", f"units.{known.id}", "3")]
+
+
+def test_limits_are_printed_and_read_back() -> None:
+    """The limits the engine checks examples against are on the cards; a misprinted count is named."""
+    from forge.render import cards
+    from forge.verify.readback import check_cards
+
+    game = load(DATA / "ukraine_43.yaml")
+    assert game.rules.limits is not None
+    assert game.rules.limits.counts
+    first, *rest = game.rules.limits.counts
+    assert isinstance(first.max, int)
+    misprinted = game.rules.limits.model_copy(
+        update={"counts": [first.model_copy(update={"max": first.max + 1}), *rest]}
+    )
+    other = game.model_copy(update={"rules": game.rules.model_copy(update={"limits": misprinted})})
+    found = check_cards(game, cards.render(other, BuildOptions(only=("cards",))))
+    assert [(f.kind, f.ref) for f in found] == [("print-mismatch", f"rules.limits.{first.id}")]

@@ -839,6 +839,42 @@ def special_rule_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     ]
 
 
+def limit_rows(game: Game) -> list[list[str]]:
+    """The limits card's rows as plain text (what, side, at most / at least, per, rule); the read-back uses the
+    same rows."""
+    lim = game.rules.limits
+    rows = []
+    for x in lim.counts if lim else []:
+        bound = " ".join(
+            part
+            for part in (
+                f"at least {x.min}" if x.min is not None else "",
+                f"at most {_num(x.max)}" if x.max is not None else "",
+            )
+            if part
+        )
+        side = _side_name(game, x.side) if x.side else "each side"
+        rows.append([x.what, side, bound, x.per.replace("-", " "), x.rule or ""])
+    return rows
+
+
+def limit_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """How many of a thing the rules allow (markers, attacks, rebuilds ...), from ``rules.limits``."""
+    rows = limit_rows(game)
+    if not rows:
+        return []
+    return [
+        heading(st, "Limits"),
+        grid_table(
+            st,
+            ["Limit", "Side", "Count", "Per", "Rule"],
+            [[esc(a), esc(b), f"<b>{esc(c)}</b>", esc(d), esc(e)] for a, b, c, d, e in rows],
+            avail,
+            flex=0,
+        ),
+    ]
+
+
 def victory_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     v = game.victory
     if v is None:
@@ -888,7 +924,7 @@ def story(game: Game, st: Styles, avail: float) -> list[Flowable]:
     groups: list[list[Flowable]] = [
         combat_blocks(game, st, avail),
         terrain_blocks(game, st, avail) + table_blocks(game, st, avail),
-        sequence_blocks(game, st, avail) + turn_blocks(game, st, avail),
+        sequence_blocks(game, st, avail) + turn_blocks(game, st, avail) + limit_blocks(game, st, avail),
         special_rule_blocks(game, st, avail) + victory_blocks(game, st, avail) + scenario_blocks(game, st, avail),
     ]
     out: list[Flowable] = []

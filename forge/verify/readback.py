@@ -167,6 +167,7 @@ def check_cards(game: m.Game, pdf: bytes) -> list[Finding]:
             row_header=t.row_header,
         )
     _shifts(chk, game)
+    _limits(chk, game)
     _terrain(chk, game)
     _turns(chk, game)
     return chk.findings
@@ -183,6 +184,29 @@ def _shifts(chk: _Check, game: m.Game) -> None:
         before = chk.text[max(0, at - 6) : at]
         if want not in before:
             chk.mismatch(sh.rule, f"the shift {sh.id!r} ({sh.when})", before, want, f"combat.shifts.{sh.id}")
+
+
+def _limits(chk: _Check, game: m.Game) -> None:
+    """Each limit's row of the limits table: its words, then the count the engine checks examples against."""
+    from ..render.cards import limit_rows
+
+    rows = limit_rows(game)
+    if not rows:
+        return
+    start = chk.text.find(_norm("Limits"))
+    if start < 0:
+        chk.missing(None, "the limits table", "rules.limits")
+        return
+    lim = game.rules.limits
+    for x, (what, side, bound, per, _rule) in zip(lim.counts if lim else [], rows, strict=True):
+        at = chk.text.find(_norm(what), start)
+        if at < 0:
+            chk.missing(x.rule, f"the limit {what!r}", f"rules.limits.{x.id}")
+            continue
+        p = at + len(_norm(what)) + len(_norm(side))
+        want = _norm(bound + per)
+        if not chk.text.startswith(want, p):
+            chk.mismatch(x.rule, f"the limit {what!r}", chk.text[p : p + len(want)], bound, f"rules.limits.{x.id}")
 
 
 _KIND_WORDS = ("feature", "hexside", "path", "inhex")
