@@ -958,6 +958,21 @@ class MovementRules(Base):
     rule: RuleRef | None = None
 
 
+class Infiltration(Base):
+    """What a step from one enemy-zone hex straight into another costs a mobility class (infiltration)."""
+
+    mobility: list[Id] = []
+    """Mobility classes it applies to (empty: all)."""
+    cost: Literal["all"] | None = None
+    """``all``: the step takes the unit's whole allowance, whatever the terrain."""
+    fraction: str | None = None
+    """Else: this share of the printed allowance (``1/2``), rounded by ``rounding``."""
+    rounding: Literal["up", "down"] = "down"
+    plus_terrain: bool = True
+    """The entered hex's normal cost is paid on top of the share."""
+    rule: RuleRef | None = None
+
+
 class ZocRules(Base):
     """Zones of control: which hexes they cover, entering, leaving, locking, negation by friendly units."""
 
@@ -982,6 +997,9 @@ class ZocRules(Base):
     """A friendly unit in a hex cancels the enemy zone there (for movement)."""
     no_end_in_ezoc: list[Id] = []
     """Movement modes (``extended``) that may not end in an enemy zone."""
+    infiltration: list[Infiltration] = []
+    """The cost of a step from an enemy-zone hex into an adjacent one, by mobility class (first match wins); it
+    replaces ``enter_cost``/``leave_cost`` and the terrain cost for that step."""
     rule: RuleRef | None = None
 
 
@@ -1223,6 +1241,30 @@ class VictoryLevel(Base):
     rule: RuleRef | None = None
 
 
+# ---- kit: unit steps --------------------------------------------------------------------------------------------
+
+
+class StepCount(UnitSelector):
+    """Units (by side, type, size) that may start with more steps than :attr:`StepRules.max`: one of ``counts``."""
+
+    id: Id
+    counts: list[int] = Field(min_length=1)
+    """The larger step counts such a unit may start with (``[4, 6, 8]``)."""
+    only: bool = False
+    """True: such a unit has one of ``counts``; False: it may also have up to :attr:`StepRules.max` steps."""
+    rule: RuleRef | None = None
+
+
+class StepRules(Base):
+    """How many steps a unit may start with: at most ``max``, unless an entry of ``more`` covers it (first match
+    wins).  The engine checks every unit whose step count the data knows against it."""
+
+    max: int | None = Field(default=None, ge=1)
+    """Most steps a unit no entry of ``more`` covers may have (None: no limit)."""
+    more: list[StepCount] = []
+    rule: RuleRef | None = None
+
+
 # ---- kit: the section ---------------------------------------------------------------------------------------------
 
 
@@ -1235,6 +1277,7 @@ class Rules(Base):
     limits: LimitRules | None = None
     supply: SupplyRules | None = None
     retreat: RetreatRules | None = None
+    steps: StepRules | None = None
 
 
 class Game(Base):

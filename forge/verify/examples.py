@@ -8,6 +8,9 @@ from . import ex_limits  # noqa: F401  (stacking, limits, counts, notation)
 from . import ex_movement  # noqa: F401  (movement points and zones of control)
 from . import ex_rules  # noqa: F401  (supply, retreat and advance, victory, weather, tables)
 from . import ex_results  # noqa: F401  (combat results, combat rule facts, table probabilities)
+from . import ex_zoc_groups  # noqa: F401  (infiltration costs, organisational groups)
+from . import ex_units  # noqa: F401  (units' step counts against the step rule)
+from . import ex_support  # noqa: F401  (the defence after committed support markers)
 from .core import HANDLERS, Acc, Context, _root, show
 
 __all__ = ["check_examples"]

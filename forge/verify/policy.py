@@ -73,6 +73,7 @@ SEVERITY: dict[str, str] = {
     "terrain-shift": "error",
     "terrain-modifier": "error",
     "unit-entry": "error",
+    "unit-steps": "error",
     "unit-entry-text": "warning",
     "place-name": "error",
     "place-duplicate": "warning",

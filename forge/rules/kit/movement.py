@@ -22,6 +22,7 @@ from typing import Any, Literal
 from ... import model as m
 from ...hexgrid import Cell, Grid, Hexside
 from ...notation import Strength, fraction
+from . import infiltration as kinf
 from . import zoc as kzoc
 
 __all__ = [
@@ -344,6 +345,8 @@ def step_cost(
         cost = Fraction(0)
     zr = game.rules.zoc
     if zr is not None and zr.affects_movement and kzoc.active(zr, st):
+        if a in ezoc and b in ezoc and (inf := kinf.rule_for(zr, mv.mobility)) is not None:
+            return kinf.cost(inf, mv, cost)
         if a in ezoc:
             cost = _add(cost, Fraction(str(zr.leave_cost)))
         if b in ezoc:
