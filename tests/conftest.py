@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,22 @@ def hells_gate(hells_gate_path: Path):  # type: ignore[no-untyped-def]
     from forge.load import load
 
     return load(hells_gate_path)
+
+
+@cache
+def seed_game(name: str):  # type: ignore[no-untyped-def]
+    """A seed game from data/, loaded once per session."""
+    from forge.load import load
+
+    return load(DATA / f"{name}.yaml")
+
+
+@cache
+def seed_report(name: str):  # type: ignore[no-untyped-def]
+    """``forge verify``'s findings for a seed game, computed once per session."""
+    from forge.verify import verify
+
+    return verify(seed_game(name))
 
 
 def data_files() -> list[Path]:

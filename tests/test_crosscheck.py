@@ -11,7 +11,6 @@ Properties:
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,8 @@ from forge.model import Game
 from forge.verify import severity, verify
 from forge.verify.core import Acc
 from forge.verify.policy import SEVERITY
+from conftest import DATA
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 CROSS = {
     "terrain-shift",
     "terrain-modifier",

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,19 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forge import model as m
-from forge.load import load
 from forge.rules.kit import infiltration as kinf
 from forge.rules.kit import movement as mk
 from forge.rules.kit import zoc as kz
 from forge.verify import verify
 from forge.verify.ex_movement import open_board
+from conftest import seed_game
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 
-
-@cache
-def seed(name: str) -> m.Game:
-    return load(DATA / f"{name}.yaml")
+seed = seed_game
 
 
 def claims(game: m.Game) -> dict[tuple[str, str], tuple[str, str]]:

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,23 +13,15 @@ from strategies import cells_on, small_grids
 
 from forge import model as m
 from forge.hexgrid import Cell, Grid, GridKind
-from forge.load import load
 from forge.rules.kit import movement as mk
 from forge.rules.kit import zoc as kz
 from forge.verify import verify
 import itertools
-
-DATA = Path(__file__).resolve().parent.parent / "data"
-
-
-@cache
-def seed(name: str) -> m.Game:
-    return load(DATA / f"{name}.yaml")
+from conftest import seed_game, seed_report
 
 
-@cache
-def report(name: str):  # type: ignore[no-untyped-def]
-    return verify(seed(name))
+seed = seed_game
+report = seed_report
 
 
 def make_game(

@@ -3,30 +3,20 @@ on it (forge/verify/ex_limits.py): hypothesis properties plus the seed games' ow
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from forge import model as m
-from forge.load import load
 from forge.rules.kit import limits as lk
 from forge.rules.kit import stacking as sk
 from forge.verify import verify
-
-DATA = Path(__file__).resolve().parent.parent / "data"
-
-
-@cache
-def game(name: str) -> m.Game:
-    return load(DATA / f"{name}.yaml")
+from conftest import seed_game, seed_report
 
 
-@cache
-def report(name: str):  # type: ignore[no-untyped-def]
-    return verify(game(name))
+game = seed_game
+report = seed_report
 
 
 def unit(uid: str, side: str = "red", type_: str = "infantry", size: str | None = "XX", steps: int = 1) -> m.Unit:

@@ -5,7 +5,6 @@ plus the First Panzer Army seed examples."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from hypothesis import given
@@ -15,8 +14,7 @@ from forge import model as m
 from forge.load import load
 from forge.rules.kit import steps as ks
 from forge.verify import verify
-
-DATA = Path(__file__).resolve().parent.parent / "data"
+from conftest import DATA
 
 
 @cache

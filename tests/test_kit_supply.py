@@ -24,13 +24,12 @@ from forge.rules.kit import supply as ks
 from forge.rules.kit import victory as kv
 from forge.verify import verify
 from forge.verify.ex_rules import die_set
+from conftest import DATA
 
 try:
     from strategies import small_grids
 except ImportError:  # pragma: no cover - run from the repository root
     from tests.strategies import small_grids
-
-DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def test_doctests() -> None:

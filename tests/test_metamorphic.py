@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -25,8 +24,8 @@ from hypothesis import strategies as st
 from forge.load import load
 from forge.verify import sites as S
 from forge.verify import verify
+from conftest import DATA
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 GAMES = sorted(p.stem for p in DATA.glob("*.yaml"))
 
 KNOWN = {
