@@ -10,7 +10,9 @@ The names below are imported on first use, so that ``forge --version`` and ``for
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not typing's: importing typing here would widen the window in which Ctrl-C gives a traceback
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

@@ -1,5 +1,28 @@
+"""``python -m forge`` and the ``forge`` command (the console entry point is :func:`run`).
+
+Nothing is imported before the ``try`` that handles Ctrl-C (``sys`` is built in): an interrupt while the rest of
+forge is still being imported (the first tens of milliseconds) ends the run with one line and exit status 130, not
+a traceback.  (An interrupt while the interpreter itself starts, before this module runs, is the interpreter's.)
+"""
+
 import sys
 
-from .cli import main
 
-sys.exit(main())
+def run() -> int:
+    """Run the command line in ``sys.argv``; return the exit status."""
+    try:
+        try:
+            from .cli import main
+
+            return main()
+        finally:  # the process is ending: a late Ctrl-C must not print a traceback either
+            import signal
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except KeyboardInterrupt:
+        sys.stderr.write("forge: interrupted (SIGINT)\n")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(run())

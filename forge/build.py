@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from . import model as m
 from . import units as U
-from .pdf import write_atomic
+from .pdf import commit, discard, remove_stale, stage_file, stage_folder
 
 COMPONENTS = ("map", "counters", "cards", "handout", "images")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
@@ -58,7 +59,14 @@ def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]
 
 
 def build(game: m.Game, out: Path, options: BuildOptions) -> list[Path]:
-    """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files."""
+    """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files.
+
+    Everything is rendered first, then written to temporaries next to the targets (a folder component such as the
+    images to a temporary folder), then moved into place together: an error or an interruption (SIGINT, SIGTERM)
+    leaves the previous files as they were and no temporary behind, and a reader never sees a mix of two runs.
+    Temporaries left by a killed run (kill -9) are removed first.  Raises :class:`OSError` when ``out`` cannot hold
+    the files (e.g. a file named like the folder).
+    """
     import importlib
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
@@ -72,9 +80,22 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> list[Path]:
         if options.progress:
             options.progress(f"rendering {name}")
         rendered[name] = renderer(name)(game, options)
-    targets = [t for name, data in rendered.items() for t in _targets(folder, name, data)]
-    written = []
-    for path, data in targets:  # write only once everything rendered: a failure leaves no partial set
-        write_atomic(path, data)
-        written.append(path)
-    return written
+    targets = {name: _targets(folder, name, data) for name, data in rendered.items()}  # refuse bad paths first
+    if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "is not a folder (the game's files go in one)", str(folder))
+    folder.mkdir(parents=True, exist_ok=True)
+    remove_stale(folder, [f"{n}.pdf" for n in COMPONENTS] + list(COMPONENTS))
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for name, data in rendered.items():
+            if isinstance(data, bytes):
+                staged.append((stage_file(folder / f"{name}.pdf", data), folder / f"{name}.pdf"))
+            else:
+                files = [(path.relative_to(folder / name), blob) for path, blob in targets[name]]
+                staged.append((stage_folder(folder / name, files), folder / name))
+        commit(staged)
+    except BaseException:
+        for tmp, _ in staged:
+            discard(tmp)
+        raise
+    return [path for name in rendered for path, _ in targets[name]]

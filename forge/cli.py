@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
+import stat
 import sys
+import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
@@ -138,9 +144,56 @@ def _components(text: str) -> tuple[str, ...]:
     return parts
 
 
+def _blocker(path: Path) -> str | None:
+    """Why no folder can be at ``path`` (or be made there), or None when one can."""
+    for q in (path, *path.parents):
+        try:
+            mode = os.stat(q).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # not there yet (or under a file: found further up)
+        except OSError as e:
+            return f"{q}: {e.strerror}"
+        if stat.S_ISDIR(mode):
+            return None
+        return f"{q} is a file, not a folder" if q == path else f"{q} is a file, so no folder can be made under it"
+    return None
+
+
+def _out_folder(text: str) -> str:
+    """``--out``: a folder, or a path where one can be made."""
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"{text!r}: a folder name cannot contain a NUL character")
+    why = _blocker(Path(text))
+    if why:
+        raise argparse.ArgumentTypeError(f"{text!r}: {why} (expected a folder; files go to OUT/<game id>/)")
+    return text
+
+
+def _report_file(text: str) -> str:
+    """``--report``: a regular file (new or to be replaced) in a folder that is, or can be made."""
+    if not text or "\0" in text or text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a file name")
+    p = Path(text)
+    try:
+        mode: int | None = os.stat(p).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"{text!r}: {e.strerror}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder (expected a file name, e.g. {text}/report.md)")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a regular file (expected a file to write; leave --report out for standard output)"
+        )
+    why = _blocker(p.parent)
+    if why:
+        raise argparse.ArgumentTypeError(f"{text!r}: {why} (expected a file in a folder)")
+    return text
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     import time
-    from pathlib import Path
 
     from .build import DEFAULT_COMPONENTS, BuildOptions, build
 
@@ -189,9 +242,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from .pdf import write_atomic
+    from .pdf import remove_stale, write_atomic
     from .verify import exit_code, render_findings, verify
 
     status = EXIT_OK
@@ -213,7 +264,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.report and status == EXIT_BAD_INPUT:  # a partial report must not replace a whole one (docs/errata/)
         print(f"forge verify: {args.report} not written: bad input", file=sys.stderr)
     elif args.report:
-        write_atomic(Path(args.report), text.encode("utf-8"))
+        report = Path(args.report)
+        remove_stale(report.parent, [report.name])
+        write_atomic(report, text.encode("utf-8"))
     else:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     return status
@@ -235,7 +288,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build print-ready PDFs: map, counters, reference cards, class handouts")
     b.add_argument("files", nargs="+", metavar="GAME.yaml")
-    b.add_argument("--out", default="output", help="output folder (default: output); files go to OUT/<game id>/")
+    b.add_argument(
+        "--out",
+        default="output",
+        type=_out_folder,
+        help="output folder (default: output); files go to OUT/<game id>/",
+    )
     b.add_argument(
         "--paper",
         default="letter",
@@ -274,7 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["text", "json", "markdown"],
         help="report format (default text); markdown is an errata report: findings by rule, coverage, not checked",
     )
-    v.add_argument("--report", metavar="FILE", help="write the report to FILE instead of standard output")
+    v.add_argument(
+        "--report", metavar="FILE", type=_report_file, help="write the report to FILE instead of standard output"
+    )
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
     v.set_defaults(func=cmd_verify)
 
@@ -283,19 +343,98 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return EXIT_BAD_INPUT
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread like SIGINT's KeyboardInterrupt: unwinding removes the
+    temporaries (a BaseException, so that no ``except Exception`` on the way swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _signals() -> list[signal.Signals]:
+    return [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+
+
+def _raise_for_signal(signum: int, frame: object) -> None:
+    for s in _signals():  # a second signal while the first unwinds: leave at once (a later run removes leftovers)
+        signal.signal(s, _exit_now)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Terminated(signum)
+
+
+def _exit_now(signum: int, frame: object) -> None:
+    os.write(2, f"forge: {signal.Signals(signum).name} again: stopped at once\n".encode())
+    os._exit(128 + signum)
+
+
+@contextlib.contextmanager
+def _signals_raised() -> Iterator[None]:
+    """Turn SIGINT, SIGTERM and SIGHUP into exceptions while a command runs; the caller's handlers come back after
+    (``main`` is called in-process by tests and programs)."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        yield
+        return
+    old = {s: signal.signal(s, _raise_for_signal) for s in _signals()}
     try:
-        return int(args.func(args))
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return EXIT_OK
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def _os_error(args: argparse.Namespace, e: OSError) -> str:
+    """One line for a file that cannot be written, naming the option that chose it."""
+    where = f"{e.filename}: " if e.filename else "the output: "
+    what = e.strerror or str(e)
+    option = {"build": ("--out", "out"), "verify": ("--report", "report")}.get(getattr(args, "command", None) or "")
+    if option and getattr(args, option[1], None):
+        what += f" (from {option[0]} {getattr(args, option[1])})"
+    return f"forge {getattr(args, 'command', None) or ''}: cannot write {where}{what}".replace("forge : ", "forge: ")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status.  This is the one place where exceptions become messages: a
+    signal (exit 128 + its number), a file that cannot be written (exit 2), a closed standard output."""
+    args = argparse.Namespace()
+    with _signals_raised():
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return EXIT_BAD_INPUT
+            status = int(args.func(args))
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+            return status
+        except KeyboardInterrupt:
+            print("forge: interrupted (SIGINT); no output was half-written", file=sys.stderr)
+            return 128 + signal.SIGINT
+        except Terminated as e:
+            name = signal.Signals(e.signum).name
+            print(f"forge: stopped by {name}; no output was half-written", file=sys.stderr)
+            return 128 + e.signum
+        except BrokenPipeError:  # the reader left (forge schema | head): stop quietly, and quietly at exit too
+            _stdout_to_devnull()
+            return EXIT_OK
+        except OSError as e:
+            print(_os_error(args, e), file=sys.stderr)
+            return EXIT_BAD_INPUT
+
+
+def _stdout_to_devnull() -> None:
+    """Point the process's standard output at /dev/null, so that flushing it at exit does not fail again."""
+    out = sys.__stdout__
+    if out is None or sys.stdout is not out:  # replaced (a test, a program calling main): not ours to redirect
+        return
+    try:
+        fd = out.fileno()
+    except (AttributeError, ValueError, OSError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

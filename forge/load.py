@@ -504,12 +504,18 @@ def _schema_problems(doc: Document, file: str, err: ValidationError) -> list[Pro
 # ------------------------------------------------------------------------------------------------- public API
 def load(path: str | Path) -> m.Game:
     """Load and check one game file; raise :class:`LoadError` with every problem found."""
+    import os
+
     file = str(path)
     p = Path(path)
+    if "\0" in file:
+        raise LoadError([Problem(file, None, None, "", "a file name cannot contain a NUL character")])
     try:
-        if p.is_dir():
-            raise LoadError([Problem(file, None, None, "", "is a directory, not a YAML file")])
-        with p.open("rb") as fh:
+        # Only a regular file is a game: a FIFO would block the open, a device (/dev/zero) never ends.  Stat
+        # first, then open without blocking and stat the open file, in case another file took its place.
+        _regular(file, os.stat(p).st_mode)
+        with os.fdopen(os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as fh:
+            _regular(file, os.fstat(fh.fileno()).st_mode)
             raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise LoadError([Problem(file, None, None, "", "no such file")]) from None
@@ -518,6 +524,22 @@ def load(path: str | Path) -> m.Game:
     if len(raw) > MAX_BYTES:
         raise LoadError([Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")])
     return loads(raw, file)
+
+
+def _regular(file: str, mode: int) -> None:
+    """Raise a :class:`LoadError` unless ``mode`` is a regular file's."""
+    import stat
+
+    if stat.S_ISREG(mode):
+        return
+    kinds = [
+        (stat.S_ISDIR(mode), "a directory"),
+        (stat.S_ISFIFO(mode), "a FIFO (named pipe)"),
+        (stat.S_ISCHR(mode) or stat.S_ISBLK(mode), "a device"),
+        (stat.S_ISSOCK(mode), "a socket"),
+    ]
+    kind = next((name for hit, name in kinds if hit), "not a file")
+    raise LoadError([Problem(file, None, None, "", f"is {kind}, not a regular file (expected a YAML game file)")])
 
 
 def loads(raw: bytes | str, file: str = "<string>") -> m.Game:

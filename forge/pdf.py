@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import os
+import re
+import shutil
+import signal
 import tempfile
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path, PurePath
 
 import reportlab
 from reportlab.pdfbase import pdfmetrics
@@ -64,20 +69,164 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a reader sees the old file or the whole new one, never a truncated one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+# Temporaries are named ``.<target name>.<pid>.<random>.tmp`` (a file or a folder being written) and
+# ``.<target name>.<pid>.<random>.old`` (a folder's previous set, moved aside while the new one moves in), next to
+# their target: the pid lets a later run tell the leftovers of a killed run (kill -9) from a run in progress.
+_STAGED = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.(?P<what>tmp|old)$")
+
+
+def _prefix(path: Path) -> str:
+    return f".{path.name}.{os.getpid()}."
+
+
+def _write_fd(fd: int, data: bytes, name: Path, mode: int | None = None) -> None:
+    """Write ``data`` to ``fd`` (and close it), durably; ``name`` is the target, for messages."""
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output is as readable as any file the user makes
         with os.fdopen(fd, "wb") as fh:
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+    except OSError as e:  # a full disk says which file it was writing
+        if e.filename is None:
+            e.filename = str(name)
+        raise
+
+
+def stage_file(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a temporary next to ``path`` (made as readable as any file the user makes); return it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=_prefix(path), suffix=".tmp", dir=path.parent)
+    try:
+        _write_fd(fd, data, path, 0o666 & ~_umask())  # mkstemp makes 0600
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
+
+
+def stage_folder(path: Path, files: Iterable[tuple[PurePath, bytes]]) -> Path:
+    """Write ``files`` (relative paths) into a temporary folder next to ``path``; return the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=_prefix(path), suffix=".tmp", dir=path.parent))
+    try:
+        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes 0700
+        for rel, data in files:
+            target = tmp.joinpath(rel)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_fd(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), data, path.joinpath(rel))
+    except BaseException:
+        discard(tmp)
+        raise
+    return tmp
+
+
+def discard(tmp: Path) -> None:
+    """Remove a temporary file or folder, if it is still there."""
+    if tmp.is_dir() and not tmp.is_symlink():
+        shutil.rmtree(tmp)
+    else:
+        tmp.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP back (they are delivered on the way out): renames that belong together are
+    never interrupted halfway."""
+    held = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def commit(staged: Sequence[tuple[Path, Path]]) -> None:
+    """Move each staged temporary onto its target, all together: a reader sees the old files or the new ones.
+
+    A folder replaces a folder whole (the old one is moved aside, then removed), so a set of files such as the
+    images and their ``index.csv`` is never a mix of two runs.  Raises :class:`OSError` before anything is moved
+    when a target is of the wrong kind (a folder where a file goes, or the reverse).
+    """
+    for tmp, target in staged:
+        if tmp.is_dir() and (target.is_symlink() or target.exists()) and not target.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "is not a folder (a set of files goes there)", str(target))
+        if not tmp.is_dir() and target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder (a file goes there)", str(target))
+    aside: list[Path] = []
+    with _signals_held():
+        for tmp, target in staged:
+            if not tmp.is_dir():
+                os.replace(tmp, target)
+                continue
+            if target.is_dir():
+                old = Path(tempfile.mkdtemp(prefix=_prefix(target), suffix=".old", dir=target.parent))
+                os.replace(target, old)  # onto an empty folder: allowed
+                aside.append(old)
+                try:
+                    os.replace(tmp, target)
+                except OSError:
+                    os.replace(old, target)
+                    raise
+            else:
+                os.replace(tmp, target)
+    for old in aside:
+        shutil.rmtree(old)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the whole new one, never a truncated one.
+
+    A symbolic link is written through (the file it points to is replaced, not the link)."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    tmp = stage_file(path, data)
+    try:
+        commit([(tmp, path)])
+    except BaseException:
+        discard(tmp)
+        raise
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid() or os.name != "posix":  # elsewhere os.kill(pid, 0) would end the process
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    except (OverflowError, ValueError):  # not a pid at all
+        return False
+    return True
+
+
+def remove_stale(folder: Path, names: Iterable[str]) -> list[Path]:
+    """Remove the temporaries that a killed run (kill -9, power cut) left next to the targets ``names`` in
+    ``folder``; a folder's old set that was moved aside and never replaced is moved back.  Return what was removed
+    or restored.  Temporaries of a live process are left alone."""
+    names = set(names)
+    done: list[Path] = []
+    try:
+        entries = sorted(folder.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return done
+    for entry in entries:
+        m = _STAGED.match(entry.name)
+        if m is None or m["name"] not in names or _alive(int(m["pid"])):
+            continue
+        target = folder / m["name"]
+        if m["what"] == "old" and not (target.is_symlink() or target.exists()) and any(entry.iterdir()):
+            os.replace(entry, target)
+        else:
+            discard(entry)
+        done.append(entry)
+    return done
 
 
 def render_pdf(pagesize: tuple[float, float], draw: Callable[[Canvas], None], title: str = "") -> bytes:
