@@ -23,7 +23,8 @@ def check_examples(ctx: Context) -> None:
         for handler in HANDLERS.get(ex.kind, ()):
             try:
                 handler(ctx, acc)
-            except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError) as e:
+            except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError, AttributeError) as e:
+                # an example's free-form inputs of the wrong shape (a list where a mapping is read ...)
                 acc.invalid.append(f"{type(e).__name__}: {e}")
         report(ctx, acc)
     report_implied(ctx)
