@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from . import model as m
+from . import units as _units
 from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .notation import DiffColumn, OddsColumn, Strength
@@ -21,6 +22,11 @@ HEX_KEYS = {"hex", "hexes", "from", "to", "path", "via", "supply_source", "defen
 UNIT_KEYS = {"unit", "units", "attackers", "defenders", "attacker_units", "defender_units"}
 SHIFT_KEYS = {"shifts"}
 COLUMN_KEYS = {"column", "final_column", "base_column"}
+
+MAX_COUNT = 10_000
+"""Most counters of one kind a game may print (see FORMAT.md, Bounds)."""
+SHEET_BLEED = 0.25 * 72
+"""How far a grid may run past a stated sheet in total per axis (forge.render.map.BLEED_TOLERANCE)."""
 
 _HITS = re.compile(r"^(\d+|\?)/(\d+|\?)$")
 _LOSSES = re.compile(r"^(\d+|-|\?)/(\d+|-|\?)$")
@@ -117,6 +123,8 @@ class _Checker:
 
     def check_map(self) -> None:
         mp = self.game.map
+        if mp.sheet is not None:
+            self.check_sheet(mp.sheet, mp.hex_size)
         seen_cells: dict[Cell, str] = {}
         for label, h in mp.hexes.items():
             path: PathT = ("map", "hexes", label)
@@ -166,6 +174,31 @@ class _Checker:
                         "(paths must be continuous)",
                     )
 
+    def check_sheet(self, sheet: str, hex_size: str) -> None:
+        """A stated sheet must hold one hex, and at least the grid's area.
+
+        A grid that is merely the wrong shape for its sheet is printed on an enlarged sheet with a note (as
+        forge.render.map does for Escape from Hell's Gate's placeholder grid); one larger than the sheet's whole
+        area, or a sheet smaller than a single hex, is a mistake in the file.
+        """
+        sw, sh = _units.size(sheet)
+        cell = _units.length(hex_size)
+        gw, gh = self.grid.extent(cell)
+        g = self.game.map.grid
+        if min(sw, sh) < cell:
+            self.err(
+                ("map", "sheet"),
+                f"the {sheet} sheet is smaller than one hex ({hex_size}) (expected a sheet at least "
+                f"{_units.fmt(gw)} x {_units.fmt(gh)} for this grid, or no sheet to size it to fit)",
+            )
+        elif gw * gh > (sw + SHEET_BLEED) * (sh + SHEET_BLEED):
+            self.err(
+                ("map", "sheet"),
+                f"the grid ({g.columns}x{g.rows} cells of {hex_size}) is {_units.fmt(gw)} x {_units.fmt(gh)}, "
+                f"larger than the whole {sheet} sheet (expected a sheet at least {_units.fmt(gw)} x "
+                f"{_units.fmt(gh)}, a smaller hex_size, or no sheet to size it to fit)",
+            )
+
     def check_units(self) -> None:
         fmt = self.game.game.strength_format
         seen: dict[str, int] = {}
@@ -213,6 +246,15 @@ class _Checker:
                 )
             for side in t.replacements:
                 self.name(("turns", "turns", i, "replacements", side), side, self.sides, "side")
+        last = len(tt.turns)
+        for i, sr in enumerate(self.game.special_rules):
+            for j, n in enumerate(sr.turns):
+                if not 1 <= n <= last:
+                    msg = f"turn {n} is not on the turn track (expected 1 to {last})"
+                    self.err(("special_rules", i, "turns", j), msg)
+        for i, mk in enumerate(self.game.markers):
+            if isinstance(mk.count, int) and not 0 <= mk.count <= MAX_COUNT:
+                self.err(("markers", i, "count"), f"{mk.count} markers (expected 0 to {MAX_COUNT:,})")
         if tt.weather is not None:
             states = tt.weather.states
             self.name(("turns", "weather", "initial"), tt.weather.initial, states, "weather state")

@@ -126,6 +126,8 @@ def _offset(text: str) -> tuple[float, float]:
             out.append(float(p) if p.lstrip("+-").replace(".", "", 1).isdigit() else _signed_length(p, units))
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
+        if not abs(out[-1]) <= units.MAX_LENGTH:
+            raise argparse.ArgumentTypeError(f"{p[:30]!r}: expected an offset within {units.fmt(units.MAX_LENGTH)}")
     return out[0], out[1]
 
 

@@ -39,7 +39,14 @@ def _unknown_in(v: Any) -> Any:
 
 MaybeInt = Annotated[int | Unknown, BeforeValidator(_unknown_in)]
 MaybeFloat = Annotated[float | Unknown, BeforeValidator(_unknown_in)]
-Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_.\-]*$", description="lower-case id: letters, digits, _ . -")]
+Id = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z0-9][a-z0-9_.\-]*$",
+        max_length=64,
+        description="lower-case id: letters, digits, _ . - (at most 64 characters: ids name output folders)",
+    ),
+]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
 RuleRef = Annotated[str, Field(pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$", description="rule number, e.g. 7.2")]
 
@@ -116,6 +123,11 @@ class GridSpec(Base):
     first_row: int = 1
     rows_up: bool = False
     """Row labels grow upwards: the first row (A, 01) is the bottom edge of the printed map."""
+
+    @model_validator(mode="after")
+    def _labels_fit(self) -> GridSpec:
+        self.grid()  # its ValueError names the field and what the label scheme allows
+        return self
 
     def grid(self) -> Grid:
         return Grid(
@@ -195,7 +207,12 @@ class Map(Base):
     @field_validator("hex_size")
     @classmethod
     def _hex_size(cls, v: str) -> str:
-        _units.length(v)
+        pts = _units.length(v)
+        if not _units.HEX_MIN <= pts <= _units.HEX_MAX:
+            raise ValueError(
+                f"{v!r} is {_units.fmt(pts)} (expected a hex size from {_units.fmt(_units.HEX_MIN)}"
+                f" to {_units.fmt(_units.HEX_MAX)})"
+            )
         return v
 
 
@@ -604,7 +621,9 @@ class Modifier(Base):
 class DicePool(Base):
     """Dice-pool combat: each unit rolls a die and hits on at most its modified strength."""
 
-    die: int = 6
+    die: int = Field(default=6, ge=2, le=100)
+    """Faces of the die every unit rolls (2 to 100: a bigger die is no die a table uses, and the exact
+    distributions grow with it)."""
     hits_on_at_most_strength: bool = True
     automatic_hit_every: int | None = 6
     """A strength of this much scores an automatic hit without a roll; the remainder is rolled."""

