@@ -21,8 +21,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from forge.build import BuildOptions, build
-from forge.load import load, loads
+from forge.builder import BuildOptions, build
+from forge.loader import load, loads
 
 
 def large_game(columns: int = 50, rows: int = 40, counters_per_side: int = 300) -> str:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from forge.errors import LoadError
-from forge.load import load, loads
+from forge.loader import load, loads
 from test_load import BAD
 import contextlib
 

@@ -1,7 +1,7 @@
 """Every single-site mutation of every game through ``forge verify`` (issue 8, item 4): the soundness table.
 
 A mutation changes one CRT cell, shift value, terrain movement cost or combat shift, unit strength, or value an
-example states (:mod:`forge.verify.sites`) and verifies the game again in-process (no printed read-back).  Per game
+example states (:mod:`forge.verifier.sites`) and verifies the game again in-process (no printed read-back).  Per game
 and kind of site it prints how many mutations ran and what they came to:
 
 * detected -- a new (or vanished) error/warning finding names the site;
@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from forge.errors import LoadError
-from forge.load import load
-from forge.verify import sites as S
+from forge.loader import load
+from forge.verifier import sites as S
 
 KINDS = ("crt", "shift", "terrain", "unit", "stated")
 

@@ -14,9 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from forge.load import load
-from forge.verify.readback import roundtrip
-from forge.verify import verify
+from forge.loader import load
+from forge.verifier.readback import roundtrip
+from forge.verifier import verify
 
 
 def best(fn, n: int = 3) -> float:  # type: ignore[no-untyped-def]

@@ -257,7 +257,7 @@ SETS = [None, None, None, 1, 2, 0, -1, 201, 10**20]
 def build_options(rng: random.Random, *, max_sets: int = 200, avoid: Collection[str] = ()) -> list[str]:
     """``forge build`` options: mostly good, sometimes bad (bad ones must be refused with exit 2); an option value
     in ``avoid`` (a known crasher) is left out."""
-    from forge.build import COMPONENTS
+    from forge.builder import COMPONENTS
     from forge.units import COUNTER_SIZES, PAPER
 
     argv: list[str] = []

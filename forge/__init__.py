@@ -19,15 +19,15 @@ __version__ = "0.1.0"
 __all__ = ["BuildOptions", "Finding", "Game", "LoadError", "build", "load", "loads", "roundtrip", "verify"]
 
 _WHERE = {
-    "BuildOptions": "forge.build",
-    "build": "forge.build",
+    "BuildOptions": "forge.builder",
+    "build": "forge.builder",
     "Finding": "forge.errors",
     "LoadError": "forge.errors",
     "Game": "forge.model",
-    "load": "forge.load",
-    "loads": "forge.load",
-    "roundtrip": "forge.verify.readback",
-    "verify": "forge.verify",
+    "load": "forge.loader",
+    "loads": "forge.loader",
+    "roundtrip": "forge.verifier.readback",
+    "verify": "forge.verifier",
 }
 
 

@@ -1,6 +1,6 @@
 """Cross-reference checks on a schema-valid game: every name used is defined, every hex is on the map.
 
-Called by :func:`forge.load.loads`; each problem is located through the document's marks.
+Called by :func:`forge.loader.loads`; each problem is located through the document's marks.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .hexgrid import Cell, Grid
 from .notation import DiffColumn, OddsColumn, Strength
 
 if TYPE_CHECKING:
-    from .load import Document, PathT
+    from .loader import Document, PathT
 
 HEX_KEYS = {"hex", "hexes", "from", "to", "path", "via", "supply_source", "defender_hex", "attacker_hexes"}
 UNIT_KEYS = {"unit", "units", "attackers", "defenders", "attacker_units", "defender_units"}
@@ -45,7 +45,7 @@ class _Checker:
         self.table_ids = [t.id for t in game.tables]
 
     def err(self, path: PathT, msg: str, key: bool = False) -> None:
-        from .load import dotted
+        from .loader import dotted
 
         mk = self.doc.mark(path, key=key)
         self.problems.append(Problem(self.file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), msg))

@@ -78,7 +78,7 @@ def _summary(game: Game) -> str:
 
 def _load_or_report(path: str) -> Game | None:
     """The game in ``path``, or None after printing every problem in it (one per line, then a count)."""
-    from .load import load
+    from .loader import load
 
     try:
         return load(path)
@@ -137,7 +137,7 @@ def _signed_length(text: str, units: Any) -> float:
 
 
 def _components(text: str) -> tuple[str, ...]:
-    from .build import COMPONENTS
+    from .builder import COMPONENTS
 
     parts = tuple(p.strip() for p in text.split(",") if p.strip())
     bad = [p for p in parts if p not in COMPONENTS]
@@ -197,7 +197,7 @@ def _report_file(text: str) -> str:
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from .build import DEFAULT_COMPONENTS, BuildOptions, build
+    from .builder import DEFAULT_COMPONENTS, BuildOptions, build
 
     only = args.only or (DEFAULT_COMPONENTS + (("handout",) if args.sets else ()))
     if args.sets is not None and not 1 <= args.sets <= 200:
@@ -245,7 +245,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from .pdf import remove_stale, write_atomic
-    from .verify import exit_code, render_findings, verify
+    from .verifier import exit_code, render_findings, verify
 
     status = EXIT_OK
     reports = []
@@ -256,7 +256,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             continue
         findings = verify(game)
         if not args.no_print_check:
-            from .verify.readback import roundtrip
+            from .verifier.readback import roundtrip
 
             findings.extend(roundtrip(game))
         reports.append(render_findings(findings, args.format, game=game.game.id, title=game.game.title))

@@ -1,4 +1,4 @@
-"""The game model: frozen, typed, loaded once from YAML by :mod:`forge.load` and read by everything else.
+"""The game model: frozen, typed, loaded once from YAML by :mod:`forge.loader` and read by everything else.
 
 Nothing here draws or reads files.  A field whose value the rulebook does not give holds :class:`Unknown` (with the
 reason), never an invented default.  Every rule-bearing item carries the rule number it comes from.

@@ -20,7 +20,7 @@ def hells_gate_path() -> Path:
 
 @pytest.fixture(scope="session")
 def hells_gate(hells_gate_path: Path):  # type: ignore[no-untyped-def]
-    from forge.load import load
+    from forge.loader import load
 
     return load(hells_gate_path)
 
@@ -28,7 +28,7 @@ def hells_gate(hells_gate_path: Path):  # type: ignore[no-untyped-def]
 @cache
 def seed_game(name: str):  # type: ignore[no-untyped-def]
     """A seed game from data/, loaded once per session."""
-    from forge.load import load
+    from forge.loader import load
 
     return load(DATA / f"{name}.yaml")
 
@@ -36,7 +36,7 @@ def seed_game(name: str):  # type: ignore[no-untyped-def]
 @cache
 def seed_report(name: str):  # type: ignore[no-untyped-def]
     """``forge verify``'s findings for a seed game, computed once per session."""
-    from forge.verify import verify
+    from forge.verifier import verify
 
     return verify(seed_game(name))
 

@@ -485,7 +485,7 @@ def test_reference_sheet_cap_is_an_erratum_only_where_a_game_reaches_it(hells_ga
     """The Hell's Gate sheet example (Soviet attack on all-unsupplied Germans, turn 1) cannot arise: info.  The
     same disagreement on turn 3, or one against a German attack on turn 1 whose defenders are cut off after the
     Soviet move, is reachable and stays an error."""
-    from forge.verify import verify
+    from forge.verifier import verify
 
     ex = next(e for e in hells_gate.examples if e.id == "ref-sheet-supply-cap")
 
@@ -590,13 +590,13 @@ def test_dice_pool_losses(diff: int, all_out: bool, units: int) -> None:
 def _load(name: str):  # type: ignore[no-untyped-def]
     from conftest import DATA
 
-    from forge.load import load
+    from forge.loader import load
 
     return load(DATA / f"{name}.yaml")
 
 
 def test_rule_field_paths() -> None:
-    from forge.verify.ex_results import resolve_path
+    from forge.verifier.ex_results import resolve_path
 
     fpa = _load("first_panzer_army")
     assert resolve_path(fpa, "combat.crt.columns[-1]") == "7:1"
@@ -633,7 +633,7 @@ def test_rule_field_paths() -> None:
     ],
 )
 def test_seed_combat_facts_recomputed(game: str, example: str, keys: set[str]) -> None:
-    from forge.verify import verify
+    from forge.verifier import verify
 
     g = _load(game)
     g = g.model_copy(update={"examples": [e for e in g.examples if e.id == example]})
@@ -644,7 +644,7 @@ def test_seed_combat_facts_recomputed(game: str, example: str, keys: set[str]) -
 
 def test_changed_rule_fields_are_caught() -> None:
     """The checks can fail: a legend without DR2X's condition, or a shifted high-odds threshold, disagree."""
-    from forge.verify import verify
+    from forge.verifier import verify
 
     g = _load("ukraine_43")
     legend = dict(g.combat.results)
@@ -678,7 +678,7 @@ def test_die_modifiers(add: int, weather: str | None, bombardment: bool) -> None
 
 def test_combat_roll_needs_the_weather_when_it_modifies_the_die() -> None:
     """Escape 11.1: precipitation adds 1 to attack rolls.  Without the weather the roll's row is not known."""
-    from forge.verify import verify
+    from forge.verifier import verify
 
     g = _load("escape_from_hells_gate")
     ex = next(e for e in g.examples if e.id == "ex2-attack-11g-result")
@@ -717,7 +717,7 @@ def test_reroll_faces_by_side_and_share(share: Fraction, side: str, german_defen
 
 
 def test_soviet_reroll_facts_checked_against_the_rule_fields() -> None:
-    from forge.verify import verify
+    from forge.verifier import verify
 
     g = _load("ukraine_43")
     g = g.model_copy(update={"examples": [e for e in g.examples if e.id == "soviet-reroll"]})

@@ -1,4 +1,4 @@
-"""forge.verify.crosscheck: values the data holds twice agree, and the worked examples are possible.
+"""forge.verifier.crosscheck: values the data holds twice agree, and the worked examples are possible.
 
 Properties:
 - the five seed games as encoded raise no cross-check finding (no false alarm);
@@ -14,11 +14,11 @@ from functools import cache
 
 import pytest
 
-from forge.load import loads
+from forge.loader import loads
 from forge.model import Game
-from forge.verify import severity, verify
-from forge.verify.core import Acc
-from forge.verify.policy import SEVERITY
+from forge.verifier import severity, verify
+from forge.verifier.core import Acc
+from forge.verifier.policy import SEVERITY
 from conftest import DATA
 
 CROSS = {

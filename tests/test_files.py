@@ -172,7 +172,7 @@ def test_an_interrupted_build_leaves_the_old_set(
 ) -> None:
     """An interruption while the new files are written (here: at the 40th file) leaves every old file as it was,
     the old image set whole, and no temporary."""
-    from forge.build import BuildOptions, build
+    from forge.builder import BuildOptions, build
 
     build(hells_gate, tmp_path, BuildOptions(only=("cards", "images")))  # type: ignore[arg-type]
     folder = tmp_path / "hells_gate"

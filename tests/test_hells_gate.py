@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from forge.load import load
+from forge.loader import load
 from forge.model import Game, Scenario
 from forge.rules import hells_gate as hg
 from forge.rules.hells_gate import (

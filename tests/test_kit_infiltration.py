@@ -1,5 +1,5 @@
 """Infiltration (forge/rules/kit/infiltration.py, rules.zoc.infiltration) and the claims built on it and on a
-side's organisational groups (forge/verify/ex_zoc_groups.py): properties, a tiny board, and the seed games."""
+side's organisational groups (forge/verifier/ex_zoc_groups.py): properties, a tiny board, and the seed games."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from forge import model as m
 from forge.rules.kit import infiltration as kinf
 from forge.rules.kit import movement as mk
 from forge.rules.kit import zoc as kz
-from forge.verify import verify
-from forge.verify.ex_movement import open_board
+from forge.verifier import verify
+from forge.verifier.ex_movement import open_board
 from conftest import seed_game
 
 

@@ -1,5 +1,5 @@
 """The movement and zone-of-control kit (forge/rules/kit/movement.py, zoc.py) and the handlers built on it
-(forge/verify/ex_movement.py): hypothesis properties on any grid, small hand-made boards, and the seed games."""
+(forge/verifier/ex_movement.py): hypothesis properties on any grid, small hand-made boards, and the seed games."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from forge import model as m
 from forge.hexgrid import Cell, Grid, GridKind
 from forge.rules.kit import movement as mk
 from forge.rules.kit import zoc as kz
-from forge.verify import verify
+from forge.verifier import verify
 import itertools
 from conftest import seed_game, seed_report
 
@@ -383,7 +383,7 @@ def test_unknown_positions_stay_unchecked() -> None:
 
 
 def test_ex_map_no_longer_handles_movement() -> None:
-    from forge.verify import ex_map
+    from forge.verifier import ex_map
 
     assert not hasattr(ex_map, "ex_movement")
     assert not hasattr(ex_map, "_path_facts")

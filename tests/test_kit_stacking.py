@@ -1,5 +1,5 @@
 """The stacking and limits kit (forge/rules/kit/stacking.py, limits.py) and the claims and legality checks built
-on it (forge/verify/ex_limits.py): hypothesis properties plus the seed games' own rules."""
+on it (forge/verifier/ex_limits.py): hypothesis properties plus the seed games' own rules."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from forge import model as m
 from forge.rules.kit import limits as lk
 from forge.rules.kit import stacking as sk
-from forge.verify import verify
+from forge.verifier import verify
 from conftest import seed_game, seed_report
 
 

@@ -1,5 +1,5 @@
 """The unit-steps kit (forge/rules/kit/steps.py), the step-count claims and counter-mix check built on it
-(forge/verify/ex_units.py) and the defence after support markers (forge/verify/ex_support.py): hypothesis properties
+(forge/verifier/ex_units.py) and the defence after support markers (forge/verifier/ex_support.py): hypothesis properties
 plus the First Panzer Army seed examples."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from forge import model as m
-from forge.load import load
+from forge.loader import load
 from forge.rules.kit import steps as ks
-from forge.verify import verify
+from forge.verifier import verify
 from conftest import DATA
 
 

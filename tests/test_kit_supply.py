@@ -1,5 +1,5 @@
 """The rules kit's supply, retreat and victory pieces (forge/rules/kit/supply.py, retreat.py, victory.py) and the
-handlers that recompute the seed games' examples with them (forge/verify/ex_rules.py).
+handlers that recompute the seed games' examples with them (forge/verifier/ex_rules.py).
 
 Properties are stated in each test's docstring; the seed examples are checked both ways: they pass as encoded,
 and a changed rule field makes them fail (so the checks can fail)."""
@@ -17,13 +17,13 @@ import forge.rules.kit.retreat
 import forge.rules.kit.supply
 import forge.rules.kit.victory
 from forge.hexgrid import Cell, Grid, GridKind
-from forge.load import load
+from forge.loader import load
 from forge.model import RetreatLimit, RetreatRules, SupplyRules, Victory, VictoryLevel, VpItem
 from forge.rules.kit import retreat as kr
 from forge.rules.kit import supply as ks
 from forge.rules.kit import victory as kv
-from forge.verify import verify
-from forge.verify.ex_rules import die_set
+from forge.verifier import verify
+from forge.verifier.ex_rules import die_set
 from conftest import DATA
 
 try:

@@ -8,7 +8,7 @@ import pytest
 from conftest import DATA, data_files
 
 from forge.errors import LoadError
-from forge.load import load, loads
+from forge.loader import load, loads
 
 HG = (DATA / "hells_gate.yaml").read_text(encoding="utf-8")
 
@@ -90,7 +90,7 @@ def test_duplicate_key_names_both_lines() -> None:
 
 def test_yaml_12_scalars_keep_labels_as_text() -> None:
     """``0805`` stays a label and ``no`` stays a word (YAML 1.1 would give 0o805 / False)."""
-    from forge.load import parse_yaml
+    from forge.loader import parse_yaml
 
     doc = parse_yaml("a: 0805\nb: no\nc: 0705\nd: 12\ne: true\n", "x.yaml")
     assert doc.data == {"a": "0805", "b": "no", "c": "0705", "d": 12, "e": True}
@@ -183,7 +183,7 @@ def test_load_missing_and_directory(tmp_path: Path) -> None:
 
 
 def test_anchors_aliases_and_merge_keys() -> None:
-    from forge.load import parse_yaml
+    from forge.loader import parse_yaml
 
     doc = parse_yaml("base: &b {x: 1, y: 2}\nc: {<<: *b, y: 3}\nd: *b\ne: [&s 5, *s]\n", "x.yaml")
     assert doc.data == {"base": {"x": 1, "y": 2}, "c": {"x": 1, "y": 3}, "d": {"x": 1, "y": 2}, "e": [5, 5]}
@@ -192,7 +192,7 @@ def test_anchors_aliases_and_merge_keys() -> None:
 
 def test_pure_python_parser_agrees_with_libyaml() -> None:
     """Both event sources give the same data and marks for a real game file."""
-    import forge.load as L
+    import forge.loader as L
 
     c_doc = L.parse_yaml(HG, "hg.yaml")
     saved = L._EventSource

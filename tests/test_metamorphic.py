@@ -5,7 +5,7 @@ Properties:
   one face, a value an example states) in any of the five games: when a recomputed claim depends on the site, a new
   error/warning finding names it, unless the book's values still agree with the mutated data; when nothing depends
   on it, nothing changes; the stated value of a claim the engine cannot recompute is listed as unchecked before and
-  after, and never turns into an error (:func:`forge.verify.sites.outcome`, 200 mutations drawn deterministically;
+  after, and never turns into an error (:func:`forge.verifier.sites.outcome`, 200 mutations drawn deterministically;
   ``bench/bench_metamorphic.py`` runs them all);
 - the unchanged game (and a site "changed" to its own value) gives no new finding;
 - every kind of site exists in the games that have such data, and the data sites each example's recomputation
@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from forge.load import load
-from forge.verify import sites as S
-from forge.verify import verify
+from forge.loader import load
+from forge.verifier import sites as S
+from forge.verifier import verify
 from conftest import DATA
 
 GAMES = sorted(p.stem for p in DATA.glob("*.yaml"))

@@ -13,8 +13,8 @@ import pytest
 from conftest import data_files
 from test_render_counters import _golden, all_texts
 
-from forge.build import BuildOptions
-from forge.load import load
+from forge.builder import BuildOptions
+from forge.loader import load
 from forge.model import Game, Unknown
 from forge.render import cards
 from forge.render.counters import MIN_TEXT_PT

@@ -17,9 +17,9 @@ import pypdf
 import pytest
 from conftest import data_files
 
-from forge.build import BuildOptions
+from forge.builder import BuildOptions
 from forge.units import COUNTER_SIZES
-from forge.load import load
+from forge.loader import load
 from forge.model import Game, Marker, Unit
 from forge.pdf import FONT, FONT_BOLD, FONT_ITALIC, text_width
 from forge.render import counters

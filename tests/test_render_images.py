@@ -19,9 +19,9 @@ import pytest
 from conftest import data_files
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from forge.build import BuildOptions, build
+from forge.builder import BuildOptions, build
 from forge.canvas import PdfCanvas
-from forge.load import load
+from forge.loader import load
 from forge.model import Game
 from forge.pdf import render_pdf
 from forge.render import counters, images
@@ -251,7 +251,7 @@ def test_build_writes_the_folder(hg: Game, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("bad", ["../escape.svg", "/abs.svg", "a/../../b.svg", ""])
 def test_build_refuses_paths_outside_the_folder(bad: str, tmp_path: Path) -> None:
-    from forge.build import _targets
+    from forge.builder import _targets
 
     with pytest.raises(ValueError, match="not a path inside"):
         _targets(tmp_path, "images", {bad: b""})

@@ -20,9 +20,9 @@ from PIL import Image, ImageChops, ImageStat
 
 from forge import tiling
 from forge import units as U
-from forge.build import BuildOptions
+from forge.builder import BuildOptions
 from forge.hexgrid import Cell
-from forge.load import load
+from forge.loader import load
 from forge.model import MapStatus
 from forge.render import map as M
 

@@ -12,9 +12,9 @@ from conftest import DATA, ROOT, data_files
 
 from forge.cli import main
 from forge.errors import Finding
-from forge.load import load
-from forge.verify import Findings, render_findings, severity, verify
-from forge.verify.report import not_checked, rule_key
+from forge.loader import load
+from forge.verifier import Findings, render_findings, severity, verify
+from forge.verifier.report import not_checked, rule_key
 
 ERRATA = ROOT / "docs" / "errata"
 
@@ -229,7 +229,7 @@ def test_bad_input_never_overwrites_a_report(tmp_path: Path) -> None:
 
 def test_readme_states_the_severity_of_every_kind() -> None:
     """The README's severity table names every kind of finding on the row of its severity (policy.SEVERITY)."""
-    from forge.verify.policy import SEVERITY
+    from forge.verifier.policy import SEVERITY
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(error|warning|info)` \|[^|]*\|(.*)\|$", readme, re.M)}

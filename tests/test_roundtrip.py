@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from conftest import DATA, data_files
 
-from forge.build import BuildOptions
-from forge.load import load
+from forge.builder import BuildOptions
+from forge.loader import load
 from forge.model import Game
 from forge.render import cards
-from forge.verify.readback import check_cards, roundtrip
+from forge.verifier.readback import check_cards, roundtrip
 
 
 @pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
@@ -78,7 +78,7 @@ def test_missing_table_is_reported(hells_gate: Game) -> None:
 
 def test_map_turn_track_is_read_back(hells_gate: Game) -> None:
     from forge.render import map as map_
-    from forge.verify.readback import check_map_track
+    from forge.verifier.readback import check_map_track
 
     options = BuildOptions(only=("map",), paper="tabloid")
     assert check_map_track(hells_gate, map_.render(hells_gate, options)) == []
@@ -110,7 +110,7 @@ def test_a_turn_track_on_a_later_page_is_read(hells_gate: Game) -> None:
     from pypdf import PdfWriter
 
     from forge.render import map as map_
-    from forge.verify.readback import check_map_track
+    from forge.verifier.readback import check_map_track
 
     options = BuildOptions(only=("map",), paper="tabloid")
 
@@ -134,7 +134,7 @@ def test_a_tiled_map_track_is_read_once(hells_gate: Game) -> None:
     """Tiled on Letter, the track is printed on several tiles; each box is read once, so nothing is doubled, and a
     misprint is caught."""
     from forge.render import map as map_
-    from forge.verify.readback import check_map_track
+    from forge.verifier.readback import check_map_track
 
     options = BuildOptions(only=("map",), paper="letter")
     assert check_map_track(hells_gate, map_.render(hells_gate, options)) == []
@@ -146,7 +146,7 @@ def test_counter_strengths_are_read_back(hells_gate: Game) -> None:
     """The counter sheet prints each known strength after its unit's label, front and back; a misprinted
     strength is named with its unit."""
     from forge.render import counters
-    from forge.verify.readback import check_counters
+    from forge.verifier.readback import check_counters
 
     options = BuildOptions(only=("counters",))
     assert check_counters(hells_gate, counters.render(hells_gate, options)) == []
@@ -159,7 +159,7 @@ def test_counter_strengths_are_read_back(hells_gate: Game) -> None:
 def test_limits_are_printed_and_read_back() -> None:
     """The limits the engine checks examples against are on the cards; a misprinted count is named."""
     from forge.render import cards
-    from forge.verify.readback import check_cards
+    from forge.verifier.readback import check_cards
 
     game = load(DATA / "ukraine_43.yaml")
     assert game.rules.limits is not None

@@ -1,4 +1,4 @@
-"""forge.verify: tables and worked examples against the engine.
+"""forge.verifier: tables and worked examples against the engine.
 
 Properties:
 - Hell's Gate as published verifies clean: no errors or warnings, every combat/odds/shift/probability example
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from forge.errors import Finding
 from forge.model import Crt, Example, Game
-from forge.verify import SEVERITY, exit_code, render_findings, severity, verify
+from forge.verifier import SEVERITY, exit_code, render_findings, severity, verify
 
 HITS = ["0/0", "0/1", "1/2", "2/3", "3/3"]
 
@@ -303,7 +303,7 @@ def data_games() -> list[Game]:
     from conftest import data_files
 
     from forge.errors import LoadError
-    from forge.load import load
+    from forge.loader import load
 
     games = []
     for path in data_files():
@@ -318,8 +318,8 @@ def test_first_panzer_army_die_six_exchange() -> None:
     """A code CRT whose lower rolls are better except the exchange on a 6: the table's direction is found from
     the majority and the exceptions are named."""
     from forge.model import Combat, ResultCode
-    from forge.verify.core import Context
-    from forge.verify.tables import check_grid
+    from forge.verifier.core import Context
+    from forge.verifier.tables import check_grid
 
     crt = Crt(
         columns=["1:1", "2:1"],

@@ -28,7 +28,7 @@ from .counters import MIN_TEXT_PT, fit_text
 from .style import DEFAULT_COLORS, colour, combat_facts, draw_pattern
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
-    from ..build import BuildOptions
+    from ..builder import BuildOptions
 
 __all__ = [
     "CardBreak",

@@ -41,7 +41,7 @@ from . import nato
 from .style import DEFAULT_COLORS, grey, mix
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
-    from ..build import BuildOptions
+    from ..builder import BuildOptions
 
 __all__ = [
     "MIN_TEXT_PT",

@@ -28,7 +28,7 @@ from .cards import Region, Styles, esc, grid_table, heading, note
 from .counters import draw_counter_pages, fit_text
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
-    from ..build import BuildOptions
+    from ..builder import BuildOptions
 
 __all__ = ["render", "set_code", "set_pages"]
 

@@ -32,7 +32,7 @@ from . import counters
 from .counters import Face, Piece
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
-    from ..build import BuildOptions
+    from ..builder import BuildOptions
 
 __all__ = ["DPI", "FaceImage", "face_images", "face_png", "face_svg", "pixels", "render"]
 

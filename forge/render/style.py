@@ -107,7 +107,7 @@ def combat_facts(effect: CombatEffect, side_name: Callable[[str], str] = str) ->
 def colour(game_colour: str, options: Any = None) -> Color:
     """``game_colour`` (``#rrggbb``) as a reportlab colour, converted to grey when ``options.greyscale``.
 
-    ``options`` is anything with a ``greyscale`` attribute (a :class:`forge.build.BuildOptions`) or None.
+    ``options`` is anything with a ``greyscale`` attribute (a :class:`forge.builder.BuildOptions`) or None.
     """
     if options is not None and getattr(options, "greyscale", False):
         game_colour = grey(game_colour)

@@ -426,7 +426,7 @@ def roundtrip(game: m.Game) -> list[Finding]:
     """Build the cards and the map in memory and check what they print against the data the engine uses.
 
     The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read."""
-    from ..build import BuildOptions
+    from ..builder import BuildOptions
     from ..render import cards
 
     from ..render import counters

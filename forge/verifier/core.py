@@ -2,7 +2,7 @@
 per-example tally :class:`Acc`.
 
 A check never edits data.  It reads the game through the context and reports through :meth:`Context.add`; the
-severity of each kind of finding is decided in one place, :mod:`forge.verify.policy`.
+severity of each kind of finding is decided in one place, :mod:`forge.verifier.policy`.
 """
 
 from __future__ import annotations
