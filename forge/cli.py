@@ -113,21 +113,30 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+MAX_BACK_OFFSET_MM = 5.0  # the calibration page's scales reach 6 mm; a printer off by more needs servicing
+_MM_PT = 72 / 25.4
+
+
 def _offset(text: str) -> tuple[float, float]:
+    """``DX,DY`` as measured on the calibration page: bare numbers are millimetres (its scales), or give a unit."""
     from . import units
 
     parts = text.split(",")
     if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected DX,DY (e.g. 0.5mm,-0.3mm or 1,0 in points)")
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: expected DX,DY in mm (e.g. 0.5,-0.3 or 0.5mm,-0.3mm)")
     out = []
     for p in parts:
         p = p.strip()
         try:
-            out.append(float(p) if p.lstrip("+-").replace(".", "", 1).isdigit() else _signed_length(p, units))
+            bare = p.lstrip("+-").replace(".", "", 1).isdigit()
+            out.append(float(p) * _MM_PT if bare else _signed_length(p, units))
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
-        if not abs(out[-1]) <= units.MAX_LENGTH:
-            raise argparse.ArgumentTypeError(f"{p[:30]!r}: expected an offset within {units.fmt(units.MAX_LENGTH)}")
+        if not abs(out[-1]) <= MAX_BACK_OFFSET_MM * _MM_PT + 1e-9:
+            raise argparse.ArgumentTypeError(
+                f"{p[:30]!r}: an offset is at most {MAX_BACK_OFFSET_MM:g} mm each way; measure it on the calibration "
+                "page (build --only counters prints one) and give what its rulers show"
+            )
     return out[0], out[1]
 
 
@@ -314,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_offset,
         default=(0.0, 0.0),
         metavar="DX,DY",
-        help="measured front/back offset from the calibration page, e.g. 0.5mm,-0.3mm",
+        help="front/back offset measured on the calibration page, in mm unless a unit is given (e.g. 0.5,-0.3); "
+        "at most 5 mm",
     )
     b.add_argument("--bleed", action="store_true", help="add 1/8in bleed around counters for print services")
     b.add_argument("--greyscale", action="store_true", help="greyscale palette for black-and-white printers")

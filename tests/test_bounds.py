@@ -66,7 +66,13 @@ def test_crt_column_dividing_by_zero_is_refused_by_verify(tmp_path, capsys) -> N
 
 @pytest.mark.parametrize(
     ("offset", "expected"),
-    [("1/0in,0", "divides by zero"), ("9" * 400 + ",0", "within 100in"), ("9" * 400 + "mm,0", "too many digits")],
+    [
+        ("1/0in,0", "divides by zero"),
+        ("9" * 400 + ",0", "at most 5 mm"),
+        ("9" * 400 + "mm,0", "too many digits"),
+        ("30,0", "calibration page"),
+        ("0,-6mm", "at most 5 mm"),
+    ],
 )
 def test_bad_back_offset_names_the_option(tmp_path, capsys, offset, expected) -> None:
     rc, out = _run(capsys, "build", str(SEED), "--out", str(tmp_path / "out"), f"--back-offset={offset}")
@@ -74,3 +80,14 @@ def test_bad_back_offset_names_the_option(tmp_path, capsys, offset, expected) ->
     assert "--back-offset" in out, out
     assert expected in out, out
     assert not (tmp_path / "out").exists()
+
+
+def test_back_offset_bare_numbers_are_millimetres() -> None:
+    """The calibration page's scales are in millimetres, so a bare measurement is read in millimetres (issue 10)."""
+    from forge.cli import _offset
+
+    dx, dy = _offset("1,-2.5")
+    assert dx == pytest.approx(72 / 25.4)
+    assert dy == pytest.approx(-2.5 * 72 / 25.4)
+    assert _offset("0.5mm,3pt") == pytest.approx((0.5 * 72 / 25.4, 3.0))
+    assert _offset("5,-5") == pytest.approx((5 * 72 / 25.4, -5 * 72 / 25.4))
