@@ -112,12 +112,13 @@ def test_unrecomputable_values_are_unchecked_not_passed(hells_gate: Game) -> Non
 
 # ------------------------------------------------------------------------------------------ corrupted CRTs
 def names_cell(f: Finding, column: str, row: str) -> bool:
-    """The finding points at (column, row): as its own cell, as the cell it was compared with, or as the column
-    whose distribution changed."""
+    """The finding points at (column, row): as its own cell, as the cell it was compared with, as the column
+    whose distribution changed, or as one cell of a band along a die row."""
     e = f.extra
     own = e.get("column") == column and e.get("row", row) == row
     other = e.get("other_column") == column and e.get("other_row", row) == row
-    return own or other
+    band = column in str(e.get("columns", "")).split(", ") and row in (e.get("row"), e.get("other_row"))
+    return own or other or band
 
 
 def corrupt(game: Game, i: int, j: int, value: str) -> Game:
@@ -314,18 +315,12 @@ def data_games() -> list[Game]:
     return games
 
 
-def test_first_panzer_army_die_six_exchange() -> None:
-    """A code CRT whose lower rolls are better except the exchange on a 6: the table's direction is found from
-    the majority and the exceptions are named."""
+def _die_findings(cells: list[list[str]]) -> list[Finding]:
     from forge.model import Combat, ResultCode
     from forge.verifier.core import Context
     from forge.verifier.tables import check_grid
 
-    crt = Crt(
-        columns=["1:1", "2:1"],
-        rows=["1-2", "3-4", "5", "6"],
-        cells=[["DR", "DL1"], ["AS", "DR"], ["AL1", "AS"], ["EX", "EX"]],
-    )
+    crt = Crt(columns=["1:1", "2:1", "3:1"], rows=["1-2", "3-4", "5", "6"], cells=cells)
     results = {
         "DR": ResultCode(meaning="r", defender_retreat=1),
         "DL1": ResultCode(meaning="l", defender_steps=1),
@@ -338,8 +333,20 @@ def test_first_panzer_army_die_six_exchange() -> None:
     v.crt = crt
     v.findings = []
     check_grid(v, crt.cells, crt.rows, crt.columns, crt.cell_format, None, "CRT")  # type: ignore[arg-type]
-    die = [f for f in v.findings if f.kind == "crt-die"]
-    assert [(f.extra["column"], f.extra["row"]) for f in die] == [("1:1", "6")]
+    return [f for f in v.findings if f.kind in ("crt-die", "crt-band")]
+
+
+def test_a_die_row_against_the_table_is_a_band_when_it_fills_most_of_the_row() -> None:
+    """First Panzer Army's CRT: lower rolls are better for the attacker, except the exchange on every 6. The table's
+    direction is found from the majority; a value filling most of its die row is a designed band (info), while one
+    cell against the direction is a possible misprint (warning) that names its cell."""
+    rows = [["DR", "DL1", "DL1"], ["AS", "DR", "DL1"], ["AL1", "AS", "DR"]]
+    band = _die_findings([*rows, ["EX", "EX", "EX"]])
+    assert [(f.kind, f.extra["row"], f.extra["columns"]) for f in band] == [("crt-band", "6", "1:1, 2:1, 3:1")]
+    assert severity(band[0]) == "info"
+    slip = _die_findings([*rows, ["EX", "AS", "DR"]])
+    assert [(f.kind, f.extra["column"], f.extra["row"]) for f in slip] == [("crt-die", "1:1", "6")]
+    assert severity(slip[0]) == "warning"
 
 
 def test_shift_claims_checked_against_the_map(hells_gate: Game) -> None:

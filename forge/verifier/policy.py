@@ -16,6 +16,8 @@ kind                   severity  meaning
 ``crt-odds-dist``      warning   a column's distribution is worse for the attacker than the column to its left
 ``crt-all-out``        warning   an all-out result below the normal result of the same cell
 ``crt-die``            warning   a cell against the table's die direction (found from the majority of the table)
+``crt-band``           info      cells against that direction holding the value of most of their die row: taken as a
+                                 designed band (FPA's EX on every 6), so not reported as crt-die
 ``example-mismatch``   error     an example's stated outcome differs from what the rules give
 ``example-conflict``   error     two examples imply different results for the same CRT cell
 ``example-unmodelled`` warning   the rules give another value, but the example involves inputs the engine does not
@@ -63,6 +65,7 @@ SEVERITY: dict[str, str] = {
     "crt-odds-dist": "warning",
     "crt-all-out": "warning",
     "crt-die": "warning",
+    "crt-band": "info",
     "example-mismatch": "error",
     "example-conflict": "error",
     "example-unmodelled": "warning",

@@ -86,6 +86,13 @@ def _parts(ctx: Context, cell: str, fmt: m.CellFormat) -> dict[str, cb.Losses | 
     return {"": cb.code_losses(cell, ctx.combat.results)}
 
 
+def _band(row: list[dict[str, Any]], j: int, part: str) -> list[int]:
+    """The columns of die row ``row`` holding column ``j``'s value (in ``part``) when that value fills more than half
+    of the row, a designed band (First Panzer Army's EX on every 6) rather than a one-cell slip; else []."""
+    same = [k for k, cell in enumerate(row) if cell.get(part) == row[j][part]]
+    return same if 2 * len(same) > len(row) else []
+
+
 def _cmp(a: cb.Losses | int | None, b: cb.Losses | int | None) -> int | None:
     """+1 when ``a`` is better for the attacker than ``b``."""
     if a is None or b is None:
@@ -176,23 +183,48 @@ def check_grid(
     if votes:
         direction = 1 if votes > 0 else -1
         word = "higher" if direction > 0 else "lower"
+        bands: dict[tuple[int, str], list[int]] = {}
+        i0s: dict[tuple[int, str], int] = {}
         for j, i0, i1, part, c in pairs:
-            if c != direction:
-                p = f" ({part})" if part else ""
-                ctx.add(
-                    "crt-die",
-                    rule,
-                    f"{what}{sec} {columns[j]}: die {rows[i1]} gives {grid[i1][j]!r}, "
-                    f"{'worse' if c < 0 else 'better'} for the attacker{p} than {grid[i0][j]!r} on die "
-                    f"{rows[i0]}, against the table's rule that {word} rolls are better",
-                    stated=grid[i1][j],
-                    ref=ref,
-                    section=section,
-                    column=columns[j],
-                    row=rows[i1],
-                    other_column=columns[j],
-                    other_row=rows[i0],
-                )
+            if c == direction:
+                continue
+            run = _band(parts[i1], j, part)
+            if run:
+                bands[(i1, part)] = sorted(set(bands.get((i1, part), [])) | set(run))
+                i0s[(i1, part)] = i0
+                continue
+            p = f" ({part})" if part else ""
+            ctx.add(
+                "crt-die",
+                rule,
+                f"{what}{sec} {columns[j]}: die {rows[i1]} gives {grid[i1][j]!r}, "
+                f"{'worse' if c < 0 else 'better'} for the attacker{p} than {grid[i0][j]!r} on die "
+                f"{rows[i0]}, against the direction the rest of the table runs ({word} rolls better for the "
+                "attacker)",
+                stated=grid[i1][j],
+                ref=ref,
+                section=section,
+                column=columns[j],
+                row=rows[i1],
+                other_column=columns[j],
+                other_row=rows[i0],
+            )
+        for (i1, part), run in sorted(bands.items()):
+            p = f" ({part})" if part else ""
+            ctx.add(
+                "crt-band",
+                rule,
+                f"{what}{sec}: die {rows[i1]} gives {grid[i1][run[0]]!r}{p} in {len(run)} of its {len(columns)} "
+                f"columns ({columns[run[0]]} to {columns[run[-1]]}); where die {rows[i0s[(i1, part)]]} is worse for the attacker this runs against "
+                f"the rest of the table ({word} rolls better), but a value filling most of a die row is taken as designed, "
+                "not as a misprint",
+                stated=grid[i1][run[0]],
+                ref=ref,
+                section=section,
+                row=rows[i1],
+                other_row=rows[i0s[(i1, part)]],
+                columns=", ".join(columns[k] for k in run),
+            )
     # distributions: each column no worse than the one to its left
     if fmt is m.CellFormat.LOSSES_ATTACKER_DEFENDER:
         return
