@@ -742,6 +742,10 @@ class Phase(Base):
     activities: list[PhaseActivity] = []
     """What the phase does, for the engine: e.g. when a side's supply status is judged (``supply``) relative to the
     combat phases decides whether its units can fight unsupplied (an unset list: the engine does not know)."""
+    # -- engine variants (forge.rules.hells_gate plays Hell's Gate and its variants from the data) --------------
+    each_side: bool = False
+    """The phase belongs to a player turn that each side plays in turn, the first side first: a run of such phases
+    is played whole by one side, then whole by the other (the tabletop's two player turns of six phases)."""
 
 
 class VpItem(Base):
@@ -1182,6 +1186,10 @@ class SupplyRules(Base):
     """Fewest and most supply sources each side places (a scenario's legality)."""
     petrol: PetrolRule | None = None
     rule: RuleRef | None = None
+    # -- engine variants (forge.rules.hells_gate plays Hell's Gate and its variants from the data) --------------
+    unsupplied_eliminated_at_end: bool = False
+    """At the end of the game each side, the first side first, loses every unit that cannot trace supply (Hell's
+    Gate 12.0)."""
 
 
 class RetreatLimit(Base):

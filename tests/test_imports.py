@@ -18,10 +18,6 @@ KNOWN_DEFERRED = {
         "(TYPE_CHECKING only) and reuses load.dotted() for key paths inside a function: the import-time graph is "
         "acyclic; breaking it fully means moving dotted() out of load.py"
     ),
-    frozenset({"forge.rules.hells_gate", "forge.rules.state"}): (
-        "State.initial() plays the opening automatic phases with hells_gate.start(), imported inside the method; "
-        "hells_gate builds on state's types: the import-time graph is acyclic"
-    ),
 }
 
 

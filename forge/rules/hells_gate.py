@@ -1,12 +1,19 @@
-"""Hell's Gate as a playable engine: the sequence of play, phase by phase, driven by ``data/hells_gate.yaml``.
+"""Hell's Gate and its variants as a playable engine: the sequence of play, phase by phase, driven by the data
+(``data/hells_gate.yaml``; the tabletop variant's square grid and dice pool; see docs/FORMAT.md, "Play").
 
-Everything that is data comes from the :class:`forge.model.Game`: the map (hexes, terrain, rivers, supply
-sources, names), the units and their reinforcement turns, the CRT, shifts, shift caps and strength modifiers
-(read through :mod:`forge.rules.combat`), the defender limits, the mandatory-retreat rule, the mud table, the
-breakout threshold, the victory points and the handicap, and the turns on which each special rule applies
-(``special_rules[*].turns``).  Rule-specific logic that the format cannot express lives here and cites its
-rule; the hexes it needs are looked up by name on the map (Korsun, Yanovka, Shenderovka, Tichonovka) or read
-from the reinforcement's condition (the A2-A6 of 6.2).
+Everything that is data comes from the :class:`forge.model.Game`, and nothing asks which game it is: the grid
+(hex or square, through :mod:`forge.hexgrid`), the map (hexes, terrain, rivers, supply sources, names), the units
+and their reinforcement turns, the sequence of play (phase kinds from ``activities``, player turns from
+``each_side``), the combat system by ``combat.kind`` (an odds CRT of normal/all-out hits with its shifts, shift
+caps and strength modifiers, read through :mod:`forge.rules.combat`; or dice-pool combat through
+:mod:`forge.rules.dicepool`), the defender limits, the mandatory-retreat rule, two-hex moves from the movement kit
+(``rules.movement``), retreats from the retreat kit (``rules.retreat``), stacking from ``rules.stacking``, the
+weather table, the breakout threshold, the victory points and the handicap, and the turns on which each special
+rule applies (``special_rules[*].turns``).  Hell's Gate's special rules (6.2, 11.1-11.5) apply only when the data
+has them; the hexes they need are looked up by name on the map (Korsun, Yanovka, Shenderovka, Tichonovka) or read
+from the reinforcement's condition (the A2-A6 of 6.2).  Side roles follow the turn order (the first side is Hell's
+Gate's Soviets).  :func:`problems` lists what a game's data lacks for play; :meth:`State.initial` raises
+:class:`~forge.rules.board.UnplayableGameError` with that list.
 
 Driving a game::
 
@@ -41,14 +48,31 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ..model import CellFormat, Crt, Game, Modifier, Shift, ShiftCap, TerrainKind, UnitSize, UnitType
-from . import combat
-from .state import Board, CombatRecord, GameResult, PendingHits, Phase, State, UnitStatus
-from .supply import supplied_cells
+from ..model import (
+    CellFormat,
+    CombatKind,
+    Crt,
+    Game,
+    Modifier,
+    Shift,
+    ShiftCap,
+    TerrainKind,
+    Unknown,
+    UnitSize,
+    UnitType,
+)
+from . import combat, dicepool
+from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStatus, UnplayableGameError, board_problems
 from .kit import movement as _mk
+from .kit import retreat as _kr
+from .kit import stacking as _ks
+from .supply import supplied_cells
 from .zoc import zone_of
+
+if TYPE_CHECKING:
+    from .state import State
 
 __all__ = [
     "Action",
@@ -71,15 +95,12 @@ __all__ = [
     "legal_actions",
     "parse_action",
     "preview_attack",
+    "problems",
     "supplied_units",
 ]
 
-SOVIET = "soviet"
-GERMAN = "german"
 MUD = "mud"
-"""The weather state that is mud (11.2): one-hex movement, one column left."""
-WOODS = "woods"
-"""8.2: tanks may not enter two woods hexes in one two-hex move."""
+"""The weather state the shift condition ``mud`` tests (11.2: one column left)."""
 OVERCONCENTRATION = 5
 """7.4: a hex with this many unretreated units or more takes the all-out result of every attack."""
 BREAKOUT_RADIUS = 2
@@ -248,7 +269,7 @@ class Breakout:
 Action = EndPhase | Declare | Resolve | Attack | LoseStep | Retreat | Move | Reinforce | Rebuild | Breakout
 
 _ID = r"[a-z0-9][a-z0-9_.\-]*"
-_HEX = r"[A-Za-z]+[0-9]+"
+_HEX = r"[A-Za-z]*[0-9]+"
 _PARSERS: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(r"end phase"), lambda m: EndPhase()),
     (re.compile(rf"declare ({_ID}) on ({_HEX})"), lambda m: Declare(m[1], m[2])),
@@ -285,11 +306,15 @@ def parse_action(text: str) -> Action:
 # ============================================================================================ compiled rules
 @dataclass(frozen=True, eq=False)
 class _Rules:
-    """Hell's Gate's rule data, compiled once per Board from the Game (and the rule numbers it cites)."""
+    """The rule data of Hell's Gate or a variant, compiled once per Board from the Game (and the rule numbers it
+    cites).  Side roles follow the turn order: ``first`` is the side that moves first (Hell's Gate: the Soviets),
+    ``second`` the other; the special rules of Hell's Gate (6.2, 11.1-11.5) apply only when the data has them."""
 
-    soviet: int
-    german: int
-    crt: Crt
+    first: int
+    second: int
+    pool: dicepool.Pool | None
+    """Dice-pool combat (the tabletop variant); None for an odds CRT of hits."""
+    crt: Crt | None
     shifts: tuple[Shift, ...]
     caps: tuple[ShiftCap, ...]
     modifiers: tuple[Modifier, ...]
@@ -297,6 +322,8 @@ class _Rules:
     max_defenders: tuple[int, ...]
     mandatory_side: int
     mandatory_min_hits: int
+    retreat_absorbs: int
+    """Hits a retreat absorbs (rules.retreat.loss_reduction_max; without it the final hit, 7.5/7.6)."""
     turns_11_1: frozenset[int]
     turns_11_2: frozenset[int]
     freeze_turns: frozenset[int]
@@ -311,9 +338,11 @@ class _Rules:
     t1_german_attackers: frozenset[int]
     t1_soviet_movers: frozenset[int]
     fast: tuple[bool, ...]
+    """Units the movement kit gives more than one hex while supplied in some weather (8.2's fast units)."""
+    two_hex: dict[str, tuple[bool, ...]]
+    """Weather state -> units that may make a two-hex move in it while supplied (rules.movement.allowances)."""
     cavalry: tuple[bool, ...]
     corps: tuple[bool, ...]
-    woods: tuple[bool, ...]
     tank_routes: tuple[tuple[tuple[int, int], ...], ...]
     """8.2: from each hex, the (middle, end) pairs of two-hex moves a tank may make (one woods, one river)."""
     cavalry_routes: tuple[tuple[tuple[int, int], ...], ...]
@@ -325,6 +354,7 @@ class _Rules:
     terrain_shift: tuple[bool, ...]
     """The defender's hex has a terrain or feature with a column shift (woods, Cherkassy: 7.2)."""
     within2: tuple[tuple[int, ...], ...]
+    initial_weather: str
     weather_table: dict[int, str]
     roll_turns: frozenset[int]
     fixed_weather: dict[int, str]
@@ -335,33 +365,45 @@ class _Rules:
     """Every strength modifier multiplies single units (no stack bonuses): totals are sums of unit values."""
     hits: dict[int, list[tuple[int, int]]]
     """Die roll -> column -> (normal, all-out) hits, read from the CRT through :mod:`forge.rules.combat`."""
+    retreat: Any
+    """rules.retreat (:class:`forge.model.RetreatRules`): where a defender may retreat, through the kit."""
+    sources: tuple[frozenset[int], ...]
+    stacking: Any
+    """rules.stacking (:class:`forge.model.StackingRules`) when it limits stacks, else None."""
+    no_entry: tuple[frozenset[int], ...]
+    """Per unit: hexes whose terrain (or a feature) its mobility class may not enter (movement ``prohibited``)."""
+    any_no_entry: bool
+    eliminate_unsupplied_at_end: bool
+    """rules.supply.unsupplied_eliminated_at_end (Hell's Gate 12.0)."""
     memo: dict[tuple[Any, ...], Any]
     """Memoised strength totals and odds columns (their inputs are few small numbers)."""
 
+    @property
+    def odds_crt(self) -> Crt:
+        """The odds CRT (only the odds combat code asks for it)."""
+        assert self.crt is not None, "dice-pool combat has no CRT"
+        return self.crt
+
 
 def _rule_turns(game: Game, rule: str) -> frozenset[int]:
+    """The turns of special rule ``rule`` (none when the game has no such rule)."""
     for sr in game.special_rules:
         if sr.rule == rule:
             return frozenset(sr.turns)
-    raise ValueError(f"the data has no special rule {rule}; the engine needs its turns")
+    return frozenset()
 
 
 def _hexes_in_text(board: Board, text: str) -> frozenset[int]:
     """Hex labels named in a sentence (6.2's condition lists A2-A6 in words)."""
     found: set[int] = set()
-    for token in re.findall(r"\b[A-Za-z]+[0-9]+\b", text):
+    for token in re.findall(r"\b[A-Za-z]*[0-9]+\b", text):
         if token.upper() in board.hex_index:
             found.add(board.hex_index[token.upper()])
     return frozenset(found)
 
 
-def _compile(board: Board) -> _Rules:
-    game = board.game
-    c = game.combat
-    if c.crt is None or c.crt.cell_format is not CellFormat.HITS_NORMAL_ALLOUT:
-        raise ValueError("Hell's Gate needs an odds CRT of normal/all-out hits")
-    soviet, german = board.side(SOVIET), board.side(GERMAN)
-    known = {
+_SHIFT_CONDITIONS = frozenset(
+    {
         "defender-all-unsupplied",
         "defender-some-unsupplied",
         "attacker-all-unsupplied",
@@ -371,15 +413,114 @@ def _compile(board: Board) -> _Rules:
         "half-across-river",
         "all-across-river",
     }
-    for sh in c.shifts:
-        if sh.condition not in known:
-            raise ValueError(f"shift {sh.id!r}: the engine cannot evaluate condition {sh.condition!r}")
+)
+_MODIFIER_CONDITIONS = frozenset({"across-river", "attacker-unsupplied", "defender-unsupplied", "mud"})
+_NAMES_11_2 = ("Korsun", "Tichonovka")
+_NAMES_11_3 = ("Korsun", "Yanovka", "Shenderovka")
+
+
+def _crt_cells(crt: Crt, *, hits: bool = False) -> tuple[int, int]:
+    """How many cells the CRT has (every terrain section counted) and how many of them the data does not give."""
+    per = len(crt.rows) * len(crt.columns)
+    grids: list[list[list[str]] | Unknown] = (
+        list(crt.cells.values()) if isinstance(crt.cells, dict) else [crt.cells]
+    )
+    n = per * len(grids)
+    unknown = 0
+    for g in grids:
+        if isinstance(g, Unknown):
+            unknown += per
+            continue
+        for row in g:
+            for x in row:
+                if (combat.hits_of(x, "all-out") is None) if hits else x.strip() in ("?", ""):
+                    unknown += 1
+    return n, unknown
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def problems(game: Game) -> list[str]:
+    """Everything the data lacks for the engine to play ``game``, each naming the key path that would give it
+    ([] when it can be played).  Never branches on which game it is: each check asks the data."""
+    out = board_problems(game)
+    c = game.combat
+    if c.kind is CombatKind.DICE_POOL:
+        if c.dice_pool is None:
+            out.append("dice-pool combat without its parameters (combat.dice_pool)")
+        for mod in c.modifiers:
+            if mod.condition is not None and mod.condition not in _MODIFIER_CONDITIONS:
+                out.append(f"modifier {mod.id!r}: the engine cannot evaluate condition {mod.condition!r}")
+    elif c.kind is CombatKind.ODDS and c.crt is not None and c.crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
+        n, unknown = _crt_cells(c.crt, hits=True)
+        if unknown:
+            out.append(f"the CRT's {_count(unknown, 'cell')} of {n} are unknown (combat.crt.cells)")
+        for sh in c.shifts:
+            if sh.condition not in _SHIFT_CONDITIONS:
+                out.append(f"shift {sh.id!r}: the engine cannot evaluate condition {sh.condition!r}")
+    else:
+        crt = c.crt
+        if crt is not None:
+            n, unknown = _crt_cells(crt)
+            if unknown:
+                out.append(f"the CRT's {unknown} of {n} cells are unknown (combat.crt.cells)")
+        fmt = "" if crt is None else f" with {crt.cell_format} cells"
+        out.append(
+            f"the engine plays odds CRTs of normal/all-out hits and dice-pool combat, not this {c.kind} CRT{fmt} "
+            "(combat.kind)"
+        )
+    if isinstance(c.max_attackers_per_hexside, Unknown):
+        out.append("the most attackers per hexside is unknown (combat.max_attackers_per_hexside)")
+    if game.rules.retreat is None:
+        out.append("no retreat rules (rules.retreat)")
+    sr = game.rules.supply
+    if sr is None:
+        out.append("no supply rules (rules.supply)")
+    elif (sr.enemy_units, sr.enemy_zoc, sr.enemy_sources) != ("always", "unless-friendly", "unless-friendly") or (
+        sr.trace is not None or sr.trace_by_side
+    ):
+        out.append(
+            "the engine traces supply lines of any length that avoid enemy units, and enemy zones and enemy sources "
+            "unless friendly-held (Hell's Gate 5.1); rules.supply asks for other lines"
+        )
+    if not game.units:
+        out.append("the game has no units (units)")
+    elif not any(u.setup for u in game.units) and not any(sc.setup for sc in game.scenarios):
+        who = _count(len(game.units), "unit")
+        out.append(f"none of the {who} has a set-up hex (units[*].setup, scenarios[*].setup)")
+    for side in game.game.sides:
+        if not any(h.supply == side.id for h in game.map.hexes.values()):
+            out.append(f"the map has no supply source of the {side.id} side (map.hexes[*].supply)")
+    weather = game.turns.weather
+    if weather is not None and weather.table is not None and not any(t.id == weather.table for t in game.tables):
+        out.append(f"the weather table {weather.table!r} is missing (tables)")
+    names = {h.name for h in game.map.hexes.values() if h.name}
+    for rule, needed in (("11.2", _NAMES_11_2), ("11.3", _NAMES_11_3)):
+        if _rule_turns(game, rule):
+            missing = [x for x in needed if x not in names]
+            if missing:
+                out.append(f"special rule {rule} needs the map to name {', '.join(missing)} (map.hexes[*].name)")
+    if _rule_turns(game, "11.5") and not any(t.rule == "11.5" for t in game.tables):
+        out.append("special rule 11.5 needs its breakout table (tables[*].rule: '11.5')")
+    return out
+
+
+def _compile(board: Board) -> _Rules:
+    game = board.game
+    found = problems(game)
+    if found:
+        raise UnplayableGameError(game.game.id, found)
+    c = game.combat
+    first, second = 0, 1
+    pool = dicepool.Pool.of(c.dice_pool) if c.kind is CombatKind.DICE_POOL else None
     mp = c.max_attackers_per_hexside
-    if not isinstance(mp, int):
-        raise ValueError("the most attackers per hexside (7.1.1) is unknown")
-    mand = c.crt.mandatory_retreat
-    korsun = board.named("Korsun")[0]
-    pocket = frozenset(board.named("Korsun") + board.named("Yanovka") + board.named("Shenderovka"))
+    crt = c.crt if pool is None else None
+    mand = crt.mandatory_retreat if crt is not None else None
+    names = board.names
+    korsun = names["Korsun"][0] if "Korsun" in names else -1
+    pocket = frozenset(h for n in _NAMES_11_3 for h in names.get(n, ()))
     trigger: set[int] = set()
     for u in board.units:
         if u.entry is not None and u.entry.condition:
@@ -388,9 +529,9 @@ def _compile(board: Board) -> _Rules:
     present_t1 = {u.id for u in board.units if u.setup is not None or (u.entry and u.entry.turn in t11_1)}
     armour = [UnitType.ARMOUR]
     t1_att = frozenset(
-        i for i, u in enumerate(board.units) if board.unit_side[i] == german and u.type in armour and u.id in present_t1
+        i for i, u in enumerate(board.units) if board.unit_side[i] == second and u.type in armour and u.id in present_t1
     )
-    t1_move = frozenset(i for i, u in enumerate(board.units) if board.unit_side[i] == soviet and u.type in armour)
+    t1_move = frozenset(i for i, u in enumerate(board.units) if board.unit_side[i] == first and u.type in armour)
     hexside_kinds = frozenset(k for k, t in game.terrain.items() if t.kind is TerrainKind.HEXSIDE)
     river = frozenset(k for k, f in board.hexside_features.items() if f & hexside_kinds)
     shifting = {
@@ -424,9 +565,6 @@ def _compile(board: Board) -> _Rules:
         if plus:
             target = int(plus[0].rstrip("+"))
     rebuild = frozenset(t.number for t in game.turns.turns if "11.4" in t.marks) or _rule_turns(game, "11.4")
-    if WOODS not in game.terrain:
-        raise ValueError(f"8.2 needs the terrain {WOODS!r}")
-    woods = tuple(t == WOODS for t in board.terrain)
     nb = board.neighbours
     two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
     # 8.2's two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
@@ -443,52 +581,73 @@ def _compile(board: Board) -> _Rules:
 
     cav = routes(UnitType.CAVALRY)
     tank = routes(UnitType.ARMOUR)
-    # 8.2's fast units: those the kit's allowances give more than one hex on dry ground while supplied.
-    dry = {w for w in (game.turns.weather.states if game.turns.weather else ()) if w != MUD}
-    fast = tuple(
-        (_mk.allowance(game, _mk.mover(game, unit_type=str(t)), {*dry, "in-supply"}) or 0) > 1 for t in board.unit_type
-    )
-    n_faces = combat.dice_spec(c.crt.dice)[1]
+    # 8.2's two-hex moves: units the kit's allowances give more than one hex in a weather state while supplied.
+    states = list(weather.states) if weather is not None else [""]
+    two_hex = {
+        w: tuple(
+            (_mk.allowance(game, _mk.mover(game, unit_type=str(t)), {w, "in-supply"} - {""}) or 0) > 1
+            for t in board.unit_type
+        )
+        for w in states
+    }
+    fast = tuple(any(v[u] for v in two_hex.values()) for u in range(len(board.units)))
     hits: dict[int, list[tuple[int, int]]] = {}
-    for die in range(1, n_faces + 1):
-        row = combat.row_for_die(c.crt.rows, die)
-        if row is None:
-            raise ValueError(f"the CRT has no row for a roll of {die}")
-        cols = []
-        for j in range(len(c.crt.columns)):
-            cell = combat.column_cells(c.crt, j)[row]
-            normal, allout = combat.hits_of(cell, "normal"), combat.hits_of(cell, "all-out")
-            if normal is None or allout is None:
-                raise combat.UnknownValueError(f"CRT cell {c.crt.columns[j]}/{die} is unknown")
-            cols.append((normal, allout))
-        hits[die] = cols
+    if crt is not None:
+        n_faces = combat.dice_spec(crt.dice)[1]
+        for die in range(1, n_faces + 1):
+            row = combat.row_for_die(crt.rows, die)
+            if row is None:
+                raise ValueError(f"the CRT has no row for a roll of {die}")
+            cols = []
+            for j in range(len(crt.columns)):
+                cell = combat.column_cells(crt, j)[row]
+                normal, allout = combat.hits_of(cell, "normal"), combat.hits_of(cell, "all-out")
+                if normal is None or allout is None:
+                    raise combat.UnknownValueError(f"CRT cell {crt.columns[j]}/{die} is unknown")
+                cols.append((normal, allout))
+            hits[die] = cols
+    stacking = game.rules.stacking
+    rr = game.rules.retreat
+    closed: dict[str, frozenset[int]] = {}
+    for ut in board.unit_type:
+        mob = _mk.mobility_of(game, str(ut))
+        if mob not in closed:
+            closed[mob] = frozenset(
+                h
+                for h in range(len(board.labels))
+                if any(_mk.terrain_cost(game, x, mob) == _mk.PROHIBITED for x in {board.terrain[h], *board.features[h]})
+            )
+    no_entry = tuple(closed[_mk.mobility_of(game, str(ut))] for ut in board.unit_type)
+    sr = game.rules.supply
     return _Rules(
-        soviet=soviet,
-        german=german,
-        crt=c.crt,
+        first=first,
+        second=second,
+        pool=pool,
+        crt=crt,
         shifts=tuple(c.shifts),
         caps=tuple(c.shift_caps),
         modifiers=tuple(c.modifiers),
-        max_per_hexside=mp,
+        max_per_hexside=mp if isinstance(mp, int) else 10**6,
         max_defenders=tuple(c.max_defenders.get(s, 10**6) for s in board.sides),
         mandatory_side=board.side(mand.side) if mand is not None else -1,
         mandatory_min_hits=mand.min_hits if mand is not None else 10**6,
+        retreat_absorbs=rr.loss_reduction_max if rr is not None and rr.loss_reduction_max else 1,
         turns_11_1=t11_1,
         turns_11_2=_rule_turns(game, "11.2"),
         freeze_turns=_rule_turns(game, "11.2") | _rule_turns(game, "11.3"),
         rebuild_turns=rebuild,
         breakout_turns=_rule_turns(game, "11.5"),
         korsun=korsun,
-        next_to_korsun=frozenset(board.neighbours[korsun]),
-        tichonovka=board.named("Tichonovka")[0],
+        next_to_korsun=frozenset(board.neighbours[korsun]) if korsun >= 0 else frozenset(),
+        tichonovka=names["Tichonovka"][0] if "Tichonovka" in names else -1,
         pocket=pocket,
         trigger_6_2=frozenset(trigger),
         t1_german_attackers=t1_att,
         t1_soviet_movers=t1_move,
         fast=fast,
+        two_hex=two_hex,
         cavalry=tuple(t is UnitType.CAVALRY for t in board.unit_type),
         corps=tuple(u.size is UnitSize.CORPS for u in board.units),
-        woods=woods,
         tank_routes=tank,
         cavalry_routes=cav,
         side_units=tuple(
@@ -501,6 +660,7 @@ def _compile(board: Board) -> _Rules:
             bool((set(board.features[h]) | {board.terrain[h]}) & shifting) for h in range(len(board.labels))
         ),
         within2=within2,
+        initial_weather=weather.initial if weather is not None else "",
         weather_table=table,
         roll_turns=roll_turns,
         fixed_weather=fixed,
@@ -508,6 +668,12 @@ def _compile(board: Board) -> _Rules:
         supply_limit_turn2=3,
         per_unit_modifiers=all(m.add is None and m.per_unit for m in c.modifiers),
         hits=hits,
+        retreat=rr,
+        sources=tuple(frozenset(x) for x in board.sources),
+        stacking=stacking if stacking is not None and not stacking.unlimited else None,
+        no_entry=no_entry,
+        any_no_entry=any(no_entry),
+        eliminate_unsupplied_at_end=sr is not None and sr.unsupplied_eliminated_at_end,
         memo={},
     )
 
@@ -549,7 +715,7 @@ def supplied_units(state: State, side: str, *, max_length: int | None = None) ->
 def _judge_supply(s: State, side: int) -> None:
     """5.0, 5.2: mark the side's units in or out of supply (11.2: Soviet lines of three hexes on turn 2)."""
     r = rules_of(s.board)
-    limit = r.supply_limit_turn2 if side == r.soviet and s.turn in r.turns_11_2 else None
+    limit = r.supply_limit_turn2 if side == r.first and s.turn in r.turns_11_2 else None
     ok = _supplied_hexes(s, side, limit)
     for u in s.on_map(side):
         s.oos[u] = s.pos[u] not in ok
@@ -569,7 +735,7 @@ def _enter_hex(s: State, u: int, h: int) -> None:
 
 def _trip(s: State, u: int, h: int) -> None:
     r = rules_of(s.board)
-    if s.board.unit_side[u] == r.soviet:
+    if s.board.unit_side[u] == r.first:
         if h in r.trigger_6_2:
             s.soviet_entered_a2_a6 = True
         if h in r.next_to_korsun:
@@ -605,7 +771,7 @@ def _declarable(
         pos = s.pos
         targets = sorted({pos[v] for v in r.side_units[1 - a] if pos[v] >= 0} - s.attacked_hexes)
     # 11.1: on turn 1 only the four named panzer units attack for the Germans.
-    only = r.t1_german_attackers if s.turn in r.turns_11_1 and a == r.german else None
+    only = r.t1_german_attackers if s.turn in r.turns_11_1 and a == r.second else None
     side, attacked, retreated, occupants = b.unit_side, s.attacked, s.retreated, s.occupants
     limit = r.max_per_hexside
     for t in targets:
@@ -632,7 +798,7 @@ def _any_attack(s: State) -> bool:
     a = s.active
     theirs = s.count[1 - a]
     pos, attacked, retreated, done = s.pos, s.attacked, s.retreated, s.attacked_hexes
-    only = r.t1_german_attackers if s.turn in r.turns_11_1 and a == r.german else None
+    only = r.t1_german_attackers if s.turn in r.turns_11_1 and a == r.second else None
     nbrs = b.neighbours
     for u in r.side_units[a]:
         h = pos[u]
@@ -647,6 +813,9 @@ def _any_attack(s: State) -> bool:
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
     """Units that may be flipped for an all-out attack (7.3): full two-step attackers, tanks if any."""
     b = s.board
+    pool = rules_of(b).pool
+    if pool is not None:  # the tabletop's all-out attack (4.3): the named unit pays its cost first
+        return sorted(attackers) if pool.all_out != (0, 0) else []
     if _overconcentrated(s, target):
         return []  # 7.4 gives the all-out result anyway: flipping would only cost a step
     full = [u for u in attackers if b.max_steps[u] == 2 and s.steps[u] == 2]
@@ -710,7 +879,7 @@ def _base_odds(
     ckey = ("column", att, dfn)
     col = r.memo.get(ckey)
     if col is None:
-        pick = combat.column_for_odds(r.crt, att, dfn)
+        pick = combat.column_for_odds(r.odds_crt, att, dfn)
         assert pick.index is not None
         col = r.memo[ckey] = pick.index
     return att, dfn, col
@@ -796,7 +965,8 @@ def _odds(
     key = ("shift", base, tuple(sh.id for sh in shifts), tuple(id(c) for c in caps), s.turn, a)
     got = r.memo.get(key)
     if got is None:
-        res = combat.apply_shifts(r.crt.columns, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
+        cols = r.odds_crt.columns
+        res = combat.apply_shifts(cols, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
         assert res.index is not None
         got = r.memo[key] = (res.index, res.net)
     return att, dfn, counted, base, shifts, got[0], got[1], over
@@ -806,16 +976,16 @@ def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
     b = s.board
     r = rules_of(b)
     att, dfn, counted, base, shifts, final, net, over = _odds(s, target, attackers)
-    allout = combat.distribution(r.crt, final, attack="all-out")
-    normal = allout if over else combat.distribution(r.crt, final, attack="normal")
+    allout = combat.distribution(r.odds_crt, final, attack="all-out")
+    normal = allout if over else combat.distribution(r.odds_crt, final, attack="normal")
     return AttackPreview(
         attack=att,
         defense=dfn,
         defenders=tuple(b.unit_ids[u] for u in counted),
-        base_column=r.crt.columns[base],
+        base_column=r.odds_crt.columns[base],
         shifts=tuple(sh.id for sh in shifts),
         net_shift=net,
-        column=r.crt.columns[final],
+        column=r.odds_crt.columns[final],
         column_index=final,
         overconcentrated=over,
         normal=normal,
@@ -830,29 +1000,35 @@ def _cap_in_force(s: State, cap: ShiftCap, target: int, attackers: Sequence[int]
     if cap.rule != "11.3":
         return True
     r = rules_of(s.board)
-    if not s.count[r.german][r.korsun]:
+    if r.korsun < 0 or not s.count[r.second][r.korsun]:
         return False
-    if s.active == r.german:
+    if s.active == r.second:
         return any(s.pos[u] in r.pocket for u in attackers)
     return target in r.pocket
 
 
 def preview_attack(state: State, target: str, attackers: Sequence[str]) -> AttackPreview:
     """What an attack by ``attackers`` on ``target`` would be, without changing anything (legality not
-    checked)."""
+    checked).  Odds CRTs only: dice-pool combat has no columns (:func:`forge.rules.dicepool.hit_difference` gives
+    its exact outcomes)."""
     b = state.board
+    if rules_of(b).pool is not None:
+        raise ValueError("preview_attack reads an odds CRT; this game's combat is a dice pool")
     return _evaluate(state, b.hex(target), [b.unit(x) for x in attackers])
 
 
 def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
     b = s.board
     r = rules_of(b)
+    if r.pool is not None:
+        _resolve_pool(s, r.pool, flip, dice)
+        return
     t = s.attack_target
     attackers = s.attackers
     att, dfn, counted, base, shifts, final, net, over = _odds(s, t, attackers)
     die = dice.roll()
     if die not in r.hits:
-        raise ValueError(f"a die roll of {die} is not on the CRT ({', '.join(r.crt.rows)})")
+        raise ValueError(f"a die roll of {die} is not on the CRT ({', '.join(r.odds_crt.rows)})")
     if flip is not None:  # 7.3: the all-out attack costs the flipped unit a step, whatever the roll
         s._set_steps(flip, s.steps[flip] - 1)
     hits = r.hits[die][final][1 if (flip is not None or over) else 0]
@@ -892,35 +1068,142 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
     s.to_act = d
 
 
-def _retreat_hexes(s: State, h: int, side: int) -> list[int]:
-    """Where units of ``side`` in ``h`` may retreat (7.6, with 11.1 and 11.2)."""
+def _pool_strength(s: State, u: int, target: int, role: Literal["attacker", "defender"]) -> int:
+    """A unit's modified strength in dice-pool combat (4.4): every applicable multiplier, rounded once."""
     b = s.board
     r = rules_of(b)
-    enemy = 1 - side
-    mine, theirs = s.count[side], s.count[enemy]
-    from_source = b.source_of[h] == side
-    t1 = s.turn in r.turns_11_1 and side == r.german and s.active == r.soviet
-    t2 = s.turn in r.turns_11_2 and side == r.german
-    free: list[int] = []
-    held: list[int] = []
-    for n in b.neighbours[h]:
-        if theirs[n]:
-            continue
-        friendly = mine[n] > 0
-        zoc = any(theirs[m] for m in b.neighbours[n])
-        if zoc and not friendly:
-            continue
-        if b.source_of[n] == enemy and not friendly:
-            continue
-        if from_source and b.source_of[n] != side:
-            continue  # 7.6: from a friendly supply source only into another one
-        if t1 and (n in s.hit_hexes or not (b.source_of[n] == side or friendly)):
-            continue  # 11.1: German sources or German-held hexes not hit this turn
-        if t2 and n == r.tichonovka:
-            continue  # 11.2: no German entry into Tichonovka
-        (held if zoc else free).append(n)
-    # 7.6: out of enemy zones if possible; only then into friendly-held hexes in one.
-    return free or held
+    conds: set[str] = set()
+    if role == "attacker":
+        if (s.pos[u], target) in r.river:
+            conds.add("across-river")
+        if s.oos[u]:
+            conds.add("attacker-unsupplied")
+    elif s.oos[u]:
+        conds.add("defender-unsupplied")
+    if s.weather == MUD:
+        conds.add("mud")
+    base = s.unit_strength(u, attack=role == "attacker")
+    key = ("pool", base, r.type_value[u], r.combat_terrain[target], role, frozenset(conds))
+    got = r.memo.get(key)
+    if got is None:
+        assert r.pool is not None
+        total = combat.combat_strength(
+            [combat.Fighter(base, r.type_value[u], frozenset(conds))],
+            r.modifiers,
+            role=role,
+            defender_terrain=r.combat_terrain[target],
+            rounding=r.pool.rounding,
+        ).total
+        assert total is not None
+        got = r.memo[key] = int(total)
+    return int(got)
+
+
+def _pool_hits(strength: int, pool: dicepool.Pool, dice: DiceSource) -> int:
+    """One unit's hits: a sure hit per full ``automatic_hit_every``, a roll for the remainder (4.4)."""
+    every = pool.automatic_hit_every
+    sure, rest = divmod(strength, every) if every else (0, strength)
+    if rest <= 0:
+        return sure
+    if rest >= pool.die:
+        return sure + 1
+    return sure + (1 if dice.roll() <= rest else 0)
+
+
+def _resolve_pool(s: State, pool: dicepool.Pool, flip: int | None, dice: DiceSource) -> None:
+    """Dice-pool combat (the tabletop's 4.4): each attacker and each counted defender rolls; the side with fewer
+    hits loses the difference; an all-out attack and a crowded target add their losses.  Reading: the attacker's
+    losses are spread by the engine, always from the unit with most steps left (the named all-out unit first
+    among equals), so every unit is down to one before any is destroyed; the defender absorbs its own as hits,
+    one step at a time, and may retreat to absorb up to ``rules.retreat.loss_reduction_max`` of the last of them.
+    """
+    b = s.board
+    r = rules_of(b)
+    t = s.attack_target
+    attackers = list(s.attackers)
+    d = 1 - s.active
+    defenders = [u for u in s.occupants[t] if not s.retreated[u]]
+    limit = r.max_defenders[d]
+    dstr = {u: _pool_strength(s, u, t, "defender") for u in defenders}
+    counted = sorted(defenders, key=lambda u: (-dstr[u], u))[:limit]
+    att_hits = sum(_pool_hits(_pool_strength(s, u, t, "attacker"), pool, dice) for u in attackers)
+    def_hits = sum(_pool_hits(dstr[u], pool, dice) for u in counted)
+    a_loss, d_loss = dicepool.combat_losses(
+        att_hits - def_hits, pool, all_out=flip is not None, units_in_target=len(s.occupants[t])
+    )
+    for u in attackers:
+        s.attacked[u] = True
+    s.attacked_hexes.add(t)
+    s.last_combat = rec = CombatRecord(
+        b, t, tuple(attackers), tuple(counted), att_hits, def_hits, -1, (), 0, -1, flip, False, 0, d_loss
+    )
+    rec.attacker_losses = a_loss
+    if s.log is not None:
+        s._note(str(rec))
+    s.attack_target = -1
+    s.attackers = []
+    order = ([flip] if flip is not None else []) + [u for u in attackers if u != flip]
+    for _ in range(a_loss):
+        alive = [u for u in order if s.steps[u] > 0 and s.pos[u] >= 0]
+        if not alive:
+            break
+        u = max(alive, key=lambda x: (s.steps[x], -order.index(x)))
+        s._set_steps(u, s.steps[u] - 1)
+        if s.steps[u] <= 0:
+            _eliminate(s, u)
+    if d_loss <= 0:
+        return
+    s.hit_hexes.add(t)
+    if d_loss > sum(s.steps[u] for u in defenders):
+        for u in list(s.occupants[t]):  # losses beyond the defenders' strength destroy the square
+            _eliminate(s, u)
+        return
+    s.hits = PendingHits(t, d_loss, d_loss, False)
+    s.to_act = d
+
+
+def _retreat_hexes(s: State, h: int, side: int, unit: int = -1) -> list[int]:
+    """Where units of ``side`` in ``h`` may retreat: rules.retreat through the kit (7.6, and 11.1 as one of its
+    limits), minus Tichonovka under 11.2 and hexes a unit could not stack in (rules.stacking)."""
+    b = s.board
+    r = rules_of(b)
+    mine, theirs = s.count[side], s.count[1 - side]
+    ban = r.tichonovka if s.turn in r.turns_11_2 and side == r.second else -1  # 11.2: no German entry
+    nb = b.neighbours
+    first = [n for n in nb[h] if n != ban and (unit < 0 or (n not in r.no_entry[unit] and _stack_ok(s, unit, n)))]
+
+    def neighbours(x: int) -> Sequence[int]:
+        return first if x == h else nb[x]
+
+    return _kr.retreat_hexes(
+        r.retreat,
+        h,
+        b.sides[side],
+        neighbours,
+        friendly={x for x, n in enumerate(mine) if n},
+        enemy={x for x, n in enumerate(theirs) if n},
+        own_sources=r.sources[side],
+        enemy_sources=r.sources[1 - side],
+        hit=s.hit_hexes,
+        turn=s.turn,
+        during=b.sides[s.active],
+    )
+
+
+def _may_end_in(s: State, u: int, h: int) -> bool:
+    """Whether unit ``u`` may end a move or retreat in ``h``: terrain it may enter, a stack it may join."""
+    return h not in rules_of(s.board).no_entry[u] and _stack_ok(s, u, h)
+
+
+def _stack_ok(s: State, u: int, h: int) -> bool:
+    """Whether unit ``u`` may join the units of its side in ``h`` (rules.stacking; True when there is no limit, or
+    when the data cannot tell)."""
+    r = rules_of(s.board)
+    if r.stacking is None:
+        return True
+    units = s.board.units
+    stack = [(units[v], s.steps[v]) for v in s.occupants[h] if v != u] + [(units[u], s.steps[u])]
+    return _ks.legal(r.stacking, stack) is not False
 
 
 def _hit_actions(s: State) -> list[Action]:
@@ -930,16 +1213,19 @@ def _hit_actions(s: State) -> list[Action]:
     cache = _cache(b)
     units = sorted(u for u in s.occupants[ph.hex] if not s.retreated[u])
     out: list[Action] = []
+    r = rules_of(b)
     if ph.destinations is not None:
         for u in units:
-            out.extend(cache.retreat(u, d) for d in ph.destinations)
+            out.extend(cache.retreat(u, d) for d in ph.destinations if _may_end_in(s, u, d))
         return out
-    dests = _retreat_hexes(s, ph.hex, b.unit_side[units[0]]) if ph.remaining == 1 and units else []
+    dests = _retreat_hexes(s, ph.hex, b.unit_side[units[0]]) if ph.remaining <= r.retreat_absorbs and units else []
+    alike = r.stacking is None and not r.any_no_entry
+    per_unit = {u: dests if alike else _retreat_hexes(s, ph.hex, b.unit_side[u], u) for u in units}
     if not (dests and ph.mandatory_retreat):
         two = [u for u in units if s.steps[u] >= 2]
         out.extend(cache.lose(u) for u in (two or units))
     for u in units:
-        out.extend(cache.retreat(u, d) for d in dests)
+        out.extend(cache.retreat(u, d) for d in per_unit[u])
     return out
 
 
@@ -964,12 +1250,12 @@ def _movers(s: State) -> list[int]:
     pos, moved, retreated = s.pos, s.moved, s.retreated
     units = [u for u in r.side_units[a] if pos[u] >= 0 and not moved[u] and not retreated[u]]
     if s.turn in r.turns_11_1:
-        if a == r.soviet:
+        if a == r.first:
             return [u for u in units if u in r.t1_soviet_movers]  # 11.1: only the three Soviet tank units
         if any(moved[v] for v in r.side_units[a]):
             return []  # 11.1: one German panzer unit moves, and no other unit
         return [u for u in units if b.unit_type[u] is UnitType.ARMOUR]
-    if s.turn in r.freeze_turns and a == r.german and not s.soviet_entered_next_to_korsun:
+    if s.turn in r.freeze_turns and a == r.second and not s.soviet_entered_next_to_korsun:
         k, near = r.korsun, r.next_to_korsun
         return [u for u in units if pos[u] != k and pos[u] not in near]  # 11.2, 11.3: the Korsun freeze
     return units
@@ -982,16 +1268,18 @@ def _routes(s: State, u: int) -> dict[int, list[int]]:
     side = b.unit_side[u]
     theirs = s.count[1 - side]
     h = s.pos[u]
-    ban = r.tichonovka if side == r.german and s.turn in r.turns_11_2 else -1  # 11.2
+    ban = r.tichonovka if side == r.second and s.turn in r.turns_11_2 else -1  # 11.2
     # 11.1: the Soviet tanks end turn 1's movement in different hexes
-    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.soviet and s.turn in r.turns_11_1 else ()
+    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.first and s.turn in r.turns_11_1 else ()
     out: dict[int, list[int]] = {}
+    ne = r.no_entry[u]
     for n in b.neighbours[h]:
-        if not theirs[n] and n != ban and n not in others:
+        if not theirs[n] and n != ban and n not in others and n not in ne:
             out[n] = [-1]
-    if r.fast[u] and s.weather != MUD and not s.oos[u]:  # 8.2
+    if r.two_hex[s.weather][u] and not s.oos[u]:  # 8.2
         for n, m in (r.cavalry_routes if r.cavalry[u] else r.tank_routes)[h]:
-            if not theirs[n] and not theirs[m] and n != ban and m != ban and m not in others:
+            ok = not theirs[n] and not theirs[m] and n != ban and m != ban and m not in others
+            if ok and n not in ne and m not in ne:
                 out.setdefault(m, []).append(n)
     return out
 
@@ -1020,28 +1308,31 @@ def _compute_move_options(s: State) -> _Options:
     if not movers:
         return out
     moves = _cache(b).moves
-    if s.active == r.soviet and s.turn in r.turns_11_1:
+    if s.active == r.first and s.turn in r.turns_11_1:
         for u in movers:
-            dests = list(_routes(s, u))
+            dests = [h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h)]
             out[u] = ([moves[u][h] for h in dests], dests)
         return out
     # As _routes, for every unit at once: which hexes may be entered at all (no enemy; 11.2: no Tichonovka).
     theirs = s.count[1 - s.active]
     free = [not n for n in theirs]
-    if s.active == r.german and s.turn in r.turns_11_2:
+    if s.active == r.second and s.turn in r.turns_11_2:
         free[r.tichonovka] = False
-    two_hex = s.weather != MUD
+    two_hex = r.two_hex[s.weather]
     nbrs = b.neighbours
     for u in movers:
         h = s.pos[u]
-        dests = [n for n in nbrs[h] if free[n]]
-        if two_hex and r.fast[u] and not s.oos[u]:  # 8.2
+        ne = r.no_entry[u]
+        dests = [n for n in nbrs[h] if free[n] and n not in ne]
+        if two_hex[u] and not s.oos[u]:  # 8.2
             seen = set(dests)
             seen.add(h)
             for n, m in (r.cavalry_routes if r.cavalry[u] else r.tank_routes)[h]:
-                if m not in seen and free[n] and free[m]:
+                if m not in seen and free[n] and free[m] and n not in ne and m not in ne:
                     seen.add(m)
                     dests.append(m)
+        if r.stacking is not None:  # stacking limits bind where a move ends
+            dests = [x for x in dests if _stack_ok(s, u, x)]
         row = moves[u]
         out[u] = ([row[x] for x in dests], dests)
     return out
@@ -1051,7 +1342,7 @@ def _end_movement_blocked(s: State) -> bool:
     """11.1: the Soviet tanks must end turn 1's movement in different hexes; ending is refused while two share
     a hex and one of them could still move."""
     r = rules_of(s.board)
-    if not (s.turn in r.turns_11_1 and s.active == r.soviet):
+    if not (s.turn in r.turns_11_1 and s.active == r.first):
         return False
     by_hex: dict[int, list[int]] = {}
     for u in r.t1_soviet_movers:
@@ -1087,9 +1378,12 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
     if a >= 0:
         s.to_act = a
     if kind is Phase.SUPPLY:
-        _judge_supply(s, a)
-        _reinforce(s, a)
-        s.rebuild_open = s.turn in r.rebuild_turns and a == r.soviet
+        does = b.phase_activities[s.step]
+        if not does or "supply" in does:
+            _judge_supply(s, a)
+        if not does or "reinforcement" in does:
+            _reinforce(s, a)
+        s.rebuild_open = s.turn in r.rebuild_turns and a == r.first
     elif kind is Phase.COMBAT:
         s.attacked_hexes.clear()
         for u in range(len(b.units)):
@@ -1103,13 +1397,19 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
         for u in s.on_map(a):  # 9.0
             s.retreated[u] = False
     elif kind is Phase.HOUSEKEEPING:
-        if s.turn >= b.last_turn:
+        # A housekeeping phase that closes the turn ends the game on the last turn; elsewhere (the tabletop's
+        # ground phase opens the player turn) it only rolls the weather.
+        if s.turn >= b.last_turn and s.step == len(b.sequence) - 1:
             _end_game(s)
-        elif s.weather != MUD and s.turn in r.roll_turns and r.weather_table:
-            die = dice.roll()  # 11.2: the mud roll
+        elif s.weather == r.initial_weather and s.turn in r.roll_turns and r.weather_table:
+            # 11.2: the mud roll.  Reading: rolls stop once the weather has changed (Hell's Gate: mud lasts to the
+            # end; the tabletop post leaves it to the scenario); a result naming no weather state (the tabletop's
+            # "no mud") leaves the weather as it is.
+            die = dice.roll()
             if die not in r.weather_table:
                 raise ValueError(f"a die roll of {die} is not on the mud table")
-            s.weather = r.weather_table[die]
+            if r.weather_table[die] in r.two_hex:
+                s.weather = r.weather_table[die]
             s._note(f"mud roll {die}: {s.weather}")
 
 
@@ -1125,12 +1425,12 @@ def _reinforce(s: State, side: int) -> None:
             s._set_status(u, UnitStatus.WITHDRAWN)  # 6.2: the condition never met, the unit never comes
             s._note(f"{unit.id} does not arrive ({e.rule or 'condition'})")
             continue
-        if e.hex is not None and not theirs[b.hex(e.hex)]:
+        if e.hex is not None and not theirs[b.hex(e.hex)] and _may_end_in(s, u, b.hex(e.hex)):
             _arrive(s, u, b.hex(e.hex))
             continue
         # 6.1: the nearest friendly supply source that is vacant or friendly-held. Reading: with no entry hex
         # in the data (the 24th Panzer) every such source is equally near.
-        cands = [h for h in b.sources[side] if not theirs[h]]
+        cands = [h for h in b.sources[side] if not theirs[h] and _may_end_in(s, u, h)]
         if not cands:
             s._set_status(u, UnitStatus.LOST)
             s._note(f"{unit.id} lost: no friendly supply source to arrive in (6.1)")
@@ -1162,7 +1462,7 @@ def _rebuild_candidates(s: State) -> list[int]:
     r = rules_of(b)
     return [
         u
-        for u in s.on_map(r.soviet)
+        for u in s.on_map(r.first)
         if r.corps[u] and b.max_steps[u] >= 2 and s.steps[u] < b.max_steps[u] and not s.oos[u]
     ]
 
@@ -1191,11 +1491,12 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     s.rebuild_open = s.breakout_open = False
     s.step += 1
     if s.step >= len(b.sequence):
-        s.step = 0
         if s.turn >= b.last_turn:
+            s.step = len(b.sequence) - 1  # the game ends in the last phase of the last turn
             if s.result is None:
                 _end_game(s)
             return
+        s.step = 0
         s.turn += 1
         s.hit_hexes.clear()
         if s.turn in r.fixed_weather:
@@ -1215,10 +1516,11 @@ def start(s: State) -> None:
 
 
 def _end_game(s: State) -> None:
-    """12.0: Soviets then Germans lose every unit that cannot trace supply; then the score."""
+    """12.0: Soviets then Germans lose every unit that cannot trace supply (when the data's
+    rules.supply.unsupplied_eliminated_at_end says so); then the score."""
     b = s.board
     gone: list[str] = []
-    for side in range(len(b.sides)):  # first_side (the Soviets) first
+    for side in range(len(b.sides) if rules_of(b).eliminate_unsupplied_at_end else 0):  # the first side first
         ok = _supplied_hexes(s, side)
         for u in list(s.on_map(side)):
             if s.pos[u] not in ok:
@@ -1439,6 +1741,10 @@ def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
     s.retreated[u] = True
     if s.log is not None:
         s._note(f"{action.unit} retreats to {action.to}")
+    if rules_of(b).stacking is not None or rules_of(b).any_no_entry:
+        for x in list(s.occupants[ph.hex]):
+            if not s.retreated[x] and not any(_may_end_in(s, x, h) for h in ph.destinations):
+                _eliminate(s, x)  # Reading: a unit that must retreat and has nowhere to stack is destroyed
     if all(s.retreated[x] for x in s.occupants[ph.hex]):
         _finish_hits(s)
     return True
@@ -1472,7 +1778,7 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
         _trip(s, u, via)
     _enter_hex(s, u, to)
     s.moved[u] = True
-    if s.turn in r.turns_11_1:
+    if s.turn in r.turns_11_1 or r.stacking is not None:  # other units' options depend on this move
         s.scratch.pop("options", None)
     else:
         rest = dict(option_map)
