@@ -46,8 +46,9 @@ Point: TypeAlias = tuple[float, float]
 Anchor = Literal["start", "middle", "end"]
 """Where ``(x, y)`` sits on a text's baseline: its start, its middle or its end."""
 
-SVG_FONT_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', sans-serif"
-"""The PDF embeds Bitstream Vera; DejaVu Sans is its metric-compatible descendant, so fitted text still fits."""
+SVG_FONT_FAMILY = "'DejaVu Sans', 'Bitstream Vera Sans', sans-serif"
+"""The PDF embeds DejaVu Sans (forge/fonts/); Bitstream Vera, its ancestor, has the same Latin metrics, so fitted
+text still fits where only Vera is installed.  SVG names the family: the viewer's own copy draws it."""
 _SVG_FONTS: dict[str, tuple[str | None, str | None]] = {
     FONT: (None, None),
     FONT_BOLD: ("bold", None),

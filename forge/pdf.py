@@ -13,34 +13,39 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path, PurePath
 
-import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-FONT = "Vera"
-"""Regular text face: Bitstream Vera, shipped with reportlab and embedded in every PDF we write."""
-FONT_BOLD = "VeraBd"
-FONT_ITALIC = "VeraIt"
+FONTS_DIR = Path(__file__).parent / "fonts"
+"""The bundled DejaVu Sans faces (Debian's fonts-dejavu 2.37-6; see fonts/README.md and fonts/LICENSE)."""
+FONT = "DejaVuSans"
+"""Regular text face: DejaVu Sans (Vera's Latin metrics, plus Latin extended, Greek, Cyrillic ...), embedded as a
+subset in every PDF we write.  Renderers name faces only through these constants."""
+FONT_BOLD = "DejaVuSans-Bold"
+FONT_ITALIC = "DejaVuSans-Oblique"
+FONT_FACES = (FONT, FONT_BOLD, FONT_ITALIC)
+"""Every face a renderer may use; each is the file ``FONTS_DIR / f"{name}.ttf"``."""
 
 _registered = False
 
 
 def register_fonts() -> None:
-    """Register the Vera TrueType fonts (embedded as subsets) once per process."""
+    """Register the bundled TrueType fonts (embedded as subsets) once per process."""
     global _registered
     if _registered:
         return
-    folder = Path(reportlab.__file__).parent / "fonts"
-    for name in (FONT, FONT_BOLD, FONT_ITALIC):
-        pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
+    for name in FONT_FACES:
+        pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / f"{name}.ttf")))
     _registered = True
 
 
 def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str = "", subject: str = "") -> Canvas:
     """A reportlab canvas whose output depends only on what is drawn (``invariant=1``: fixed dates and ids)."""
     register_fonts()
-    c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
+    # reportlab's initial font is Helvetica, which it names (unembedded) in every page's resources even when no
+    # text uses it; starting in our own face leaves only embedded fonts in the file.
+    c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT)
     c.setTitle(title)
     c.setSubject(subject)
     c.setCreator("Hexforge")

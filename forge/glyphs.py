@@ -1,0 +1,173 @@
+"""Glyph coverage: printable text with characters the bundled fonts cannot draw, found before anything is drawn.
+
+A PDF draws a character its font lacks as an empty box (the font's ``.notdef`` glyph), silently.  DejaVu Sans
+covers Latin, Greek, Cyrillic and much more, but not CJK, most emoji and many other scripts; :func:`uncovered_text`
+walks a loaded game for the text that is printed on a component and names every such character, and
+:func:`coverage_warnings` turns what it finds into located warnings (``forge check``, ``build`` and ``verify``
+print them; they never change the exit status).
+
+What is printable: every text the renderers may print.  Ids, rule numbers, colours and closed vocabularies are
+ASCII by their patterns, so they never warn; the free-text fields that no component prints are listed in
+:data:`NOT_PRINTED` (a field missing from it is treated as printed: a warning too many beats a silent box).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from . import model as m
+from .errors import Problem
+from .keypath import Document, PathT, dotted
+
+__all__ = ["NOT_PRINTED", "Uncovered", "coverage_warnings", "face_coverage", "file_warnings", "uncovered_text"]
+
+ALL = frozenset({"*"})
+NOT_PRINTED: dict[str, frozenset[str]] = {
+    "Example": ALL,  # worked examples: recomputed by forge verify, never printed on a component
+    "CapReading": ALL,  # another reading of a cap, never applied nor printed
+    "DieModifier": ALL,  # engine input; the cards print the tables, not these
+    "VictoryLevel": ALL,  # the cards print the victory summary and points, not the levels
+    "Info": frozenset({"source", "notes", "edition"}),
+    "Unit": frozenset({"note"}),
+    "HexInfo": frozenset({"note"}),
+    "HexsideInfo": frozenset({"note", "name"}),
+    "Limit": frozenset({"note"}),
+    "MoveAllowance": frozenset({"note"}),
+    "StackingRules": frozenset({"when"}),
+}
+"""Model class name -> its fields that no component prints (``*``: the whole class).  The reason an ``Unknown``
+value is unknown is printed only for table cells (``... cells unknown (why)``), so it is checked there only."""
+
+MAX_LISTED = 12
+"""Most characters one warning lists (a whole paragraph in another script would otherwise fill the screen)."""
+
+_SKIPPED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
+"""Control and format characters (tab, line breaks, soft hyphen, joiners): nothing is drawn for them."""
+
+
+@cache
+def face_coverage() -> dict[str, frozenset[int]]:
+    """Code points each bundled face has a glyph for (read from the fonts' cmaps once per process)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from .pdf import FONT_FACES, register_fonts
+
+    register_fonts()
+    return {name: frozenset(pdfmetrics.getFont(name).face.charToGlyph) for name in FONT_FACES}
+
+
+@dataclass(frozen=True)
+class Uncovered:
+    """Printable text at ``path`` with characters some bundled face lacks."""
+
+    path: PathT
+    """Key path into the document (the model's field names are the file's keys)."""
+    is_key: bool
+    """The text is a mapping key (a place name), not a value."""
+    missing: tuple[str, ...]
+    """Characters no bundled face has, in order of first appearance."""
+    partly: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Characters some faces have and others lack, with the faces that lack them."""
+
+    def message(self) -> str:
+        parts = []
+        if self.missing:
+            parts.append(f"{_listed(self.missing)} {'is' if len(self.missing) == 1 else 'are'} in no bundled font")
+        for ch, faces in self.partly:
+            parts.append(f"{_listed((ch,))} is not in {', '.join(_face_name(f) for f in faces)}")
+        return (
+            "; ".join(parts)
+            + ": printed as an empty box (the bundled DejaVu Sans covers Latin, Greek, Cyrillic and more, not CJK "
+            "or most emoji)"
+        )
+
+
+def _listed(chars: tuple[str, ...]) -> str:
+    shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in chars[:MAX_LISTED])
+    return shown + (f" and {len(chars) - MAX_LISTED} more" if len(chars) > MAX_LISTED else "")
+
+
+def _face_name(face: str) -> str:
+    return face.replace("DejaVuSans", "DejaVu Sans").replace("-", " ")
+
+
+def _texts(obj: Any, path: PathT = ()) -> Iterator[tuple[PathT, str, bool]]:
+    """Every printable text in ``obj`` with its key path; True marks a mapping key."""
+    if isinstance(obj, m.Unknown):
+        if "cells" in path:
+            yield (*path, "unknown"), obj.unknown, False
+    elif isinstance(obj, BaseModel):
+        skip = NOT_PRINTED.get(type(obj).__name__, frozenset())
+        if skip is ALL:
+            return
+        for name in type(obj).model_fields:
+            if name not in skip:
+                yield from _texts(getattr(obj, name), (*path, name))
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            if isinstance(k, str):
+                yield (*path, k), k, True
+            yield from _texts(v, (*path, k))
+    elif isinstance(obj, list | tuple):
+        for i, v in enumerate(obj):
+            yield from _texts(v, (*path, i))
+    elif isinstance(obj, str):
+        yield path, obj, False
+
+
+def uncovered_text(game: m.Game) -> list[Uncovered]:
+    """The printable texts of ``game`` with characters a bundled face lacks, one entry per text."""
+    out = []
+    for path, text, is_key in _texts(game):
+        if text.isascii():  # every printable ASCII character is in every face; the common case stops here
+            continue
+        chars = [
+            ch for ch in dict.fromkeys(text) if ord(ch) > 0x7E and unicodedata.category(ch) not in _SKIPPED_CATEGORIES
+        ]
+        if not chars:
+            continue
+        faces = face_coverage()
+        missing, partly = [], []
+        for ch in chars:
+            lacking = tuple(f for f, cps in faces.items() if ord(ch) not in cps)
+            if len(lacking) == len(faces):
+                missing.append(ch)
+            elif lacking:
+                partly.append((ch, lacking))
+        if missing or partly:
+            out.append(Uncovered(path, is_key, tuple(missing), tuple(partly)))
+    return out
+
+
+def coverage_warnings(game: m.Game, file: str, doc: Document | None = None) -> list[Problem]:
+    """Located warnings for :func:`uncovered_text`; without ``doc`` (the file's marks) they name the key path
+    only."""
+    problems = []
+    for u in uncovered_text(game):
+        mk = doc.mark(u.path, key=u.is_key) if doc is not None else None
+        problems.append(Problem(file, mk[0] if mk else None, mk[1] if mk else None, dotted(u.path), u.message()))
+    return sorted(problems, key=lambda p: (p.line or 0, p.column or 0, p.path))
+
+
+def file_warnings(game: m.Game, file: str) -> list[Problem]:
+    """:func:`coverage_warnings` for ``game`` as loaded from ``file``.  The file's marks are read again only when
+    there is something to warn about (the loaded game keeps none); if the file cannot be read again, the warnings
+    name the key path only."""
+    from pathlib import Path
+
+    from .errors import LoadError
+    from .loader import parse_yaml
+
+    if not uncovered_text(game):
+        return []
+    try:
+        doc: Document | None = parse_yaml(Path(file).read_bytes().decode("utf-8-sig"), file)
+    except (OSError, UnicodeDecodeError, LoadError):  # changed since it was loaded: the key path still says where
+        doc = None
+    return coverage_warnings(game, file, doc)

@@ -1,0 +1,211 @@
+"""Fonts and glyph coverage: the bundled DejaVu Sans is embedded, draws Cyrillic and Greek, and a printed character
+none of its faces has is a located warning (never a silent box, never a failure)."""
+
+from __future__ import annotations
+
+import importlib
+import io
+from functools import cache
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DATA, data_files
+from forge.builder import BuildOptions
+from forge.cli import main
+from forge.glyphs import NOT_PRINTED, face_coverage, file_warnings, uncovered_text
+from forge.loader import loads
+from forge.pdf import FONT_FACES, FONTS_DIR
+
+HELLS_GATE = (DATA / "hells_gate.yaml").read_text(encoding="utf-8")
+
+UNIT_LINE = 'name: 29th Tank Corps, label: "29"'
+PLACE = "B3: {name: Tichonovka"
+GREEK_PLACE = "E2: {name: Yanovka"
+SECOND_UNIT = "name: 20th Tank Corps"
+
+
+def variant(*pairs: tuple[str, str]) -> str:
+    """Hell's Gate with each ``old`` replaced by ``new`` (each must occur exactly once)."""
+    text = HELLS_GATE
+    for old, new in pairs:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def render(game, component: str) -> bytes:  # type: ignore[no-untyped-def]
+    return importlib.import_module(f"forge.render.{component}").render(game, BuildOptions(only=(component,)))  # type: ignore[no-any-return]
+
+
+def pdf_text(pdf: bytes) -> str:
+    return "".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def unembedded(pdf: bytes) -> set[str]:
+    """Base names of the fonts a PDF uses without embedding them (no FontFile2 in their descriptor)."""
+    bad = set()
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        for ref in page["/Resources"].get_object().get("/Font", {}).values():
+            font = ref.get_object()
+            desc = font.get("/FontDescriptor")
+            if desc is None or "/FontFile2" not in desc.get_object():
+                bad.add(str(font["/BaseFont"]))
+    return bad
+
+
+def embedded(pdf: bytes) -> set[str]:
+    out = set()
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        for ref in page["/Resources"].get_object().get("/Font", {}).values():
+            out.add(str(ref.get_object()["/BaseFont"]).split("+", 1)[-1])
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ bundled fonts
+def test_the_bundled_faces_and_their_licence_are_in_the_package() -> None:
+    for face in FONT_FACES:
+        assert (FONTS_DIR / f"{face}.ttf").stat().st_size > 100_000
+    assert "Bitstream Vera" in (FONTS_DIR / "LICENSE").read_text(encoding="utf-8")
+    readme = (FONTS_DIR / "README.md").read_text(encoding="utf-8")
+    assert "fonts-dejavu-core 2.37-6" in readme
+    assert "fonts-dejavu-extra 2.37-6" in readme
+
+
+def test_every_face_covers_latin_greek_and_cyrillic_but_not_cjk() -> None:
+    for face, cps in face_coverage().items():
+        for ch in "AzÄéßŁœ–—€ΑΩαωάЖжЁёЯяЇї":
+            assert ord(ch) in cps, (face, ch)
+        assert ord("坦") not in cps, face
+
+
+NOT_PRINTED_SENTINELS = (
+    ('note: "strength [2] stated;', 'note: "Ѣ1 strength [2] stated;'),  # Unit.note
+    ('note: "the Höllentor', 'note: "Ѣ2 the Höllentor'),  # HexInfo.note
+    ("name: Turiya, note: ", "name: Ѣ3, note: Ѣ4 "),  # HexsideInfo.name and .note
+    ("  notes: >-\n    Pieces:", "  notes: >-\n    Ѣ5 Pieces:"),  # Info.notes
+    ("  source: 000_", "  source: Ѣ6 000_"),  # Info.source
+    ('summary: "The Germans add 10 VP', 'summary: "Ѣ7 The Germans add 10 VP'),  # Example.summary
+    ('source: "the reference sheet\'s footnote"', 'source: "Ѣ8 the reference sheet\'s footnote"'),  # CapReading
+)
+"""Fields :data:`NOT_PRINTED` says no component prints, each given an 'Ѣ' that must then not be printed."""
+
+
+@cache
+def cyrillic_game():  # type: ignore[no-untyped-def]
+    return loads(
+        variant(
+            (UNIT_LINE, 'name: 29-й танковый корпус, label: "Ж29"'),
+            (PLACE, "B3: {name: Тихоновка"),
+            (GREEK_PLACE, "E2: {name: Γιάνοβκα"),
+            *NOT_PRINTED_SENTINELS,
+        ),
+        "cyrillic.yaml",
+    )
+
+
+@cache
+def cyrillic_pdf(component: str) -> bytes:
+    return render(cyrillic_game(), component)
+
+
+@cache
+def cyrillic_text(component: str) -> str:
+    return pdf_text(cyrillic_pdf(component))
+
+
+def test_cyrillic_and_greek_names_are_printed_with_embedded_fonts() -> None:
+    assert uncovered_text(cyrillic_game()) == []
+    counters, map_pdf = cyrillic_pdf("counters"), cyrillic_pdf("map")
+    assert "Ж29" in cyrillic_text("counters")
+    assert "Тихоновка" in cyrillic_text("map")
+    assert "Γιάνοβκα" in cyrillic_text("map")
+    for pdf in (counters, map_pdf):
+        assert unembedded(pdf) == set()
+        assert embedded(pdf) <= set(FONT_FACES)
+
+
+def test_the_unit_name_in_cyrillic_is_printed_on_the_handout() -> None:
+    assert "29-й танковый корпус" in cyrillic_text("handout")
+
+
+def test_rebuilding_with_cyrillic_gives_the_same_bytes() -> None:
+    assert render(cyrillic_game(), "counters") == cyrillic_pdf("counters")
+
+
+def test_the_fields_counted_as_not_printed_are_not_printed() -> None:
+    """A renderer that starts printing one of them must take it off ``NOT_PRINTED`` (or it would box silently)."""
+    text = "".join(cyrillic_text(c) for c in ("map", "counters", "cards", "handout"))
+    assert "Ж29" in text
+    assert "Ѣ" not in text
+
+
+# ----------------------------------------------------------------------------------------------- the warning
+def test_a_cjk_unit_name_is_one_located_warning_and_the_build_still_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "cjk.yaml"
+    src.write_text(variant((SECOND_UNIT, "name: 第20坦克军")), encoding="utf-8")
+    line = next(i for i, ln in enumerate(src.read_text(encoding="utf-8").splitlines(), 1) if "第20坦克军" in ln)
+    col = src.read_text(encoding="utf-8").splitlines()[line - 1].index("第20坦克军") + 1
+
+    assert main(["check", "-q", str(src)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    warning = err[0]
+    assert warning.startswith(f"{src}:{line}:{col}: warning: units[1].name: ")
+    for ch in "第坦克军":
+        assert f"'{ch}' (U+{ord(ch):04X})" in warning
+    assert "'2'" not in warning  # covered characters are not listed
+
+    assert main(["build", "-q", str(src), "--out", str(tmp_path / "out"), "--only", "counters"]) == 0
+    captured = capsys.readouterr()
+    assert [ln for ln in captured.err.splitlines() if "warning" in ln] == [warning]
+    assert (tmp_path / "out" / "hells_gate" / "counters.pdf").is_file()
+
+
+def test_a_place_name_is_located_at_its_value_and_a_places_key_at_the_key(tmp_path: Path) -> None:
+    text = variant((PLACE, "B3: {name: 村"), ("    Cherkassy: [F6, F7]", "    Черкассы 城: [F6, F7]"))
+    src = tmp_path / "place.yaml"
+    src.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    hex_line = next(i for i, ln in enumerate(lines, 1) if "name: 村" in ln)
+    key_line = next(i for i, ln in enumerate(lines, 1) if "Черкассы 城:" in ln)
+    warnings = file_warnings(loads(text, str(src)), str(src))
+    assert [(w.line, w.column, w.path) for w in warnings] == [
+        (key_line, 5, "map.places.Черкассы 城"),
+        (hex_line, lines[hex_line - 1].index("村") + 1, "map.hexes.B3.name"),
+    ]
+    assert "'城' (U+57CE)" in warnings[0].message
+    assert "Ч" not in warnings[0].message  # Cyrillic is covered
+    assert "'村' (U+6751)" in warnings[1].message
+
+
+def test_text_that_is_never_printed_does_not_warn() -> None:
+    game = loads(
+        variant(
+            ('note: "strength [2] stated;', 'note: "第二十九 strength [2] stated;'),
+            ('note: "the Höllentor', 'note: "村 the Höllentor'),
+        )
+    )
+    assert uncovered_text(game) == []
+    assert "*" in NOT_PRINTED["Example"]
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
+def test_the_seed_games_give_no_warning(path: Path) -> None:
+    from conftest import seed_game
+
+    assert file_warnings(seed_game(path.stem), str(path)) == []
+
+
+# ---------------------------------------------------------------------------------------------- embedding
+@pytest.mark.parametrize(
+    "component",
+    ["map", "counters", "cards", "handout"],
+)
+def test_every_font_of_the_hells_gate_build_is_embedded(hells_gate, component: str) -> None:  # type: ignore[no-untyped-def]
+    pdf = render(hells_gate, component)
+    assert embedded(pdf) <= set(FONT_FACES)
+    assert unembedded(pdf) == set()
