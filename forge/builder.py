@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 
 from . import model as m
 from . import units as U
+from .errors import BuildWarning, collect_warnings
 from .pdf import commit, discard, remove_stale, stage_file, stage_folder
 
 COMPONENTS = ("map", "counters", "cards", "handout", "images")
@@ -46,6 +47,14 @@ Rendered = bytes | dict[str, bytes]
 under ``<name>/``, e.g. the images)."""
 
 
+class Built(list[Path]):
+    """The files :func:`build` wrote, and the ``warnings`` the renderers gave (texts cut short ...)."""
+
+    def __init__(self, paths: list[Path], warnings: list[BuildWarning]) -> None:
+        super().__init__(paths)
+        self.warnings = warnings
+
+
 def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]]:
     if isinstance(data, bytes):
         return [(folder / f"{name}.pdf", data)]
@@ -58,8 +67,9 @@ def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]
     return out
 
 
-def build(game: m.Game, out: Path, options: BuildOptions) -> list[Path]:
-    """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files.
+def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
+    """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files (with
+    the renderers' warnings as ``.warnings``: see :func:`forge.errors.warn`).
 
     Everything is rendered first, then written to temporaries next to the targets (a folder component such as the
     images to a temporary folder), then moved into place together: an error or an interruption (SIGINT, SIGTERM)
@@ -76,10 +86,11 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> list[Path]:
 
     folder = out / game.game.id
     rendered: dict[str, Rendered] = {}
-    for name in options.only:
-        if options.progress:
-            options.progress(f"rendering {name}")
-        rendered[name] = renderer(name)(game, options)
+    with collect_warnings() as warnings:
+        for name in options.only:
+            if options.progress:
+                options.progress(f"rendering {name}")
+            rendered[name] = renderer(name)(game, options)
     targets = {name: _targets(folder, name, data) for name, data in rendered.items()}  # refuse bad paths first
     if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, "is not a folder (the game's files go in one)", str(folder))
@@ -98,4 +109,4 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> list[Path]:
         for tmp, _ in staged:
             discard(tmp)
         raise
-    return [path for name in rendered for path, _ in targets[name]]
+    return Built([path for name in rendered for path, _ in targets[name]], warnings)

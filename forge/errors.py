@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 
@@ -57,6 +59,44 @@ class Finding:
     """The example or table id in the data file."""
     extra: dict[str, str] = field(default_factory=dict)
 
+
+Where = tuple[str | int, ...]
+"""Key path of a value in the game file: ``("units", 3, "label")``; empty when the value is not from the file."""
+
+
+@dataclass(frozen=True)
+class BuildWarning:
+    """Something the build printed less well than asked (a text cut short, a glyph missing): the files are
+    still written; the CLI prints it located as ``file:line:col: warning: ...`` (exit status unchanged)."""
+
+    path: Where
+    """Where in the game file the value comes from (empty: not from the file)."""
+    message: str
+    """What was printed wrong and on which component."""
+
+
+_warnings: ContextVar[list[BuildWarning] | None] = ContextVar("forge_build_warnings", default=None)
+
+
+def warn(path: Where, message: str) -> None:
+    """THE warning channel of the build: record a :class:`BuildWarning` for the innermost
+    :func:`collect_warnings` (each distinct warning once); without one it is dropped (a renderer called on its own)."""
+    sink = _warnings.get()
+    if sink is not None:
+        w = BuildWarning(tuple(path), message)
+        if w not in sink:
+            sink.append(w)
+
+
+@contextmanager
+def collect_warnings() -> Iterator[list[BuildWarning]]:
+    """Collect the warnings given inside the ``with`` block into the list it yields (in the order given)."""
+    sink: list[BuildWarning] = []
+    token = _warnings.set(sink)
+    try:
+        yield sink
+    finally:
+        _warnings.reset(token)
 
 def suggest(word: str, choices: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest choice, or an empty string.

@@ -24,7 +24,8 @@ from reportlab.platypus.doctemplate import ActionFlowable
 from .. import units as U
 from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, render_pdf, text_width
-from .counters import MIN_TEXT_PT, fit_text
+from ..errors import warn
+from .fit import LONG_WORD, MIN_TEXT_PT, fit_line, soft_hyphens
 from .style import DEFAULT_COLORS, colour, combat_facts, draw_pattern
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
@@ -52,7 +53,8 @@ def _fonts() -> None:
 
 
 def esc(text: object) -> str:
-    return escape(str(text))
+    """``text`` escaped for a paragraph, its very long words breakable with a hyphen (:func:`soft_hyphens`)."""
+    return escape(soft_hyphens(str(text)))
 
 
 def _rule(rule: str | None) -> str:
@@ -222,7 +224,8 @@ def _natural(v: Any, size: float, bold: bool = False) -> tuple[float, float]:
     font = FONT_BOLD if bold or "<b>" in str(v) else FONT
     lines = _plain_lines(str(v))
     widest = max(text_width(ln, size, font) for ln in lines) if lines else 0.0
-    words = [w for ln in lines for w in ln.split()]
+    # A word longer than LONG_WORD letters can break (esc puts soft hyphens in it): it asks for no more room.
+    words = [w.replace("\xad", "")[: LONG_WORD + 1] for ln in lines for w in ln.split()]
     longest_word = max((text_width(w, size, font) for w in words), default=0.0)
     return widest + 8, min(widest, max(longest_word, 22.0)) + 8
 
@@ -240,10 +243,13 @@ def auto_widths(
     n = len(header)
     nat = [0.0] * n
     low = [0.0] * n
+    floor = [8.0] * n  # what a column cannot give up: a drawing's width, or a letter and the cell padding
     for ri, r in enumerate([list(header), *[list(r) for r in rows]]):
         for i, v in enumerate(r[:n]):
             a, b = _natural(v, size, bold=ri == 0)
             nat[i], low[i] = max(nat[i], a), max(low[i], b)
+            if isinstance(v, Flowable):
+                floor[i] = max(floor[i], b)
     low = [min(lo, na) for lo, na in zip(low, nat, strict=True)]
     total = sum(nat)
     if total <= avail:
@@ -257,8 +263,13 @@ def auto_widths(
         return [avail * na / total for na in nat]
     share = min(1.0, need / room)  # of each column's slack, given up
     out = [na - g * share for na, g in zip(nat, give, strict=True)]
-    if need > room:  # even at their narrowest the columns overflow: scale everything down (cells wrap)
-        out = [w * avail / sum(out) for w in out]
+    if need > room:  # even at their narrowest the columns overflow: text columns shrink further (cells wrap)
+        spare = sum(out) - sum(floor)
+        over = sum(out) - avail
+        if spare > over:
+            out = [f + (w - f) * (1 - over / spare) for w, f in zip(out, floor, strict=True)]
+        else:
+            out = [w * avail / sum(out) for w in out]
     return out
 
 
@@ -291,6 +302,7 @@ def grid_table(
     heights = None if row_height is None else [None] + [row_height] * (len(data) - 1)
     t = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, hAlign="LEFT")
     cmds: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, -1), FONT),  # not reportlab's default Helvetica, which a print service rejects
         ("BACKGROUND", (0, 0), (-1, 0), st.c("panel_head")),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.c("#9a9a9a")),
@@ -419,6 +431,7 @@ def _side_by_side(tables: Sequence[Flowable], avail: float, gap: float = 8.0) ->
     outer.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), FONT),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -1001,6 +1014,9 @@ def flow(
 def _too_big(f: Flowable) -> Flowable:
     from reportlab.platypus import KeepInFrame
 
+    text = " ".join(_plain_lines(getattr(f, "text", "") or "")) or type(f).__name__
+    short = text if len(text) <= 40 else text[:37] + "..."
+    warn((), f"reference card: {short!r} is taller than a whole card and cannot be split; only what fits is printed")
     return KeepInFrame(0, 0, [f], mode="truncate")
 
 
@@ -1041,7 +1057,14 @@ def _card_chrome(game: Game, st: Styles) -> Callable[[Canvas, int, Region], Regi
         c.setFillColor(st.c("#ffffff"))
         right = f"Reference card {index + 1}"
         rw = text_width(right, 7.5, FONT)
-        title, fs = fit_text(f"{game.game.title}", w - 2 * CARD_PAD - rw - 10, 9, FONT_BOLD)
+        title, fs = fit_line(
+            game.game.title,
+            w - 2 * CARD_PAD - rw - 10,
+            9,
+            font=FONT_BOLD,
+            where=("game", "title"),
+            what="reference card title",
+        )
         c.setFont(FONT_BOLD, fs)
         c.drawString(x + CARD_PAD, y + h - TITLE_H + 4.3, title)
         c.setFont(FONT, 7.5)

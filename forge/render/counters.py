@@ -36,8 +36,10 @@ from ..impose import (
 )
 from ..model import Game, Marker, Unit, UnitSize, UnitType, Unknown
 from ..notation import Strength
-from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, fit_font_size, render_pdf, text_width
+from ..errors import Where
+from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf, text_width
 from . import nato
+from .fit import MIN_TEXT_PT, fit, fit_line
 from .style import DEFAULT_COLORS, grey, mix
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
@@ -56,8 +58,6 @@ __all__ = [
     "sheet_layout",
 ]
 
-MIN_TEXT_PT = 5.0
-"""No text is printed smaller than this (at print size)."""
 UNKNOWN_MARKER_COUNT = 4
 """How many of a marker to print when the rules do not give its count (said so in the page footer)."""
 BLEED = U.length("1/8in")
@@ -73,61 +73,41 @@ _CLASS_FILLS = (("#ffffff", "#ffffff", "#d6d6d6"), ("#bdbdbd", "#bdbdbd", "#9494
 
 
 # ----------------------------------------------------------------------------------------------- text helpers
-def fit_text(text: str, width: float, size: float, font: str = FONT) -> tuple[str, float]:
-    """``text`` and the largest size <= ``size`` (never below 5 pt) at which it fits ``width``; text that
-    cannot fit even at 5 pt is cut short with a visible ellipsis.
+def fit_text(
+    text: str,
+    width: float,
+    size: float,
+    font: str = FONT,
+    *,
+    where: Where = (),
+    what: str = "",
+    name: str | None = None,
+    report: bool = True,
+) -> tuple[str, float]:
+    """``text`` on one line ``width`` wide at the largest size <= ``size`` (never below 5 pt); what cannot fit
+    even at 5 pt is cut, marked and reported (:func:`forge.render.fit.fit_line`).
 
     >>> fit_text("Korsun", 100, 8)
     ('Korsun', 8)
-    >>> fit_text("Korsun airfield and supply dumps", 30, 8)[0][-1]
-    '…'
     """
-    fs = fit_font_size(text, width, size, MIN_TEXT_PT, font)
-    if fs is not None:
-        return text, fs
-    cut = text
-    while cut and text_width(cut + "…", MIN_TEXT_PT, font) > width:
-        cut = cut[:-1]
-    return cut.rstrip() + "…", MIN_TEXT_PT
+    return fit_line(text, width, size, font=font, where=where, what=what, name=name, report=report)
 
 
 def wrap_text(
-    text: str, width: float, height: float, size: float, font: str = FONT, leading: float = 1.12
+    text: str,
+    width: float,
+    height: float,
+    size: float,
+    font: str = FONT,
+    leading: float = 1.12,
+    *,
+    where: Where = (),
+    what: str = "",
 ) -> tuple[list[str], float]:
-    """Greedy word wrap of ``text`` into ``width`` x ``height`` at the largest size <= ``size`` (>= 5 pt) that
-    fits; at 5 pt what still does not fit is cut with an ellipsis."""
-    fs = size
-    while True:
-        lines = _wrap(text, width, fs, font)
-        if (
-            all(text_width(ln, fs, font) <= width for ln in lines)
-            and len(lines) * fs * leading <= height + 1e-6
-        ):
-            return lines, fs
-        if fs <= MIN_TEXT_PT:
-            break
-        fs = max(MIN_TEXT_PT, fs - 0.25)
-    max_lines = max(1, int((height + 1e-6) // (MIN_TEXT_PT * leading)))
-    lines = _wrap(text, width, MIN_TEXT_PT, font)
-    if len(lines) > max_lines:
-        lines = [*lines[: max_lines - 1], lines[max_lines - 1] + " " + " ".join(lines[max_lines:])]
-    return [fit_text(ln, width, MIN_TEXT_PT, font)[0] for ln in lines[:max_lines]], MIN_TEXT_PT
-
-
-def _wrap(text: str, width: float, size: float, font: str) -> list[str]:
-    words = text.split()
-    lines: list[str] = []
-    cur = ""
-    for w in words:
-        trial = f"{cur} {w}".strip()
-        if cur and text_width(trial, size, font) > width:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = trial
-    if cur or not lines:
-        lines.append(cur)
-    return lines
+    """``text`` wrapped into ``width`` x ``height`` at the largest size <= ``size`` (>= 5 pt) that fits; see
+    :func:`forge.render.fit.fit`."""
+    r = fit(text, width, height, size, font=font, leading=leading, where=where, what=what)
+    return list(r.lines), r.size
 
 
 def _luma(hex_colour: str) -> float:
@@ -174,6 +154,11 @@ class Face:
     set_code: str | None = None
     frame: bool = False
     """Draw an inner frame: tells the second side apart where colour cannot (greyscale palettes)."""
+    origin: Where = ()
+    """Key path of the unit or marker in the game file (``("units", 3)``): where a text that does not fit is
+    reported."""
+    text_key: str = "front"
+    """The marker field this face's text comes from (``front`` or ``back``)."""
 
 
 @dataclass(frozen=True)
@@ -228,7 +213,7 @@ def _strength_text(step: str) -> str:
 
 
 def _make_unit_face(
-    unit: Unit, step: int, *, bg: str, ink: str, frame: bool, sub: bool, set_code: str | None
+    unit: Unit, step: int, *, bg: str, ink: str, frame: bool, sub: bool, set_code: str | None, origin: Where = ()
 ) -> Face:
     placed = step == 0  # setup hex and entry turn go on the full-strength face only
     return Face(
@@ -247,23 +232,41 @@ def _make_unit_face(
         substitute=sub,
         set_code=set_code,
         frame=frame,
+        origin=origin,
     )
+
+
+def _origin(game: Game, kind: str, item: object) -> Where:
+    items: Sequence[object] = game.units if kind == "units" else game.markers
+    for i, x in enumerate(items):
+        if x is item:
+            return (kind, i)
+    return ()
 
 
 def _unit_pieces(game: Game, unit: Unit, mode: Mode, set_code: str | None) -> list[Piece]:
     bg, ink, frame = _unit_colours(game, unit, mode)
+    origin = _origin(game, "units", unit)
     out: list[Piece] = []
     for copy in range(unit.copies):
         for k, (front_step, back_step) in enumerate(unit.counter_faces()):
             sub = k > 0
-            front = _make_unit_face(unit, front_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=None)
+            front = _make_unit_face(
+                unit, front_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=None, origin=origin
+            )
             if back_step is None:
                 back = Face(
-                    kind="plain", background=bg, ink=ink, label=unit.label, set_code=set_code, frame=frame
+                    kind="plain",
+                    background=bg,
+                    ink=ink,
+                    label=unit.label,
+                    set_code=set_code,
+                    frame=frame,
+                    origin=origin,
                 )
             else:
                 back = _make_unit_face(
-                    unit, back_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=set_code
+                    unit, back_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=set_code, origin=origin
                 )
             suffix = f"@{copy + 1}" if unit.copies > 1 else ""
             out.append(Piece(f"{unit.id}#{k}{suffix}", front, back))
@@ -277,11 +280,21 @@ def marker_count(marker: Marker, unknown: int = UNKNOWN_MARKER_COUNT) -> int:
 
 def _marker_pieces(game: Game, marker: Marker, mode: Mode, set_code: str | None) -> list[Piece]:
     bg, ink, frame = _marker_colours(game, marker, mode)
-    front = Face(kind="marker", background=bg, ink=ink, text=marker.front, frame=frame)
+    origin = _origin(game, "markers", marker)
+    front = Face(kind="marker", background=bg, ink=ink, text=marker.front, frame=frame, origin=origin)
     if marker.back:
-        back = Face(kind="marker", background=bg, ink=ink, text=marker.back, set_code=set_code, frame=frame)
+        back = Face(
+            kind="marker",
+            background=bg,
+            ink=ink,
+            text=marker.back,
+            set_code=set_code,
+            frame=frame,
+            origin=origin,
+            text_key="back",
+        )
     else:
-        back = Face(kind="plain", background=bg, ink=ink, label="", set_code=set_code, frame=frame)
+        back = Face(kind="plain", background=bg, ink=ink, label="", set_code=set_code, frame=frame, origin=origin)
     return [Piece(f"marker:{marker.id}#{i + 1}", front, back) for i in range(marker_count(marker))]
 
 
@@ -334,12 +347,13 @@ def _step_track(c: DrawCanvas, face: Face, s: float) -> None:
         c.circle(x0 + col * gap, y0 + row * gap, r, fill=fill, stroke=face.ink, width=width)
 
 
-def _corner(c: DrawCanvas, face: Face, s: float, label_right: float) -> float:
-    """Draw the top-right corner (setup hex, entry turn circled, or "sub"); return its left edge."""
+def _corner(c: DrawCanvas, face: Face, s: float, label_right: float, right: float | None = None) -> float:
+    """Draw the top-right corner (setup hex, entry turn circled, or "sub") ending at ``right``; return its left
+    edge."""
     ink = face.ink
     pad = s * 0.07
     base = s - s * 0.81
-    right = s - pad
+    right = s - pad if right is None else right
     fs_max = max(MIN_TEXT_PT, s * 0.14)
     left = right
     if face.entry_turn is not None:
@@ -351,17 +365,25 @@ def _corner(c: DrawCanvas, face: Face, s: float, label_right: float) -> float:
         c.text(cx, base, num, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
         left = cx - r
         if face.entry_hex:
-            room = left - s * 0.03 - label_right
-            fs_h = fit_font_size(face.entry_hex, room, fs_max, MIN_TEXT_PT, FONT)
-            if fs_h is not None:
-                c.text(left - s * 0.03, base, face.entry_hex, font=FONT, size=fs_h, anchor="end", fill=ink)
-                left -= s * 0.03 + text_width(face.entry_hex, fs_h, FONT)
+            room = max(left - s * 0.03 - label_right, s * 0.3)
+            shown, fs_h = fit_text(
+                face.entry_hex, room, fs_max, FONT, where=(*face.origin, "entry", "hex"), what="counter entry hex"
+            )
+            c.text(left - s * 0.03, base, shown, font=FONT, size=fs_h, anchor="end", fill=ink)
+            left -= s * 0.03 + text_width(shown, fs_h, FONT)
         return left
     text = "sub" if face.substitute else face.setup
     if not text:
         return right
     font = FONT_ITALIC if face.substitute else FONT
-    shown, fs = fit_text(text, max(right - label_right, s * 0.3), fs_max, font)
+    shown, fs = fit_text(
+        text,
+        max(right - label_right, s * 0.3),
+        fs_max,
+        font,
+        where=() if face.substitute else (*face.origin, "setup"),
+        what="counter setup hex",
+    )
     c.text(right, base, shown, font=font, size=fs, anchor="end", fill=ink)
     return right - text_width(shown, fs, font)
 
@@ -390,16 +412,34 @@ def draw_face(c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.
         if face.kind == "unit":
             _unit_face(c, face, s, pad)
         elif face.kind == "marker":
-            lines, fs = wrap_text(face.text or "", s - 2 * pad, s * 0.62, max(MIN_TEXT_PT, s * 0.2), FONT_BOLD)
+            # The whole face inside the padding: a long reminder wraps onto as many lines as the counter holds.
+            lines, fs = wrap_text(
+                face.text or "",
+                s - 2 * pad,
+                s - 2 * pad,
+                max(MIN_TEXT_PT, s * 0.2),
+                FONT_BOLD,
+                where=(*face.origin, face.text_key),
+                what="counter marker text",
+            )
             lead = fs * 1.12
             top = s / 2 - len(lines) * lead / 2 + fs * 0.8
             for i, ln in enumerate(lines):
                 c.text(s / 2, top + i * lead, ln, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
         elif face.label:
-            shown, fs = fit_text(face.label, s - 2 * pad, max(MIN_TEXT_PT, s * 0.3), FONT_BOLD)
+            shown, fs = fit_text(
+                face.label,
+                s - 2 * pad,
+                max(MIN_TEXT_PT, s * 0.3),
+                FONT_BOLD,
+                where=(*face.origin, "label"),
+                what="counter back label",
+            )
             c.text(s / 2, s - s * 0.46, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
-        if face.set_code:
-            shown, fs = fit_text(face.set_code, s * 0.5, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD)
+        if face.set_code and face.kind != "unit":  # a unit face has it in its top row (off the strength)
+            shown, fs = fit_text(
+                face.set_code, s * 0.5, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD, what="counter set code (--sets)"
+            )
             c.text(s - pad, s - pad * 0.9, shown, font=FONT_BOLD, size=fs, anchor="end", fill=ink)
 
 
@@ -408,17 +448,36 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, pad: float) -> None:
     # Label (the unit's id) top-left; the corner (setup hex / entry turn / "sub") top-right.
     base = s - s * 0.81
     label_max = max(MIN_TEXT_PT, s * 0.17)
-    label, fs = fit_text(face.label, s - 2 * pad, label_max, FONT_BOLD)
+    where = (*face.origin, "label")
+    label, fs = fit_text(face.label, s - 2 * pad, label_max, FONT_BOLD, report=False)
     label_right = pad + text_width(label, fs, FONT_BOLD)
-    corner_left = _corner(c, face, s, label_right + s * 0.04)
+    right = s - s * 0.07
+    if face.set_code:  # at the foot it would run into the strength
+        code, cfs = fit_text(
+            face.set_code, s * 0.4, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD, what="counter set code (--sets)"
+        )
+        if face.setup or face.entry_turn is not None or face.substitute:
+            # The top row is taken: on its side along the right edge, beside the symbol.
+            with c.saved():
+                c.translate(s - s * 0.07 - cfs * 0.15, s - s * 0.335 - s * 0.16)
+                c.rotate(-90)
+                c.text(0, 0, code, font=FONT_BOLD, size=cfs, anchor="middle", fill=ink)
+        else:
+            c.text(right, base, code, font=FONT_BOLD, size=cfs, anchor="end", fill=ink)
+            right -= text_width(code, cfs, FONT_BOLD) + s * 0.05
+    corner_left = _corner(c, face, s, label_right + s * 0.04, right)
+    room = s - 2 * pad
     if label_right > corner_left - s * 0.04:  # share the row: give the label what the corner leaves
-        label, fs = fit_text(face.label, corner_left - s * 0.04 - pad, label_max, FONT_BOLD)
+        room = corner_left - s * 0.04 - pad
+    label, fs = fit_text(face.label, room, label_max, FONT_BOLD, where=where, what="counter label")
     c.text(pad, base, label, font=FONT_BOLD, size=fs, fill=ink)
     # The symbol box, with its size mark above it.
     bw, bh = s * 0.48, s * 0.32
     bx, by = (s - bw) / 2, s - s * 0.335 - bh  # by: the box's top edge
     if face.unit_type is not None:
-        nato.draw_symbol(c, face.unit_type, x=bx, y=by, w=bw, h=bh, ink=ink, line_width=max(0.5, s * 0.022))
+        # The HQ staff hangs 30% of the frame's height below it: a shorter frame keeps it off the strength.
+        fh = bh / 1.3 if face.unit_type is UnitType.HQ else bh
+        nato.draw_symbol(c, face.unit_type, x=bx, y=by, w=bw, h=fh, ink=ink, line_width=max(0.5, s * 0.022))
     if face.size is not None:
         nato.draw_size_mark(c, face.size, cx=s / 2, y=by - s * 0.035, height=s * 0.075, ink=ink)
     # Steps lost, shown on reduced faces.
@@ -426,7 +485,14 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, pad: float) -> None:
         _step_track(c, face, s)
     # Strength along the foot.
     if face.strength is not None:
-        shown, fs = fit_text(face.strength, s - 2 * pad, max(MIN_TEXT_PT, s * 0.25), FONT_BOLD)
+        shown, fs = fit_text(
+            face.strength,
+            s - 2 * pad,
+            max(MIN_TEXT_PT, s * 0.25),
+            FONT_BOLD,
+            where=(*face.origin, "steps", face.step),
+            what="counter strength",
+        )
         c.text(s / 2, s - s * 0.085, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
 
 
@@ -467,7 +533,7 @@ def _inch_label(points: float) -> str:
 
 
 def _page_furniture(
-    c: Canvas, layout: SheetLayout, *, left: str, right: str, footer: Sequence[str], scale_bar: bool
+    c: Canvas, layout: SheetLayout, *, left: str, right: str, footer: Sequence[str], scale_bar: bool, title: str = ""
 ) -> None:
     """Header (top margin) and footer lines (bottom margin), all y-down converted here."""
     w, h = layout.paper_w, layout.paper_h
@@ -476,7 +542,9 @@ def _page_furniture(
     c.setFillColor(_c(DEFAULT_COLORS["ink"]))
     top_base = h - min(30.0, max(ext.y - 26.0, 24.0))
     right_w = text_width(right, 8, FONT_BOLD) if right else 0.0
-    shown, fs = fit_text(left, x1 - x0 - right_w - 12, 8.5, FONT_BOLD)
+    shown, fs = fit_line(
+        left, x1 - x0 - right_w - 12, 8.5, font=FONT_BOLD, where=("game", "title"), what="sheet header", name=title
+    )
     _text(c, x0, top_base, shown, fs, FONT_BOLD)
     if right:
         _text(c, x1, top_base, right, 8, FONT_BOLD, "right")
@@ -484,7 +552,7 @@ def _page_furniture(
     bar = U.length("2in") if scale_bar else 0.0
     for i, line in enumerate(footer):
         room = x1 - x0 - (bar + 10 if i == 0 else 0)
-        shown, fs = fit_text(line, room, 6.5, FONT)
+        shown, fs = fit_text(line, room, 6.5, FONT, what="sheet footer")
         _text(c, x0, y - i * 8.0, shown, fs, FONT)
     if scale_bar:
         c.setStrokeColor(_c(DEFAULT_COLORS["ink"]))
@@ -553,6 +621,7 @@ def draw_counter_pages(
             right=tag,
             footer=footer,
             scale_bar=True,
+            title=title,
         )
         for slot, piece in page.items:
             r = layout.trim(slot)
@@ -570,6 +639,7 @@ def draw_counter_pages(
             right=tag,
             footer=footer,
             scale_bar=False,
+            title=title,
         )
         # No guides on the backs: sheets are cut from the front.
         for slot, piece in page.items:

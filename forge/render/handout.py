@@ -73,12 +73,19 @@ def _chrome(game: Game, st: Styles, code: str, title: str) -> Callable[[Canvas, 
         c.rect(x + w - cw, y + h - 17, cw, 17, stroke=1, fill=0)
         c.drawCentredString(x + w - cw / 2, y + h - 12.5, code)
         head = f"{title}{' (continued)' if index else ''}"
-        shown, fs = fit_text(head, w - cw - 10, 12, FONT_BOLD)
+        shown, fs = fit_text(head, w - cw - 10, 12, FONT_BOLD, what="handout page header")
         c.setFont(FONT_BOLD, fs)
         c.drawString(x, y + h - 12.5, shown)
         c.setLineWidth(0.6)
         c.line(x, y + h - HEAD_H + 2, x + w, y + h - HEAD_H + 2)
-        foot, ffs = fit_text(f"{game.game.title}: class set {code}", w, 7)
+        foot, ffs = fit_text(
+            f"{game.game.title}: class set {code}",
+            w,
+            7,
+            where=("game", "title"),
+            what="handout page footer",
+            name=game.game.title,
+        )
         c.setFont(FONT, ffs)
         c.drawString(x, y, foot)
         return (x, y + FOOT_H, w, h - HEAD_H - FOOT_H - 4)
@@ -109,10 +116,16 @@ def _to_odd_page(c: Canvas, game: Game, code: str) -> None:
     """Leave the back of the previous sheet blank (with a note) so that what follows starts on a front."""
     if c.getPageNumber() % 2 == 0:
         w, h = c._pagesize
-        c.setFont(FONT, 8)
-        c.drawCentredString(
-            w / 2, h / 2, f"{game.game.title}: class set {code}. This page is left blank on purpose."
+        shown, fs = fit_text(
+            f"{game.game.title}: class set {code}. This page is left blank on purpose.",
+            w - 72,
+            8,
+            where=("game", "title"),
+            what="handout blank page",
+            name=game.game.title,
         )
+        c.setFont(FONT, fs)
+        c.drawCentredString(w / 2, h / 2, shown)
         c.showPage()
 
 

@@ -32,7 +32,10 @@ from .. import model as m
 from .. import tiling
 from .. import units as U
 from ..hexgrid import Cell, Grid, GridKind, Hexside, LabelScheme
-from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, fit_font_size, render_pdf, text_width
+from ..errors import Where, warn
+from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf, text_width
+from . import fit
+from .fit import fit_line
 from .style import DEFAULT_COLORS, PathBatch, colour, combat_facts, draw_pattern, grey, mix
 
 __all__ = ["MapGeometry", "MapLayout", "render", "sheet_layout"]
@@ -68,44 +71,32 @@ TITLE_STRIP = 0.3 * INCH
 
 
 # ================================================================================================== text helpers
-def _fit(text: str, width: float, size: float, font: str = FONT) -> tuple[str, float]:
-    """``text`` at the largest size <= ``size`` that fits ``width``; at :data:`MIN_PT` it is cut with an
-    ellipsis rather than shrunk further."""
-    fitted = fit_font_size(text, max(width, 0.0), size, MIN_PT, font)
-    if fitted is not None:
-        return text, fitted
-    cut = text
-    while cut and text_width(cut + "…", MIN_PT, font) > width:
-        cut = cut[:-1]
-    return (cut.rstrip() + "…" if cut else ""), MIN_PT
+def _fit(
+    text: str, width: float, size: float, font: str = FONT, *, where: Where = (), what: str = "map"
+) -> tuple[str, float]:
+    """``text`` on one line ``width`` wide at the largest size <= ``size`` (>= :data:`MIN_PT`); what cannot
+    fit even then is cut, marked and reported (:func:`forge.render.fit.fit_line`)."""
+    return fit_line(text, max(width, 0.0), size, font=font, minimum=MIN_PT, where=where, what=what)
 
 
 def _wrap(text: str, width: float, size: float, font: str = FONT) -> list[str]:
     """Greedy word wrap of ``text`` into lines no wider than ``width``; over-long words are broken."""
-    lines: list[str] = []
-    for paragraph in str(text).split("\n"):
-        line = ""
-        for word in paragraph.split():
-            candidate = f"{line} {word}" if line else word
-            if text_width(candidate, size, font) <= width:
-                line = candidate
-                continue
-            if line:
-                lines.append(line)
-            while text_width(word, size, font) > width and len(word) > 1:
-                cut = len(word) - 1
-                while cut > 1 and text_width(word[:cut] + "-", size, font) > width:
-                    cut -= 1
-                lines.append(word[:cut] + "-")
-                word = word[cut:]
-            line = word
-        if line:
-            lines.append(line)
-    return lines
+    return [ln for ln in fit.wrap(str(text), width, size, font) if ln] if str(text).strip() else []
 
 
-def _clip_lines(lines: list[str], limit: int, width: float, size: float, font: str = FONT) -> list[str]:
-    """At most ``limit`` lines; the last kept line ends in an ellipsis when some were dropped."""
+def _clip_lines(
+    lines: list[str],
+    limit: int,
+    width: float,
+    size: float,
+    font: str = FONT,
+    *,
+    where: Where = (),
+    what: str = "map",
+    text: str = "",
+) -> list[str]:
+    """At most ``limit`` lines; when some were dropped the last kept line ends in an ellipsis and the cut is
+    reported (:func:`forge.errors.warn`)."""
     if len(lines) <= limit:
         return lines
     kept = lines[: max(limit, 1)]
@@ -113,6 +104,9 @@ def _clip_lines(lines: list[str], limit: int, width: float, size: float, font: s
     while last and text_width(last + " …", size, font) > width:
         last = last[:-1]
     kept[-1] = last.rstrip() + " …"
+    value = text or " ".join(lines)
+    short = value if len(value) <= 40 else value[:37] + "..."
+    warn(where, f"{what}: {short!r} needs {len(lines)} lines where {limit} fit; it is printed cut short (shorten it)")
     return kept
 
 
@@ -448,12 +442,12 @@ def _head_bar(pen: Pen, x: float, y: float, w: float, title: str, rule: str | No
 
 
 class _Single(Block):
-    def __init__(self, build: Callable[[float], Item]) -> None:
+    def __init__(self, build: Callable[[float, float], Item]) -> None:
         self._build = build
         self._done = False
 
     def peek(self, width: float, max_height: float) -> Item | None:
-        return None if self._done else self._build(width)
+        return None if self._done else self._build(width, max_height)
 
     def advance(self) -> None:
         self._done = True
@@ -495,47 +489,85 @@ def _size_text(game: m.Game, lay: MapLayout) -> str:
     return f"{cells} {game.map.hex_size}{across}  ·  sheet {sheet}"
 
 
-def _title_item(ctx: _Ctx, lay: MapLayout, width: float) -> Item:
+def _title_item(ctx: _Ctx, lay: MapLayout, width: float, max_height: float = 1e9) -> Item:
+    """The title box: title and subtitle wrap onto two lines each, the credits onto three, the map's note onto
+    what the column leaves (at least seven lines); text that does not fit even at 5 pt is cut and reported."""
     g = ctx.game.game
     pad = 6.0
     inner = width - 2 * pad
-    title, tsize = _fit(g.title, inner, 20.0, FONT_BOLD)
-    sub = _wrap(g.subtitle, inner, 9.0, FONT_ITALIC) if g.subtitle else []
-    sub = _clip_lines(sub, 2, inner, 9.0, FONT_ITALIC)
+    what = "map title box"
+    tfit = fit.fit(
+        g.title,
+        inner,
+        2 * 20.0 * 1.05,
+        20.0,
+        font=FONT_BOLD,
+        leading=1.05,
+        shrink=0.5,  # one line down to 10 pt, as printed titles are
+        where=("game", "title"),
+        what=what,
+    )
+    tsize = tfit.size
+    sub = (
+        fit.fit(
+            g.subtitle, inner, 2 * 10.5, 9.0, font=FONT_ITALIC, leading=10.5 / 9, where=("game", "subtitle"), what=what
+        )
+        if g.subtitle
+        else None
+    )
+    sub_lines, sub_size = (list(sub.lines), sub.size) if sub else ([], 9.0)
     credits = [x for x in (f"Design: {g.designer}" if g.designer else "", g.publisher or "") if x]
-    credit_lines = _clip_lines(_wrap("  ·  ".join(credits), inner, 6.0), 3, inner, 6.0)
+    cfit = fit.fit(
+        "  ·  ".join(credits), inner, 3 * 7.2, 6.0, leading=1.2, shrink=1.0, where=("game", "designer"), what=what
+    )
+    credit_lines = [ln for ln in cfit.lines if ln]
     scale = _scale_text(ctx.game)
     sheet = _size_text(ctx.game, lay)
     status_word = f"MAP: {ctx.game.map.status.value.upper()}"
     status_lines = _wrap(_status_text(ctx), inner, 6.0)
-    note_lines = (
-        _clip_lines(_wrap(ctx.game.map.note, inner, 5.5, FONT_ITALIC), 7, inner, 5.5, FONT_ITALIC)
-        if ctx.game.map.note
-        else []
-    )
     warn_lines = _wrap(lay.sheet_note, inner, 6.0, FONT_BOLD) if lay.sheet_note else []
-    h = pad + tsize * 1.05 + len(sub) * 10.5 + 4
+    h = pad + tsize * 1.05 * len(tfit.lines) + len(sub_lines) * 10.5 + 4
     h += 9 * 2  # scale and sheet lines
     h += len(credit_lines) * 7.2
-    h += 4 + 12 + len(status_lines) * 7.2 + len(note_lines) * 6.6 + len(warn_lines) * 7.2 + pad
+    h += 4 + 12 + len(status_lines) * 7.2 + len(warn_lines) * 7.2 + pad
+    note_lines: list[str] = []
+    note_size = 5.5
+    if ctx.game.map.note:
+        room = max(max_height - h, 7 * 6.6)
+        nfit = fit.fit(
+            ctx.game.map.note,
+            inner,
+            room,
+            5.5,
+            font=FONT_ITALIC,
+            leading=1.2,
+            shrink=1.0,  # body text: wrapped at its size, not shrunk onto one line
+            where=("map", "note"),
+            what=what,
+        )
+        note_lines, note_size = list(nfit.lines), nfit.size
+    note_lead = note_size * 1.2
+    h += len(note_lines) * note_lead
 
     def draw(pen: Pen, x: float, y: float, w: float) -> None:
         pen.rect(x, y, w, h, fill="paper", stroke="ink", width=1.4)
         pen.rect(x + 2.2, y + 2.2, w - 4.4, h - 4.4, stroke="ink", width=0.4)
         yy = y + pad + tsize * 0.85
-        pen.text(x + w / 2, yy, title, size=tsize, font=FONT_BOLD, align="centre")
+        for i, line in enumerate(tfit.lines):
+            pen.text(x + w / 2, yy + i * tsize * 1.05, line, size=tsize, font=FONT_BOLD, align="centre")
+        yy += tsize * 1.05 * (len(tfit.lines) - 1)
         yy += tsize * 0.2
-        for line in sub:
+        for line in sub_lines:
             yy += 10.5
-            pen.text(x + w / 2, yy - 2, line, size=9.0, font=FONT_ITALIC, align="centre")
+            pen.text(x + w / 2, yy - 2, line, size=sub_size, font=FONT_ITALIC, align="centre")
         yy += 4
         for line in (scale, sheet):
             yy += 9
-            t, s = _fit(line, inner, 6.8)
+            t, s = _fit(line, inner, 6.8, what=what)
             pen.text(x + w / 2, yy, t, size=s, align="centre")
         for line in credit_lines:
             yy += 7.2
-            pen.text(x + w / 2, yy, line, size=6.0, align="centre", fill="label")
+            pen.text(x + w / 2, yy, line, size=cfit.size, align="centre", fill="label")
         yy += 4
         sw = text_width(status_word, 7.5, FONT_BOLD) + 10
         pen.rect(x + pad, yy, sw, 11, fill="ink")
@@ -545,8 +577,8 @@ def _title_item(ctx: _Ctx, lay: MapLayout, width: float) -> Item:
             yy += 7.2
             pen.text(x + pad, yy, line, size=6.0)
         for line in note_lines:
-            yy += 6.6
-            pen.text(x + pad, yy, line, size=5.5, font=FONT_ITALIC, fill="label")
+            yy += note_lead
+            pen.text(x + pad, yy, line, size=note_size, font=FONT_ITALIC, fill="label")
         for line in warn_lines:
             yy += 7.2
             pen.text(x + pad, yy, line, size=6.0, font=FONT_BOLD, fill="mark")
@@ -900,7 +932,17 @@ class _Tec(Block):
     def _row(self, tid: str, t: m.TerrainType, width: float) -> tuple[float, DrawFn]:
         sw, name, move, combat, rule = self._columns(width)
         kind_word = {"hex": "", "feature": "in hex", "hexside": "hexside", "path": "path"}[t.kind.value]
-        names = _clip_lines(_wrap(t.name, name - 4, 6.4, FONT_BOLD), 3, name - 4, 6.4, FONT_BOLD)
+        nfit = fit.fit(
+            t.name,
+            name - 4,
+            3 * 7.2,
+            6.4,
+            font=FONT_BOLD,
+            leading=7.2 / 6.4,
+            where=("terrain", tid, "name"),
+            what="terrain effects chart",
+        )
+        names, nsize = list(nfit.lines), nfit.size
         ctext = _wrap(_combat_text(t, self.ctx), combat - 4, 5.8)
         ntext = _wrap(t.movement_note, combat - 4, 5.5, FONT_ITALIC) if t.movement_note else []
         # A cost given for "all" applies to every class the game names.
@@ -914,7 +956,7 @@ class _Tec(Block):
             yy = y + 3
             for s in names:
                 yy += 7.2
-                pen.text(x + sw + 2, yy - 1, s, size=6.4, font=FONT_BOLD)
+                pen.text(x + sw + 2, yy - 1, s, size=nsize, font=FONT_BOLD)
             if kind_word:
                 pen.text(x + sw + 2, yy + 5.5, kind_word, size=5.5, font=FONT_ITALIC, fill="label")
             mx = x + sw + name
@@ -1118,7 +1160,7 @@ def _columns_in(x: float, y: float, w: float, h: float, page: int, *, max_w: flo
 def _blocks(ctx: _Ctx, lay: MapLayout) -> list[Block]:
     size = lay.geometry.size
     return [
-        _Single(lambda w: _title_item(ctx, lay, w)),
+        _Single(lambda w, h: _title_item(ctx, lay, w, h)),
         _TurnTrack(ctx),
         _Tec(ctx, size),
         _Key(ctx),
@@ -1761,6 +1803,10 @@ def _sheet_caption(ctx: _Ctx, lay: MapLayout, page: int) -> str:
     return f"{ctx.game.game.title} — {what}, sheet {page + 1} of {len(lay.pages)}"
 
 
+CROP_CLEAR = 4.0
+"""Room kept between a tile's vertical crop mark and the header or footer text beside it."""
+
+
 def _crop_marks(pen: Pen, x: float, y: float, w: float, h: float) -> None:
     gap, ln = 0.06 * INCH, 0.22 * INCH
     for cx, sx in ((x, -1), (x + w, 1)):
@@ -1832,19 +1878,38 @@ def _tile_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile
         for x, y in registration_points(strip):
             _registration(pen, *to_page(x, y), 0.09 * INCH)
     _crop_marks(pen, px, py, src.w, src.h)
+    # Header and footer run between the tile's vertical crop marks (which stand above and below its corners,
+    # at x = px and px + w), never across them.
+    left, right = max(tplan.margin, px + CROP_CLEAR), min(tplan.paper_w - tplan.margin, px + src.w - CROP_CLEAR)
     top = py - 0.12 * INCH
     caption = _sheet_caption(ctx, lay, page)
     index = tile.describe(tplan)
     iw = text_width(index, 9.0, FONT_BOLD)
-    t, s = _fit(caption, tplan.paper_w - 2 * tplan.margin - iw - 12, 8.0, FONT_BOLD)
-    pen.text(tplan.margin, min(top, tplan.margin + 8), t, size=s, font=FONT_BOLD)
-    pen.text(tplan.paper_w - tplan.margin, min(top, tplan.margin + 8), index, size=9.0, font=FONT_BOLD, align="right")
+    t, s = fit_line(
+        caption,
+        right - left - iw - 12,
+        8.0,
+        font=FONT_BOLD,
+        where=("game", "title"),
+        what="map tile header",
+        name=ctx.game.game.title,
+    )
+    pen.text(left, min(top, tplan.margin + 8), t, size=s, font=FONT_BOLD)
+    pen.text(right, min(top, tplan.margin + 8), index, size=9.0, font=FONT_BOLD, align="right")
     bottom = max(py + src.h + 0.3 * INCH, tplan.paper_h - tplan.margin - 10)
     bottom = min(bottom, tplan.paper_h - tplan.margin)
-    _scale_bar(pen, tplan.margin, bottom - 6)
+    if tplan.paper_h - (py + src.h) >= 24.0:  # room under the tile: the footer goes there, not over the map
+        bottom = py + src.h + 12.0
+    _scale_bar(pen, left, bottom - 6)
+    bar_end = left + 2 * INCH + 4 + text_width("2 in = 50.8 mm at true scale (ticks: cm)", 6.0)
     hint = "Print at 100 % (actual size). Trim at the crop marks; glue each shaded strip under its neighbour."
-    t, s = _fit(hint, tplan.paper_w / 2 - tplan.margin - 10, 6.0)
-    pen.text(tplan.paper_w - tplan.margin, bottom - 1, t, size=s, align="right")
+    hfit = fit.fit(hint, right - bar_end - 10, 2 * 6.0 * 1.1, 6.0, leading=1.1, what="map tile footer")
+    lead = hfit.size * hfit.leading
+    last = bottom - 1
+    if tplan.paper_h - (py + src.h) >= 24.0:  # under the tile: the first line clear of the tile's edge
+        last = max(last, py + src.h + 3 + 0.75 * hfit.size + (len(hfit.lines) - 1) * lead)
+    for i, line in enumerate(reversed(hfit.lines)):  # the last line on the footer's baseline, the first above it
+        pen.text(right, last - i * lead, line, size=hfit.size, align="right")
 
 
 def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, page: int, paper: str) -> None:
@@ -1856,7 +1921,15 @@ def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, 
         f"Assembly — {caption} ({_inches(lay.sheet_w)} x {_inches(lay.sheet_h)}) on {len(printed)} "
         f"{paper} pages ({tplan.rows}x{tplan.columns})"
     )
-    t, s = _fit(head, tplan.paper_w - 2 * mg, 11.0, FONT_BOLD)
+    t, s = fit_line(
+        head,
+        tplan.paper_w - 2 * mg,
+        11.0,
+        font=FONT_BOLD,
+        where=("game", "title"),
+        what="map assembly page",
+        name=ctx.game.game.title,
+    )
     pen.text(mg, mg + 10, t, size=s, font=FONT_BOLD)
     steps = [
         "1. Print every page at 100 % (actual size, no 'fit to page'); the 2 in bar on each page must measure 2 in.",
