@@ -24,14 +24,15 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from . import model as m
+from .check import cross_check
 from .errors import LoadError, Problem, suggest
+from .keypath import Document, Mark, PathT, dotted
+
+__all__ = ["Document", "Mark", "PathT", "dotted", "iter_paths", "load", "loads", "parse_yaml"]
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 200_000
-
-PathT = tuple[str | int, ...]
-Mark = tuple[int, int]
 
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -86,39 +87,6 @@ if getattr(yaml, "__with_libyaml__", False):
     _EventSource: Any = _CEvents
 else:  # pragma: no cover
     _EventSource = _Events
-
-
-@dataclass
-class Document:
-    """Plain Python data plus where each value came from."""
-
-    data: Any
-    marks: dict[PathT, Mark] = field(default_factory=dict)
-    key_marks: dict[PathT, Mark] = field(default_factory=dict)
-
-    def mark(self, path: PathT, key: bool = False) -> Mark | None:
-        """Closest known position for a path: the key itself, or the nearest enclosing value."""
-        p = tuple(path)
-        if key and p in self.key_marks:
-            return self.key_marks[p]
-        while p:
-            if p in self.marks:
-                return self.marks[p]
-            if p in self.key_marks:
-                return self.key_marks[p]
-            p = p[:-1]
-        return self.marks.get((), None)
-
-
-def dotted(path: PathT) -> str:
-    """``('units', 3, 'setup')`` -> ``units[3].setup``."""
-    out = ""
-    for p in path:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        else:
-            out += ("." if out else "") + str(p)
-    return out
 
 
 class _Stop(Exception):
@@ -222,14 +190,24 @@ class _Composer:
             try:
                 return int(v)
             except ValueError:
-                self.problem(ev.start_mark, self.peek_path(), f"{v!r} is not a whole number")
+                why = "has too many digits for a whole number" if v.lstrip("+-").isdigit() else "is not a whole number"
+                self.problem(ev.start_mark, self.peek_path(), f"{_short(v)} {why}")
                 return None
         if tag == "tag:yaml.org,2002:float":
             try:
                 return float(v)
             except ValueError:
-                self.problem(ev.start_mark, self.peek_path(), f"{v!r} is not a number")
+                self.problem(ev.start_mark, self.peek_path(), f"{_short(v)} is not a number")
                 return None
+        bad = _UNPRINTABLE.search(v)
+        if bad:  # only an escape in quotes can write one (the reader refuses them raw); no page can print them
+            self.problem(
+                ev.start_mark,
+                self.peek_path(),
+                f"character U+{ord(bad.group()):04X} cannot be printed (expected text without control characters "
+                "or Unicode noncharacters)",
+            )
+            return None
         return v
 
     def peek_path(self) -> PathT:
@@ -313,6 +291,22 @@ class _Composer:
         top.merged.discard(key)
 
 
+_NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
+    chr(p * 0x10000 + 0xFFFE) + chr(p * 0x10000 + 0xFFFF) for p in range(1, 17)
+)
+_UNPRINTABLE = re.compile(f"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\U0010ffff]|[{_NONCHARACTERS}]")
+"""A character outside YAML's printable set (which the YAML reader refuses raw) or a noncharacter (which the PDF and
+SVG writers cannot encode), as a double-quoted escape can still write them: \\0, \\e, \\uFFFF, \\U0010FFFF."""
+
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+"""YAML's line breaks (str.splitlines also breaks at form feeds and other separators, which YAML does not)."""
+
+
+def _short(v: str) -> str:
+    """A value for a message: its repr, cut to 30 characters with its length when it is longer than 40."""
+    return repr(v) if len(v) <= 40 else f"{v[:30]!r}... ({len(v)} characters)"
+
+
 def _decode(raw: bytes, file: str) -> str:
     if not raw.strip():
         raise LoadError(
@@ -331,7 +325,7 @@ def _decode(raw: bytes, file: str) -> str:
         raise LoadError(
             [Problem(file, line, col, "", f"byte 0x{raw[e.start]:02x} is not UTF-8 (save the file as UTF-8)")]
         ) from None
-    for i, line_text in enumerate(text.splitlines(), 1):
+    for i, line_text in enumerate(_LINE_BREAK.split(text), 1):
         stripped = line_text.lstrip(" ")
         if stripped.startswith("\t"):
             col = len(line_text) - len(stripped) + 1
@@ -354,6 +348,15 @@ def parse_yaml(text: str, file: str) -> Document:
         what = " ".join(x for x in (e.context, e.problem) if x)
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         raise LoadError([Problem(file, line, col, "", f"invalid YAML: {what}")]) from None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow, at a character offset
+        libyaml = _EventSource is not _Events  # libyaml counts the offset in UTF-8 bytes
+        prefix = text.encode("utf-8")[: e.position].decode("utf-8", "ignore") if libyaml else text[: e.position]
+        before = _LINE_BREAK.split(prefix)
+        line, col = len(before), len(before[-1]) + 1
+        code = e.character if isinstance(e.character, int) else ord(str(e.character)[:1] or "?")
+        msg = f"character U+{code:04X} is not allowed in YAML (no control characters but tab and line breaks; "
+        msg += "use an escape in quotes)"
+        raise LoadError([Problem(file, line, col, "", msg)]) from None
     except yaml.YAMLError as e:
         raise LoadError([Problem(file, None, None, "", f"invalid YAML: {e}")]) from None
     finally:
@@ -508,6 +511,8 @@ def load(path: str | Path) -> m.Game:
 
     file = str(path)
     p = Path(path)
+    if not file:  # Path("") is the current folder: say what was given instead
+        raise LoadError([Problem("''", None, None, "", "an empty file name (expected a YAML game file)")])
     if "\0" in file:
         raise LoadError([Problem(file, None, None, "", "a file name cannot contain a NUL character")])
     try:
@@ -550,8 +555,6 @@ def loads(raw: bytes | str, file: str = "<string>") -> m.Game:
         game = m.Game.model_validate(doc.data)
     except ValidationError as e:
         raise LoadError(_schema_problems(doc, file, e)) from None
-    from .check import cross_check  # the checks need the model; imported late to keep this module's top small
-
     problems = list(cross_check(game, doc, file))
     if problems:
         raise LoadError(problems)
