@@ -5,18 +5,17 @@ Called by :func:`forge.loader.loads`; each problem is located through the docume
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import model as m
 from . import units as _units
 from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
+from .keypath import Document, PathT, dotted
 from .notation import DiffColumn, OddsColumn, Strength
-
-if TYPE_CHECKING:
-    from .loader import Document, PathT
 
 HEX_KEYS = {"hex", "hexes", "from", "to", "path", "via", "supply_source", "defender_hex", "attacker_hexes"}
 UNIT_KEYS = {"unit", "units", "attackers", "defenders", "attacker_units", "defender_units"}
@@ -25,6 +24,24 @@ COLUMN_KEYS = {"column", "final_column", "base_column"}
 
 MAX_COUNT = 10_000
 """Most counters of one kind a game may print (see FORMAT.md, Bounds)."""
+MAX_HEXES = 100_000
+"""Most cells a map's grid may have (columns x rows): the largest published maps have about 30,000."""
+MAX_UNITS = 10_000
+"""Most units a game may have, copies included: the largest counter mixes have a few thousand."""
+MAX_MARKERS = 10_000
+"""Most markers a game may print, all kinds together."""
+MAX_COUNTERS = 20_000
+"""Most counters (units' counters with their copies, and markers) a game may print."""
+MAX_TURNS = 1_000
+"""Most turns on a turn track: the longest campaign games have a few hundred."""
+MAX_TEXT = 5_000
+MAX_WORD = 100
+"""Longest word (run without spaces) in a text, a web address excepted: the longest place names have about 60
+letters, and a page breaks a longer word only by hyphens every few letters (reportlab's line breaking grows with the
+square of a word's length: a 5,000-letter word took 42 s)."""
+"""Most characters in one text value: a summary in our own words; the seed games' longest note has 1,347."""
+UNKNOWN_MARKERS = 4
+"""Markers printed of a kind whose count the rules do not give (forge.render.counters.UNKNOWN_MARKER_COUNT)."""
 SHEET_BLEED = 0.25 * 72
 """How far a grid may run past a stated sheet in total per axis (forge.render.map.BLEED_TOLERANCE)."""
 
@@ -45,8 +62,6 @@ class _Checker:
         self.table_ids = [t.id for t in game.tables]
 
     def err(self, path: PathT, msg: str, key: bool = False) -> None:
-        from .loader import dotted
-
         mk = self.doc.mark(path, key=key)
         self.problems.append(Problem(self.file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), msg))
 
@@ -87,6 +102,7 @@ class _Checker:
 
     # ------------------------------------------------------------------------------------------------ parts
     def run(self) -> list[Problem]:
+        self.check_bounds()
         self.check_info()
         self.check_terrain()
         self.check_map()
@@ -97,6 +113,46 @@ class _Checker:
         self.check_text()
         self.check_examples()
         return self.problems
+
+    def check_bounds(self) -> None:
+        """Counts bounded by what can be printed and played (FORMAT.md, Bounds), each one located error."""
+        g = self.game.map.grid
+        if g.columns * g.rows > MAX_HEXES:
+            self.err(
+                ("map", "grid"),
+                f"the grid is {g.columns}x{g.rows} = {g.columns * g.rows:,} hexes (expected at most {MAX_HEXES:,}; "
+                "the largest published maps have about 30,000)",
+            )
+        units = sum(u.copies for u in self.game.units)
+        if units > MAX_UNITS:
+            self.err(("units",), f"{units:,} units with their copies (expected at most {MAX_UNITS:,})")
+        counts = [mk.count if isinstance(mk.count, int) else UNKNOWN_MARKERS for mk in self.game.markers]
+        markers = sum(n for n in counts if 0 <= n <= MAX_COUNT)  # a count out of range is reported on its own
+        if markers > MAX_MARKERS:
+            self.err(("markers",), f"{markers:,} markers of all kinds together (expected at most {MAX_MARKERS:,})")
+        counters = markers + sum(u.copies * len(u.counter_faces()) for u in self.game.units)
+        if units <= MAX_UNITS and markers <= MAX_MARKERS and counters > MAX_COUNTERS:
+            self.err(
+                ("units",),
+                f"{counters:,} counters: the units' counters with their copies, and the markers (expected at most "
+                f"{MAX_COUNTERS:,})",
+            )
+        if len(self.game.turns.turns) > MAX_TURNS:
+            self.err(("turns", "turns"), f"{len(self.game.turns.turns):,} turns (expected at most {MAX_TURNS:,})")
+        for path, value in _texts(self.doc.data):
+            if len(value) > MAX_TEXT:
+                self.err(
+                    path,
+                    f"{len(value):,} characters of text (expected at most {MAX_TEXT:,}: a summary in your own words)",
+                )
+                continue
+            word = max(value.split(), key=len, default="")
+            if len(word) > MAX_WORD and "://" not in word:
+                self.err(
+                    path,
+                    f"a word of {len(word):,} characters, {word[:20]!r}... (expected words of at most {MAX_WORD} "
+                    "characters, with spaces between them)",
+                )
 
     def check_info(self) -> None:
         info = self.game.game
@@ -123,7 +179,7 @@ class _Checker:
 
     def check_map(self) -> None:
         mp = self.game.map
-        if mp.sheet is not None:
+        if mp.sheet is not None and mp.grid.columns * mp.grid.rows <= MAX_HEXES:  # else the grid is the error
             self.check_sheet(mp.sheet, mp.hex_size)
         seen_cells: dict[Cell, str] = {}
         for label, h in mp.hexes.items():
@@ -175,11 +231,11 @@ class _Checker:
                     )
 
     def check_sheet(self, sheet: str, hex_size: str) -> None:
-        """A stated sheet must hold one hex, and at least the grid's area.
+        """A stated sheet must hold the grid, turned either way.
 
-        A grid that is merely the wrong shape for its sheet is printed on an enlarged sheet with a note (as
-        forge.render.map does for Escape from Hell's Gate's placeholder grid); one larger than the sheet's whole
-        area, or a sheet smaller than a single hex, is a mistake in the file.
+        The map is printed on the stated sheet, trimmed at its edge by at most :data:`SHEET_BLEED` per axis (as
+        forge.render.map lays it out: edge hexes of printed maps run off the sheet); a grid that does not fit it
+        either way is a mistake in the file: the sheet, the hex size or the grid is wrong.
         """
         sw, sh = _units.size(sheet)
         cell = _units.length(hex_size)
@@ -189,15 +245,28 @@ class _Checker:
             self.err(
                 ("map", "sheet"),
                 f"the {sheet} sheet is smaller than one hex ({hex_size}) (expected a sheet at least "
-                f"{_units.fmt(gw)} x {_units.fmt(gh)} for this grid, or no sheet to size it to fit)",
+                f"{_inches(gw - SHEET_BLEED, up=True)} x {_inches(gh - SHEET_BLEED, up=True)} for this grid, or no "
+                "sheet to size it to fit)",
             )
-        elif gw * gh > (sw + SHEET_BLEED) * (sh + SHEET_BLEED):
-            self.err(
-                ("map", "sheet"),
-                f"the grid ({g.columns}x{g.rows} cells of {hex_size}) is {_units.fmt(gw)} x {_units.fmt(gh)}, "
-                f"larger than the whole {sheet} sheet (expected a sheet at least {_units.fmt(gw)} x "
-                f"{_units.fmt(gh)}, a smaller hex_size, or no sheet to size it to fit)",
-            )
+            return
+        if grid_fits(gw, gh, sw, sh):
+            return
+        # The grid's extent is proportional to the cell: the largest cell that fits, turned either way.
+        kw, kh = gw / cell, gh / cell
+        best = max(min((w + SHEET_BLEED) / kw, (h + SHEET_BLEED) / kh) for w, h in ((sw, sh), (sh, sw)))
+        smaller = (
+            f"a hex_size of at most {_units.fmt(_floor_hundredth(best))}"
+            if best >= _units.HEX_MIN
+            else "fewer columns or rows"
+        )
+        stated = isinstance(self.doc.data.get("map"), dict) and "hex_size" in self.doc.data["map"]
+        self.err(
+            ("map", "sheet"),
+            f"the grid ({g.columns}x{g.rows} cells of {hex_size}{'' if stated else ', the default hex_size'}) "
+            f"is {_inches(gw)} x {_inches(gh)} and does not fit the {sheet} sheet either way (expected a sheet "
+            f"at least {_inches(gw - SHEET_BLEED, up=True)} x {_inches(gh - SHEET_BLEED, up=True)}, {smaller}, "
+            "or no sheet to size it to fit)",
+        )
 
     def check_units(self) -> None:
         fmt = self.game.game.strength_format
@@ -331,6 +400,9 @@ class _Checker:
                     "a CRT with 'sections' gives its cells as a mapping from section to rows",
                 )
             grids.append(((*path, "cells"), crt.cells))
+        self.check_die_rows((*path, "rows"), crt.rows)
+        if crt.secondary is not None:
+            self.check_die_rows((*path, "secondary", "rows"), crt.secondary.rows)
         for gpath, grid in grids:
             self.check_grid(gpath, grid, crt.rows, crt.columns, crt.cell_format, c.results)
         if crt.secondary is not None:
@@ -352,6 +424,17 @@ class _Checker:
                 self.check_cell((*path, end, "result"), auto.result, m.CellFormat.CODE, c.results)
         if crt.mandatory_retreat is not None:
             self.name((*path, "mandatory_retreat", "side"), crt.mandatory_retreat.side, self.sides, "side")
+
+    def check_die_rows(self, path: PathT, rows: list[str]) -> None:
+        """Each row label reads as the die results it covers ('3', '2-4', '6+'): the engine and the cards use them."""
+        from .rules.combat import row_range  # deferred: most checks need no combat engine
+
+        for r, label in enumerate(rows):
+            try:
+                row_range(label)
+            except ValueError as e:
+                self.err((*path, r), str(e) if len(label) <= 40 else f"{label[:30]!r}... ({len(label)} characters) "
+                         "is not a die-roll row (expected '3', '2-4', '≥6', '6+' or '≤1')")
 
     def check_grid(
         self,
@@ -440,6 +523,36 @@ class _Checker:
                         self.name(p, str(value), columns, "CRT column")
                     elif key == "table":
                         self.name(p, str(value), self.table_ids, "table id")
+
+
+def grid_fits(gw: float, gh: float, sw: float, sh: float) -> bool:
+    """True when a ``gw`` x ``gh`` grid fits a ``sw`` x ``sh`` sheet, turned either way, trimmed by at most
+    :data:`SHEET_BLEED` per axis (the test forge.render.map.sheet_layout makes)."""
+    return any(gw <= w + SHEET_BLEED and gh <= h + SHEET_BLEED for w, h in ((sw, sh), (sh, sw)))
+
+
+def _floor_hundredth(points: float) -> float:
+    """``points`` rounded down to a hundredth of an inch (a hex size that still fits)."""
+    return math.floor(points / 72 * 100 + 1e-9) / 100 * 72
+
+
+def _inches(points: float, up: bool = False) -> str:
+    """``points`` in inches to two decimals (rounded up with ``up``: a size that is enough), for messages."""
+    hundredths = math.ceil(points / 72 * 100 - 1e-9) if up else round(points / 72 * 100)
+    return f"{max(0, hundredths) / 100:g}in"
+
+
+def _texts(data: Any, path: PathT = ()) -> Iterator[tuple[PathT, str]]:
+    """Every text value in the document, with its key path (iteratively: documents may be deep)."""
+    stack: list[tuple[PathT, Any]] = [(path, data)]
+    while stack:
+        p, value = stack.pop()
+        if isinstance(value, str):
+            yield p, value
+        elif isinstance(value, dict):
+            stack.extend(((*p, k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend(((*p, i), v) for i, v in enumerate(value))
 
 
 def _walk(data: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:

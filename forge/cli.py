@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .errors import LoadError
+from .errors import BuildWarning, LoadError
 from .units import COUNTER_SIZES, PAPER
 
 if TYPE_CHECKING:
+    from .builder import BuildOptions
     from .model import Game
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
@@ -76,18 +77,53 @@ def _summary(game: Game) -> str:
     return "\n".join(lines)
 
 
-def _load_or_report(path: str) -> Game | None:
-    """The game in ``path``, or None after printing every problem in it (one per line, then a count)."""
+def _warn_glyphs(game: Game, path: str) -> None:
+    """Print a located warning for each printable text with characters no bundled font has (exit status kept)."""
+    from .glyphs import file_warnings
+
+    for w in file_warnings(game, path):  # the build warnings' format (_print_warnings)
+        where = ":".join(str(x) for x in (w.file, w.line, w.column) if x is not None)
+        print(f"{where}: warning: {w.path + ': ' if w.path else ''}{w.message}", file=sys.stderr)
+
+
+def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | None:
+    """The game in ``path``, or None after printing every problem in it (one per line, then a count); with
+    ``options``, also None when rendering it so is estimated to cost too much (forge.estimate: nothing rendered)."""
     from .loader import load
 
     try:
-        return load(path)
+        game = load(path)
+        _warn_glyphs(game, path)
+        if options is not None:
+            from .estimate import refuse
+
+            refuse(game, options, path)
+        return game
     except LoadError as e:
         for p in e.problems:
             print(p, file=sys.stderr)
         n = len(e.problems)
         print(f"{path}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
         return None
+
+
+def _print_warnings(path: str, warnings: Sequence[BuildWarning]) -> None:
+    """Each build warning as ``file:line:col: warning: key.path: message`` on stderr, located at the value its
+    key path names in ``path`` (the file is read again for the positions only)."""
+    if not warnings:
+        return
+    from .keypath import dotted
+    from .loader import _decode, parse_yaml
+
+    try:
+        doc = parse_yaml(_decode(Path(path).read_bytes(), path), path)
+    except (OSError, LoadError):  # changed or gone since it was loaded: print the warnings without positions
+        doc = None
+    for w in warnings:
+        mark = doc.mark(w.path) if doc is not None and w.path else None
+        where = f"{path}:{mark[0]}:{mark[1]}" if mark else path
+        key = f"{dotted(w.path)}: " if w.path else ""
+        print(f"{where}: warning: {key}{w.message}", file=sys.stderr)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -231,7 +267,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     )
     status = EXIT_OK
     for path in args.files:
-        game = _load_or_report(path)
+        game = _load_or_report(path, options)
         if game is None:
             status = EXIT_BAD_INPUT
             continue
@@ -239,7 +275,9 @@ def cmd_build(args: argparse.Namespace) -> int:
             print(f"building {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
         folder = Path(args.out) / game.game.id
         sub: dict[Path, int] = {}
-        for written in build(game, Path(args.out), options):
+        built = build(game, Path(args.out), options)
+        _print_warnings(path, built.warnings)
+        for written in built:
             if written.parent == folder:
                 print(written)
             else:  # a folder component (the images): one line for the folder, not one per file
@@ -253,13 +291,15 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from .builder import BuildOptions
     from .pdf import remove_stale, write_atomic
     from .verifier import exit_code, render_findings, verify
 
     status = EXIT_OK
     reports = []
     for path in args.files:
-        game = _load_or_report(path)
+        # The print check renders the map, counters and cards: refuse what would cost too much first.
+        game = _load_or_report(path, None if args.no_print_check else BuildOptions())
         if game is None:
             status = EXIT_BAD_INPUT
             continue

@@ -215,9 +215,9 @@ def check_grid(
                 "crt-band",
                 rule,
                 f"{what}{sec}: die {rows[i1]} gives {grid[i1][run[0]]!r}{p} in {len(run)} of its {len(columns)} "
-                f"columns ({columns[run[0]]} to {columns[run[-1]]}); where die {rows[i0s[(i1, part)]]} is worse for the attacker this runs against "
-                f"the rest of the table ({word} rolls better), but a value filling most of a die row is taken as designed, "
-                "not as a misprint",
+                f"columns ({columns[run[0]]} to {columns[run[-1]]}); where die {rows[i0s[(i1, part)]]} is worse for "
+                f"the attacker this runs against the rest of the table ({word} rolls better), but a value filling "
+                "most of a die row is taken as designed, not as a misprint",
                 stated=grid[i1][run[0]],
                 ref=ref,
                 section=section,
