@@ -103,7 +103,7 @@ def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | No
         for p in e.problems:
             print(p, file=sys.stderr)
         n = len(e.problems)
-        print(f"{path}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+        print(f"{path or repr(path)}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
         return None
 
 
@@ -446,6 +446,29 @@ def _os_error(args: argparse.Namespace, e: OSError) -> str:
     return f"forge {getattr(args, 'command', None) or ''}: cannot write {where}{what}".replace("forge : ", "forge: ")
 
 
+def _joined_offsets(argv: Sequence[str]) -> list[str]:
+    """``--back-offset -0.5,0.3`` as ``--back-offset=-0.5,0.3``: argparse takes a value starting with '-' for an option,
+    and a measured offset is often negative."""
+    out: list[str] = []
+    it = iter(argv)
+    for a in it:
+        if a == "--back-offset":
+            nxt = next(it, None)
+            if nxt is not None and nxt.startswith("-") and (nxt[1:2].isdigit() or nxt[1:2] == "."):
+                out.append(f"{a}={nxt}")
+                continue
+            out.append(a)
+            if nxt is not None:
+                out.append(nxt)
+            continue
+        if a == "--":
+            out.append(a)
+            out.extend(it)
+            break
+        out.append(a)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status.  This is the one place where exceptions become messages: a
     signal (exit 128 + its number), a file that cannot be written (exit 2), a closed standard output."""
@@ -453,7 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _signals_raised():
         try:
             parser = build_parser()
-            args = parser.parse_args(argv)
+            args = parser.parse_args(_joined_offsets(sys.argv[1:] if argv is None else argv))
             if not getattr(args, "func", None):
                 parser.print_help()
                 return EXIT_BAD_INPUT

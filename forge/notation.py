@@ -9,15 +9,23 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+
+def _shown(text: object) -> str:
+    """``text`` for a message: whole when short, else its start and its length (a 5,000-digit typo stays readable)."""
+    s = str(text)
+    return repr(text) if len(s) <= 40 else f"{s[:30]!r}... ({len(s):,} characters)"
+
 UNKNOWN_MARK = "?"
 
 
 def _ratio(text: str, sep: str) -> Fraction:
     a, b = text.split(sep)
     if len(a) + len(b) > 24:
-        raise ValueError(f"{text!r} has too many digits (expected an odds ratio such as '3:2')")
+        raise ValueError(f"{_shown(text)} has too many digits (expected an odds ratio such as '3:2')")
     if Fraction(b) == 0:
-        raise ValueError(f"{text!r} divides by zero (expected a ratio with a positive second number, such as '3:2')")
+        raise ValueError(
+            f"{_shown(text)} divides by zero (expected a ratio with a positive second number, such as '3:2')"
+        )
     return Fraction(a) / Fraction(b)
 
 
@@ -57,10 +65,12 @@ class OddsColumn:
         elif sep == "-" and body.count("-") == 3:  # "4-1-5-1": a merged column in dash notation
             first = "-".join(body.split("-")[:2])
         if not re.fullmatch(rf"{cls._PART}{re.escape(sep)}{cls._PART}", first):
-            raise ValueError(f"{text!r} is not an odds column (expected '3:2', '4:1-5:1', '8:1+', '<1:1' or '1.5-1')")
+            raise ValueError(
+                f"{_shown(text)} is not an odds column (expected '3:2', '4:1-5:1', '8:1+', '<1:1' or '1.5-1')"
+            )
         low = _ratio(first, sep)
         if low <= 0:
-            raise ValueError(f"{text!r}: odds must be positive")
+            raise ValueError(f"{_shown(text)}: odds must be positive")
         return cls(s, low, below)
 
     def __str__(self) -> str:
@@ -82,9 +92,11 @@ class DiffColumn:
     @classmethod
     def parse(cls, text: str) -> DiffColumn:
         s = str(text).strip()
-        m = re.fullmatch(r"(<=|≤|<)?\s*([+-]?\d+)\s*(\+|or more)?", s)
+        m = re.fullmatch(r"(<=|≤|<)?\s*([+-]?\d{1,12})\s*(\+|or more)?", s)
         if not m:
-            raise ValueError(f"{text!r} is not a differential column (expected '-3', '0', '+2', '+10+' or '<=-4')")
+            raise ValueError(
+                f"{_shown(text)} is not a differential column (expected '-3', '0', '+2', '+10+' or '<=-4')"
+            )
         low = int(m.group(2))
         below = m.group(1) is not None
         if m.group(1) == "<":
@@ -95,7 +107,7 @@ class DiffColumn:
         return self.label
 
 
-_NUM = r"(\d+|\?)"
+_NUM = r"(\d{1,12}|\?)"  # at most 12 digits, as every number of the format (docs/FORMAT.md, Bounds)
 
 
 @dataclass(frozen=True)
@@ -141,7 +153,7 @@ class Strength:
         if m := re.fullmatch(rf"{_NUM}-{_NUM}", s):
             return cls(cls._n(m.group(1)), cls._n(m.group(2)), None, False, "attack-defense")
         raise ValueError(
-            f"{text!r} is not a strength (expected '3', '[2]' for a bracketed tank strength, '4-3' or '4-3-7'; "
+            f"{_shown(text)} is not a strength (expected '3', '[2]' for a bracketed tank strength, '4-3' or '4-3-7'; "
             "'?' for a number the rulebook does not give)"
         )
 
@@ -172,7 +184,7 @@ def fraction(text: str | int | float) -> Fraction:
     try:
         value = Fraction(s)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{text!r} is not a multiplier (expected 3, '1/2' or 'x2')") from None
+        raise ValueError(f"{_shown(text)} is not a multiplier (expected 3, '1/2' or 'x2')") from None
     if value <= 0:
-        raise ValueError(f"{text!r}: a multiplier must be positive")
+        raise ValueError(f"{_shown(text)}: a multiplier must be positive")
     return value

@@ -323,3 +323,33 @@ def test_a_word_too_long_to_break_is_refused_at_check(tmp_path, capsys) -> None:
     assert "game.title: a word of 101 characters" in out, out
     path.write_text(text.replace(title, title[:-1] + " " + "x" * 100 + '"', 1), encoding="utf-8")
     assert _run(capsys, "check", str(path))[0] == 0
+
+
+def test_a_strength_with_thousands_of_digits_is_a_short_located_message(tmp_path, capsys) -> None:
+    """Every number of the format has at most 12 digits; the message shows the start and the length, not Python's
+    own limit on converting long digit strings."""
+    fpa = SEED.parent / "first_panzer_army.yaml"
+    text = fpa.read_text(encoding="utf-8")
+    old = 'label: "96", type: infantry, size: XX, steps: ["?-?"]'
+    assert old in text
+    path = tmp_path / "g.yaml"
+    path.write_text(text.replace(old, old.replace('["?-?"]', '["' + "9" * 5000 + '-2"]'), 1), encoding="utf-8")
+    rc, out = _run(capsys, "check", str(path))
+    assert rc == 2
+    assert "(5,002 characters) is not a strength" in out, out
+    assert "int_max_str_digits" not in out
+    assert len(out) < 1000
+
+
+def test_a_negative_back_offset_needs_no_equals_sign() -> None:
+    """A printer that shifts the backs left measures a negative DX, which argparse alone takes for an option."""
+    from forge.cli import _joined_offsets
+
+    assert _joined_offsets(["build", "g.yaml", "--back-offset", "-0.5,0.3", "-q"]) == [
+        "build",
+        "g.yaml",
+        "--back-offset=-0.5,0.3",
+        "-q",
+    ]
+    assert _joined_offsets(["build", "--back-offset", "-q"]) == ["build", "--back-offset", "-q"]  # still an error
+    assert _joined_offsets(["build", "--", "--back-offset", "-1,0"]) == ["build", "--", "--back-offset", "-1,0"]
