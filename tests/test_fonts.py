@@ -209,3 +209,39 @@ def test_every_font_of_the_hells_gate_build_is_embedded(hells_gate, component: s
     pdf = render(hells_gate, component)
     assert embedded(pdf) <= set(FONT_FACES)
     assert unembedded(pdf) == set()
+
+
+# ---------------------------------------------------------------------------------------------- PNG images
+_PNG_PROBE = """
+import os, sys
+from forge.render import images
+cs = images._cairosvg()
+def png(ch):
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60"><text x="5" y="45" '
+           'font-family="DejaVu Sans" font-size="40">' + ch + '</text></svg>')
+    return cs.svg2png(bytestring=svg.encode())
+print(os.environ["FONTCONFIG_FILE"] == str(images.FONTCONFIG), png("Ж") != png("Ъ"), png("Ж") != png("\\u4e00"))
+"""
+
+
+def _png_probe(fontconfig: str | None) -> str:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
+    if fontconfig is not None:
+        env["FONTCONFIG_FILE"] = fontconfig
+    return subprocess.run(
+        [sys.executable, "-c", _PNG_PROBE], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def test_png_images_use_the_bundled_fonts(tmp_path: Path) -> None:
+    """The PNGs (cairosvg, through fontconfig) draw Cyrillic with the bundled DejaVu Sans, on any machine: the
+    fontconfig file lists only forge/fonts/. Against it: a fontconfig with no fonts, which the user may choose
+    (FONTCONFIG_FILE is respected), gives the same empty box for every letter."""
+    assert _png_probe(None) == "True True True"  # two Cyrillic letters differ, and differ from an uncovered CJK box
+    empty = tmp_path / "empty.conf"
+    empty.write_text('<?xml version="1.0"?>\n<fontconfig></fontconfig>\n', encoding="utf-8")
+    assert _png_probe(str(empty)) == "False False False"

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-import cairosvg
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..canvas import SvgCanvas
 from ..model import Game, Unknown
@@ -38,6 +38,18 @@ __all__ = ["DPI", "FaceImage", "face_images", "face_png", "face_svg", "pixels", 
 
 DPI = 300
 """Resolution of the PNGs: what print services ask for."""
+
+FONTCONFIG = Path(__file__).resolve().parent.parent / "fonts" / "fonts.conf"
+"""The fontconfig file the PNGs are rendered with: the bundled faces only (forge/fonts/), as in the PDFs."""
+
+
+def _cairosvg() -> Any:
+    """cairosvg, with fontconfig pointed at the bundled fonts (unless the user chose a FONTCONFIG_FILE): set before
+    cairo's first font lookup, which reads it once per process."""
+    os.environ.setdefault("FONTCONFIG_FILE", str(FONTCONFIG))
+    import cairosvg
+
+    return cairosvg
 
 _KEY = re.compile(r"^(?P<marker>marker:)?(?P<id>[^#]+)#(?P<n>\d+)(?:@\d+)?$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -66,7 +78,7 @@ def face_svg(face: Face, *, s: float, bleed: float = 0.0, id_prefix: str = "") -
 def face_png(svg: bytes, *, points: float, dpi: int = DPI) -> bytes:
     """Rasterise a square SVG ``points`` across to a PNG of :func:`pixels` ``(points, dpi)`` pixels a side."""
     px = pixels(points, dpi)
-    png: bytes = cairosvg.svg2png(bytestring=svg, dpi=dpi, output_width=px, output_height=px)
+    png: bytes = _cairosvg().svg2png(bytestring=svg, dpi=dpi, output_width=px, output_height=px)
     return _with_resolution(png, dpi)
 
 
