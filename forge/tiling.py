@@ -3,18 +3,18 @@
 A sheet too large for the paper is cut into a grid of equal tiles.  Neighbouring tiles share an overlap strip
 (``overlap`` wide, 0.5 in by default) so they can be glued; every tile fits the paper's printable area (the
 paper less ``margin`` on each side, 0.4 in by default) and is printed at true scale, never scaled.  Tiles are
-named by row letter and column number: ``A1`` is the top-left tile, ``A2`` the one to its right, ``B1`` the one
-below it.  The paper is turned (portrait or landscape) whichever way needs fewer tiles.
+numbered in reading order, "tile 1" top-left, and printed as "tile 2 of 6": a name like ``A1`` or ``0101`` would
+read as a hex.  The paper is turned (portrait or landscape) whichever way needs fewer tiles.
 
 All lengths are points; rectangles are in sheet coordinates with y pointing down from the sheet's top-left.
 
 >>> p = plan(17 * 72, 11 * 72, 8.5 * 72, 11 * 72)
 >>> p.rows, p.columns, p.landscape, [t.name for t in p.tiles]
-(2, 2, True, ['A1', 'A2', 'B1', 'B2'])
->>> p.tile("A2").source
+(2, 2, True, ['1', '2', '3', '4'])
+>>> p.tile("2").source
 Rect(x=594.0, y=0.0, w=630.0, h=414.0)
->>> p.tile("A1").describe(p)
-'A1 — row A, column 1 of 2x2'
+>>> p.tile("1").describe(p)
+'tile 1 of 4 — row 1 of 2, column 1 of 2'
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Literal
 
 from .impose import Rect
 
-__all__ = ["DEFAULT_MARGIN", "DEFAULT_OVERLAP", "Rect", "Strip", "Tile", "TilePlan", "fits", "plan", "row_letters"]
+__all__ = ["DEFAULT_MARGIN", "DEFAULT_OVERLAP", "Rect", "Strip", "Tile", "TilePlan", "fits", "plan"]
 
 DEFAULT_MARGIN = 0.4 * 72
 """Unprintable border kept clear on every side of the paper (0.4 in): most home printers need 0.25 in or less."""
@@ -43,7 +43,7 @@ class Strip:
 
     side: Side
     neighbour: str
-    """Name of the neighbouring tile (``A2``)."""
+    """Name (number) of the neighbouring tile (``"2"``)."""
     rect: Rect
     """The shared part, in sheet coordinates."""
 
@@ -53,9 +53,9 @@ class Tile:
     """One page of a tiled sheet."""
 
     name: str
-    """Row letter and column number: ``A1`` is the top-left tile."""
+    """The tile's number in reading order, from ``"1"`` top-left: never mistaken for a hex label."""
     row: int
-    """0-based row (A = 0)."""
+    """0-based row."""
     column: int
     """0-based column (1 = 0)."""
     source: Rect
@@ -64,8 +64,11 @@ class Tile:
     """Overlap strips shared with the neighbours, in the order left, right, top, bottom."""
 
     def describe(self, plan: TilePlan) -> str:
-        """The tile index printed on the page: ``A2 — row A, column 2 of 2x2``."""
-        return f"{self.name} — row {row_letters(self.row)}, column {self.column + 1} of {plan.rows}x{plan.columns}"
+        """The tile index printed on the page: ``tile 2 of 4 — row 1 of 2, column 2 of 2``."""
+        return (
+            f"tile {self.name} of {len(plan.tiles)} — row {self.row + 1} of {plan.rows}, "
+            f"column {self.column + 1} of {plan.columns}"
+        )
 
 
 @dataclass(frozen=True)
@@ -96,15 +99,6 @@ class TilePlan:
         """Top-left corner (y down) of ``tile``'s source rectangle on its page: centred on the paper, so the
         margins around it are equal and at least ``margin``."""
         return (self.paper_w - tile.source.w) / 2, (self.paper_h - tile.source.h) / 2
-
-
-def row_letters(index: int) -> str:
-    """Letters of the 0-based row ``index``: A..Z, then AA, BB, ... (the wargame convention).
-
-    >>> [row_letters(i) for i in (0, 25, 26, 27)]
-    ['A', 'Z', 'AA', 'BB']
-    """
-    return chr(ord("A") + index % 26) * (index // 26 + 1)
 
 
 def fits(sheet_w: float, sheet_h: float, paper_w: float, paper_h: float) -> bool:
@@ -156,8 +150,8 @@ def _plan(sheet_w: float, sheet_h: float, paper_w: float, paper_h: float, margin
                     other = Rect(xs[cc][0], ys[rr][0], xs[cc][1], ys[rr][1])
                     shared = src.intersection(other, tol=_EPS)
                     if shared is not None:
-                        strips.append(Strip(side, f"{row_letters(rr)}{cc + 1}", shared))  # type: ignore[arg-type]
-            tiles.append(Tile(f"{row_letters(r)}{c + 1}", r, c, src, tuple(strips)))
+                        strips.append(Strip(side, str(rr * columns + cc + 1), shared))  # type: ignore[arg-type]
+            tiles.append(Tile(str(r * columns + c + 1), r, c, src, tuple(strips)))
     return TilePlan(sheet_w, sheet_h, paper_w, paper_h, paper_w > paper_h, rows, columns, margin, overlap, tuple(tiles))
 
 

@@ -102,11 +102,11 @@ def test_tabloid_prints_the_sheet_on_one_page(tabloid) -> None:
 def test_letter_tiles_two_by_two_then_assembly(letter) -> None:
     sizes = _sizes(letter)
     assert sizes == [(11 * 72, 8.5 * 72)] * 5  # four tiles, landscape letter, and the assembly page
-    for i, name in enumerate(["A1", "A2", "B1", "B2"]):
+    for i, (row, column) in enumerate([(1, 1), (1, 2), (2, 1), (2, 2)]):
         text = _flat(_fast_text(letter, i))
-        assert f"{name} — row {name[0]}, column {name[1]} of 2x2" in text
+        assert f"tile {i + 1} of 4 — row {row} of 2, column {column} of 2" in text  # never a hex-like "A1"
         assert "Hell's Gate" in text
-    assert "overlap — glue under neighbour A2" in _flat(_fast_text(letter, 0))
+    assert "overlap — glue under tile 2" in _flat(_fast_text(letter, 0))
     assert "Assembly" in _fast_text(letter, 4)
 
 

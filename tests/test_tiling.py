@@ -4,7 +4,7 @@ Properties (hypothesis, any sheet from 1 to 60 in and any paper, margin and over
 - the tiles cover the whole sheet and nothing outside it;
 - tiles in a row (column) all have the same size, and each neighbour overlaps the next by exactly ``overlap``;
 - every tile fits the paper's printable area (paper less ``margin`` each side) and sits inside it on the page;
-- tiles are named row letter + column number, A1 top-left, each once;
+- tiles are numbered in reading order from 1 (never a hex-like A1), each once;
 - the chosen orientation needs no more tiles than the other one.
 """
 
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import forge.tiling
 from forge import units as U
-from forge.tiling import DEFAULT_MARGIN, DEFAULT_OVERLAP, fits, plan, row_letters
+from forge.tiling import DEFAULT_MARGIN, DEFAULT_OVERLAP, fits, plan
 import itertools
 
 EPS = 1e-6
@@ -94,8 +94,8 @@ def test_overlap_strips_are_shared_with_the_named_neighbour(sheet, paper, margin
 def test_names_and_orientation(sheet, paper) -> None:
     p = plan(*sheet, *paper)
     names = [t.name for t in p.tiles]
-    assert names == [f"{row_letters(r)}{c + 1}" for r in range(p.rows) for c in range(p.columns)]
-    assert names[0] == "A1"
+    assert names == [str(k + 1) for k in range(p.rows * p.columns)]  # reading order, no hex-like letters
+    assert all(t.describe(p).startswith(f"tile {t.name} of {len(names)} — ") for t in p.tiles)
 
     def count(w: float, h: float) -> int:
         pw, ph = w - 2 * DEFAULT_MARGIN, h - 2 * DEFAULT_MARGIN
@@ -111,8 +111,8 @@ def test_hells_gate_sheet_on_letter_is_two_by_two_landscape() -> None:
     p = plan(17 * IN, 11 * IN, *U.paper("letter"))
     assert (p.rows, p.columns, p.landscape) == (2, 2, True)
     assert (p.paper_w, p.paper_h) == (11 * IN, 8.5 * IN)
-    a2 = p.tile("A2")
-    assert a2.describe(p) == "A2 — row A, column 2 of 2x2"
+    a2 = p.tile("2")
+    assert a2.describe(p) == "tile 2 of 4 — row 1 of 2, column 2 of 2"
     assert [s.side for s in a2.strips] == ["left", "bottom"]
     assert a2.source.w == pytest.approx((17 + 0.5) / 2 * IN)
 
@@ -127,7 +127,7 @@ def test_fits_either_way() -> None:
 
 def test_a_sheet_that_fits_the_printable_area_is_one_tile() -> None:
     p = plan(7 * IN, 9 * IN, *U.paper("letter"))
-    assert [t.name for t in p.tiles] == ["A1"]
+    assert [t.name for t in p.tiles] == ["1"]
     assert p.tiles[0].strips == ()
 
 

@@ -1864,7 +1864,7 @@ def _tile_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile
         if strip.side in ("right", "bottom"):
             # This tile's strip goes under its right/lower neighbour: shade and label it.
             pen.rect(sx, sy, r.w, r.h, fill="overlap", alpha=0.3)
-            label = f"overlap — glue under neighbour {strip.neighbour}"
+            label = f"overlap — glue under tile {strip.neighbour}"
             if strip.side == "right":
                 t, s = _fit(label, r.h - 0.6 * INCH, 6.5, FONT_BOLD)
                 tw = text_width(t, s, FONT_BOLD) + 6
@@ -1934,7 +1934,7 @@ def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, 
     steps = [
         "1. Print every page at 100 % (actual size, no 'fit to page'); the 2 in bar on each page must measure 2 in.",
         "2. Trim each tile at its crop marks (the corner lines).",
-        "3. Lay the tiles out as below. A tile's shaded right and bottom strips go under the tile to the right "
+        "3. Lay the tiles out as in the plan above, in number order. A tile's shaded right and bottom strips go under the tile to the right "
         "and the tile below; the map is printed on both, so it runs on unbroken.",
         "4. Match the registration marks (crossed circles) and the hex lines, then glue.",
     ]
