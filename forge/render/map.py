@@ -1934,8 +1934,8 @@ def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, 
     steps = [
         "1. Print every page at 100 % (actual size, no 'fit to page'); the 2 in bar on each page must measure 2 in.",
         "2. Trim each tile at its crop marks (the corner lines).",
-        "3. Lay the tiles out as in the plan above, in number order. A tile's shaded right and bottom strips go under the tile to the right "
-        "and the tile below; the map is printed on both, so it runs on unbroken.",
+        "3. Lay the tiles out as in the plan above, in number order. A tile's shaded right and bottom strips go "
+        "under the tile to the right and the tile below; the map is printed on both, so it runs on unbroken.",
         "4. Match the registration marks (crossed circles) and the hex lines, then glue.",
     ]
     lines: list[str] = []
