@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .errors import BuildWarning, LoadError
+from .errors import BuildWarning, LoadError, Problem
 from .units import COUNTER_SIZES, PAPER
 
 if TYPE_CHECKING:
@@ -77,13 +77,19 @@ def _summary(game: Game) -> str:
     return "\n".join(lines)
 
 
-def _warn_glyphs(game: Game, path: str) -> None:
-    """Print a located warning for each printable text with characters no bundled font has (exit status kept)."""
-    from .glyphs import file_warnings
-
-    for w in file_warnings(game, path):  # the build warnings' format (_print_warnings)
+def _print_located_warnings(warnings: Sequence[Problem]) -> None:
+    """The one format of every warning (glyphs no font has, texts cut short): ``file:line:col: warning: key: ...``
+    on stderr; the exit status is not changed."""
+    for w in warnings:
         where = ":".join(str(x) for x in (w.file, w.line, w.column) if x is not None)
         print(f"{where}: warning: {w.path + ': ' if w.path else ''}{w.message}", file=sys.stderr)
+
+
+def _warn_glyphs(game: Game, path: str) -> None:
+    """Warn of each printable text with characters no bundled font has."""
+    from .glyphs import file_warnings
+
+    _print_located_warnings(file_warnings(game, path))
 
 
 def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | None:
@@ -108,8 +114,8 @@ def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | No
 
 
 def _print_warnings(path: str, warnings: Sequence[BuildWarning]) -> None:
-    """Each build warning as ``file:line:col: warning: key.path: message`` on stderr, located at the value its
-    key path names in ``path`` (the file is read again for the positions only)."""
+    """The build's warnings, located at the value each one's key path names in ``path`` (the file is read again for
+    the positions only)."""
     if not warnings:
         return
     from .keypath import dotted
@@ -119,11 +125,11 @@ def _print_warnings(path: str, warnings: Sequence[BuildWarning]) -> None:
         doc = parse_yaml(_decode(Path(path).read_bytes(), path), path)
     except (OSError, LoadError):  # changed or gone since it was loaded: print the warnings without positions
         doc = None
+    located = []
     for w in warnings:
         mark = doc.mark(w.path) if doc is not None and w.path else None
-        where = f"{path}:{mark[0]}:{mark[1]}" if mark else path
-        key = f"{dotted(w.path)}: " if w.path else ""
-        print(f"{where}: warning: {key}{w.message}", file=sys.stderr)
+        located.append(Problem(path, mark[0] if mark else None, mark[1] if mark else None, dotted(w.path), w.message))
+    _print_located_warnings(located)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
