@@ -28,7 +28,7 @@ Rows = dict[str, dict[str, tuple[str, str, str, str]]]
 _HEAD = re.compile(r"- \*\*(?:Error|Warning)\*\* \(`(?P<kind>[^`]+)`\)(?P<rest>.*)")
 _VALUE = re.compile(r": example `(?P<ex>[^`]*)`, value `(?P<key>[^`]*)`$")
 _REF = re.compile(r" `(?P<ref>[^`]*)`: ")
-_EXPLAINED = re.compile(r"- `(?P<ex>[^`]*)` · `(?P<key>[^`]*)`: the rules as encoded give ")
+_EXPLAINED = re.compile(r"- `(?P<ex>[^`]*)` · `(?P<key>[^`]*)`: (?:\[[^\]]*\] )?the rules as encoded give ")
 
 
 def _qualifier(where: str) -> str:

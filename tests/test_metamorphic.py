@@ -240,3 +240,20 @@ def test_known_soundness_bugs(game: str, site_name: str, new: object, bug: str) 
     site = next(s for s in sites(game) if s.name == site_name)
     o = S.outcome(base(game), site, new)
     assert o.category in ("detected", "declared", "equivalent"), o.why
+
+
+@pytest.mark.parametrize(
+    ("site_name", "new", "category"),
+    [
+        # another legal choice: the 16th Panzer, which attacked too, advances instead of the 371st
+        ("example:ex-t-attack2-result:advancing.0", "ger-16pz", "equivalent"),
+        # the 9th SS did not attack: an error names the claim
+        ("example:ex-t-attack1-result:advancing.1", "ger-9ss", "detected"),
+    ],
+)
+def test_who_advances_is_a_choice_so_another_legal_one_is_equivalent(
+    site_name: str, new: object, category: str
+) -> None:
+    site = next(s for s in sites("first_panzer_army") if s.name == site_name)
+    o = S.outcome(base("first_panzer_army"), site, new)
+    assert o.category == category, o.why

@@ -14,7 +14,8 @@ from forge.cli import main
 from forge.errors import Finding
 from forge.loader import load
 from forge.verifier import Findings, render_findings, severity, verify
-from forge.verifier.report import not_checked, rule_key
+from forge.verifier.core import Claim
+from forge.verifier.report import coverage, not_checked, rule_key
 
 ERRATA = ROOT / "docs" / "errata"
 
@@ -147,11 +148,12 @@ def test_every_unchecked_claim_is_listed_with_its_reason(games: list[tuple[str, 
         text = render_findings(findings, "text")
         md = render_findings(findings, "markdown")
         section = _section(md, "Not checked")
-        unchecked = [(ex, key) for ex, key, status, _ in findings.claims if status == "unchecked"]
+        unchecked = [(c.example, c.key) for c in findings.claims if c.status == "unchecked"]
         assert text.count("\n  ") >= len(unchecked), gid
         for ex, key in unchecked:
-            assert re.search(rf"^  \S+ +{re.escape(ex)}\.{re.escape(key)}: \S", text, flags=re.M), (gid, ex, key)
-            assert re.search(rf"^- `{re.escape(ex)}` · `{re.escape(key)}`: \S", section, flags=re.M), (gid, ex, key)
+            tag = r"\[(not in the book|not a rule|unreachable|not modelled)\] \S"
+            assert re.search(rf"^  \S+ +{re.escape(ex)}\.{re.escape(key)}: {tag}", text, flags=re.M), (gid, ex, key)
+            assert re.search(rf"^- `{re.escape(ex)}` · `{re.escape(key)}`: {tag}", section, flags=re.M), (gid, ex, key)
         listed = sum(len(items) for _, items in not_checked(findings))
         others = sum(1 for f in findings if f.kind != "example-unchecked" and severity(f) == "info")
         assert listed == len(unchecked) + others, gid
@@ -162,16 +164,39 @@ def test_every_unchecked_claim_is_listed_with_its_reason(games: list[tuple[str, 
 def test_not_checked_in_the_tiny_game(tiny: Findings) -> None:
     text = render_findings(tiny, "text")
     md = render_findings(tiny, "markdown")
-    assert "  2.2      words.frobs: no engine rule recomputes this (claim example)" in text
-    assert "  2.2      words.widgets: no engine rule recomputes this (claim example)" in text
+    # a value no handler explains counts against Hexforge ("not modelled"), never against the book
+    assert "  2.2      words.frobs: [not modelled] no engine rule recomputes this (claim example)" in text
+    assert "  2.2      words.widgets: [not modelled] no engine rule recomputes this (claim example)" in text
     section = _section(md, "Not checked")
-    assert "### Rule 2.2\n\n- `words` · `frobs`: no engine rule recomputes this (claim example)\n" in section
+    frobs = "- `words` · `frobs`: [not modelled] no engine rule recomputes this (claim example)\n"
+    assert f"### Rule 2.2\n\n{frobs}" in section
     assert "`hits`" not in section  # recomputed (and agreeing), so not listed
     cov = _section(md, "Coverage")
     c = tiny.claims
     assert len(c) == 7  # ratio, column, frobs, widgets, hits, net_shift, column
-    assert "| `tiny` | 7 | 2 | 0 | 0 | 3 | 2 | 71.4% |" in cov
+    assert "| `tiny` | 7 | 2 | 0 | 0 | 3 | 0 | 0 | 0 | 2 | 71.4% | 71.4% |" in cov
     assert "4 examples: 1 recomputed in full, 2 with a value that disagrees, 1 with a value not checked." in cov
+
+
+def test_coverage_counts_what_the_book_lacks_apart_from_what_hexforge_lacks() -> None:
+    claims = [
+        Claim("a", "x", "engine"),
+        Claim("a", "y", "mismatch"),
+        Claim("b", "roll", "unchecked", "the roll is not given", "book"),
+        Claim("b", "year", "unchecked", "a bibliographic reference", "context"),
+        Claim("c", "z", "unchecked", "no engine rule recomputes 'z'", "engine"),
+        Claim("c", "w", "unchecked", "an older report with no category"),
+    ]
+    cv = coverage(claims)
+    assert (cv["unchecked_book"], cv["unchecked_context"], cv["unchecked_engine"]) == (1, 1, 2)
+    assert cv["percent"] == round(100 * 2 / 6, 1)
+    assert cv["percent_checkable"] == 50.0  # 2 recomputed of the 4 whose inputs the book gives
+    md = render_findings(Findings([], game="g", claims=claims), "markdown")
+    assert (
+        "not checked: 1 the book does not give what it depends on, 1 not a claim of the rules, 0 differing only in "
+        "positions no game reaches, 2 not computed by Hexforge" in md
+    )
+    assert "- `b` · `roll`: [not in the book] the roll is not given" in md
 
 
 def test_silence_is_never_agreement_when_nothing_is_found() -> None:

@@ -147,7 +147,9 @@ def test_corrupted_cell_used_by_an_example(hells_gate: Game) -> None:
     after = verify(corrupt(hells_gate, 2, 7, "1/1"))
     mism = [f for f in after if f.kind == "example-mismatch" and f.ref != SHEET]
     assert [(f.ref, f.stated, f.computed) for f in mism] == [("t1-c6-result", "2", "1")]
-    assert all(names_cell(f, "8:1+", "3") for f in after if f.kind != "example-unchecked" and f.ref != SHEET)
+    assert all(
+        names_cell(f, "8:1+", "3") for f in after if f.kind not in ("example-unchecked", "data-note") and f.ref != SHEET
+    )
 
 
 @given(st.integers(0, 5), st.integers(0, 7), st.sampled_from(HITS))
@@ -235,7 +237,7 @@ def test_unmodelled_inputs_are_named_not_withheld(hells_gate: Game) -> None:
         given={"column": "2:1", "die": 5, "leader": "zhukov"},
         states={"hits": 2},
     )
-    findings = verify(with_examples(hells_gate, [ex]))
+    findings = [f for f in verify(with_examples(hells_gate, [ex])) if f.kind != "data-note"]  # the map's data note
     # never withheld: reported as a warning that names the input the engine does not model
     assert [f.kind for f in findings] == ["example-unmodelled"]
     assert severity(findings[0]) == "warning"
@@ -387,3 +389,39 @@ def test_shift_claims_checked_against_the_map(hells_gate: Game) -> None:
     assert "woods do(es) not apply" in mism[0].message
     assert not [f for f in findings if f.ref == "none"]
     assert {k for k, _, _, _ in findings.passed["none"]} == {"attack", "shifts", "column"}
+
+
+# ---------------------------------------------------------------------------------------------- advance after combat
+@pytest.mark.parametrize(
+    ("advancing", "result", "wrong"),
+    [
+        (["ger-16pz", "ger-371id", "ger-509"], "DR", None),  # the book's: every one attacked, and a DR lets them
+        (["ger-371id", "ger-19pz"], "DR", "ger-19pz did not attack"),
+        (["ger-16pz"], "AL1", "leaves the defender in its hex"),  # nobody may advance after an attacker loss
+    ],
+)
+def test_who_advances_is_a_choice_whose_legality_is_checked(advancing: list[str], result: str, wrong: str) -> None:
+    from forge.loader import load
+
+    fpa = load("data/first_panzer_army.yaml")
+    ex = Example(
+        id="adv",
+        rule="13.10",
+        kind="retreat",
+        summary="after the attack the stack advances",
+        given={"column": "2:1", "unit": "sov-9mech", "from": "2119", "attackers": ["ger-16pz", "ger-371id", "ger-509"]},
+        states={"result": result, "advancing": advancing},
+    )
+    findings = verify(with_examples(fpa, [ex]))
+    mism = [f for f in findings if f.kind == "example-mismatch" and "advancing" in f.message]
+    claims = {c.key: c for c in findings.claims}
+    if wrong is None:
+        assert mism == []
+        assert claims["advancing"].status == "engine"
+    else:
+        assert len(mism) == 1, mism
+        assert wrong in (mism[0].computed or "")
+    # without the attackers named, the choice cannot even be judged: unchecked, for want of the book's input
+    bare = ex.model_copy(update={"given": {k: v for k, v in ex.given.items() if k != "attackers"}})
+    c = {c.key: c for c in verify(with_examples(fpa, [bare])).claims}["advancing"]
+    assert (c.status, c.why) == ("unchecked", "book")

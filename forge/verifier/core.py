@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import model as m
 from ..errors import Finding
@@ -25,6 +25,28 @@ HOW = ("engine", "data", "arithmetic")
 """How a stated value was recomputed: ``engine``, a rule procedure of the engine gave it (combat, movement, supply
 ...); ``data``, it was compared with the value an encoded rule field holds (a fact the book states twice);
 ``arithmetic``, the book's own arithmetic was redone from its inputs."""
+
+WHY = ("book", "context", "unreachable", "engine")
+"""Why a stated value was not recomputed, so that a designer can tell Hexforge's gaps from the book's: ``book``,
+the rulebook does not give an input the value depends on (the CRT's cells, the map, where the units stand at that
+moment, the roll, a unit's strength); ``context``, the value is no claim of the rules (history, a bibliography,
+another game's illustration, the book's wording, a qualifier such as "about"); ``unreachable``, the rules as
+encoded give another value, but only in positions no game reaches (so it is no erratum, and no agreement either);
+``engine``, a rule the engine does not compute (yet).  Anything not marked otherwise is ``engine``: an unexplained
+gap counts against Hexforge."""
+
+
+class Claim(NamedTuple):
+    """One value an example states, and what became of it."""
+
+    example: str
+    key: str
+    status: str
+    """How it was recomputed (:data:`HOW`), ``mismatch``, or ``unchecked``."""
+    reason: str = ""
+    """Why it was not recomputed (``unchecked`` only)."""
+    why: str = ""
+    """The reason's category (:data:`WHY`; ``unchecked`` only)."""
 
 
 # =================================================================================================== values
@@ -126,6 +148,11 @@ class Acc:
     mismatches: list[tuple[str, Any, Any, str]] = field(default_factory=list)
     passed: list[tuple[str, Any, Any]] = field(default_factory=list)
     unchecked: dict[str, str] = field(default_factory=dict)
+    why: dict[str, str] = field(default_factory=dict)
+    """Unchecked key -> the category of its reason (:data:`WHY`)."""
+    choices: set[str] = field(default_factory=set)
+    """Keys whose stated value is a player's choice among legal ones (who advances): what is checked is that the
+    choice is legal, so another legal choice passes too (:mod:`.sites` counts it as equivalent, not an echo)."""
     invalid: list[str] = field(default_factory=list)
     where: dict[str, str] = field(default_factory=dict)
     """The CRT cell or column the example reads (reported with its findings)."""
@@ -197,7 +224,7 @@ class Acc:
         assert how in HOW, how
         self.done.add(_root(key))
         if computed is None:
-            self.skip(key, note or "the engine cannot compute it from the data")
+            self.skip(key, note or "the engine cannot compute it from the data", gap(note))
         elif same(stated, computed, unordered=unordered, approx=approx):
             self.passed.append((key, stated, computed))
             self.how.setdefault(_root(key), how)
@@ -211,11 +238,23 @@ class Acc:
                     f"the map is {partial_map}: features the data does not describe may make up the difference"
                 )
 
-    def skip(self, key: str, reason: str) -> None:
-        """Mark ``key`` not recomputed, with a one-line reason (unless another handler already recomputed it)."""
+    def skip(self, key: str, reason: str, why: str = "engine") -> None:
+        """Mark ``key`` not recomputed, with a one-line reason and its category (:data:`WHY`), unless another
+        handler already recomputed it."""
+        assert why in WHY, why
         self.done.add(_root(key))
         if not any(k == key for k, _, _ in self.passed) and not any(k == key for k, *_ in self.mismatches):
             self.unchecked[key] = reason
+            self.why[key] = why
+
+
+def gap(reason: str) -> str:
+    """The category (:data:`WHY`) of a reason worded elsewhere (a strength or column helper): ``book`` when it
+    says that an input is not given or not known, else ``engine``."""
+    return "book" if _NOT_GIVEN.search(reason) else "engine"
+
+
+_NOT_GIVEN = re.compile(r"\bnot (?:given|known)\b|\bno column, attack or defen[cs]e given\b")
 
 
 Handler = Callable[["Context", Acc], None]
@@ -259,11 +298,12 @@ class Context:
         self.implied: dict[tuple[str, str, str, str], list[tuple[str, str, str]]] = defaultdict(list)
         self.passed: dict[str, list[tuple[str, str, str, str]]] = {}
         """Example id -> the (key, book, rules, how) values that were recomputed and agreed."""
-        self.claims: list[tuple[str, str, str, str]] = []
-        """(example id, states key, status, reason): status is how the key was recomputed (:data:`HOW`),
-        ``mismatch``, or ``unchecked`` (with the reason)."""
+        self.claims: list[Claim] = []
+        """Every value the examples state, and what became of it."""
         status = game.map.status
         self.partial_map = None if status is m.MapStatus.COMPLETE else status.value
+        self.choices: set[tuple[str, str]] = set()
+        """(example id, key) of the values that are a choice among legal ones (:attr:`Acc.choices`)."""
         self.uses: dict[str, set[str]] = {}
         """Example id -> the data sites its recomputation read (:attr:`Acc.uses`; :mod:`.sites` checks them)."""
 

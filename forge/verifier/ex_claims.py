@@ -72,26 +72,31 @@ def _scale_words(ctx: Context, acc: Acc) -> None:
             continue
         km = num(g.get("km_per_hex")) if acc.has("km_per_hex") else None
         if km is None:
-            acc.skip(key, "no km per cell given")
+            acc.skip(key, "no km per cell given", "book")
         elif ctx.game.map.status is not m.MapStatus.COMPLETE:
             acc.skip(
                 key,
                 f"the data's grid gives {show(cells * km)} km, but the map is {ctx.game.map.status.value}: its grid "
                 "size is not the printed map's, so it is no independent check",
+                "book",
             )
         else:
             acc.check(key, cells * km, "map.grid cells x km per cell", approx=bool(st.get("approximate")), how="data")
     if "approximate" in st:
-        acc.skip("approximate", "a qualifier of the other values ('about'), nothing to compute")
+        acc.skip("approximate", "a qualifier of the other values ('about'), nothing to compute", "context")
     for key in ("turns_min", "turns_max"):
         if key in st:
-            acc.skip(key, "a range for typical games, not a rule of this one: no scenario in the data fixes a length")
+            acc.skip(
+                key,
+                "a range for typical games, not a rule of this one: no scenario in the data fixes a length",
+                "context",
+            )
     for key in ("men_per_point", "elite_bonus"):
         if key in st:
-            acc.skip(key, "a guideline for building an order of battle; the data holds none to test it on")
+            acc.skip(key, "a guideline for building an order of battle; the book gives none to test it on", "book")
     if "men" in st and acc.has("cs_per_side") and acc.has("sides") and acc.has("men_per_point"):
         men = int(g["cs_per_side"]) * int(g["sides"]) * int(g["men_per_point"])
-        acc.skip("men", f"stated only as a round figure; the book's own numbers give {men:,} men")
+        acc.skip("men", f"stated only as a round figure; the book's own numbers give {men:,} men", "context")
     if "dates" in st:
         dated = [t.date for t in ctx.game.turns.turns if t.date]
         acc.skip(
@@ -99,6 +104,7 @@ def _scale_words(ctx: Context, acc: Acc) -> None:
             "historical dates of the operation: the turn track prints no dates"
             if not dated
             else "historical dates of the operation, not the span of the turn track",
+            "context",
         )
 
 
@@ -128,23 +134,23 @@ def _claim_words(ctx: Context, acc: Acc) -> None:
     other = acc.given("game")
     if other is not None and str(other).lower() != ctx.game.game.title.lower():
         for key in st:
-            acc.skip(key, f"an illustration from another game ({other}); nothing of it is encoded here")
+            acc.skip(key, f"an illustration from another game ({other}); nothing of it is encoded here", "context")
         return
     span = _track_span(ctx)
     for key, which in (("start", 0), ("end", 1)):
         if key in st and not acc.has(key) and _date(str(st[key])) is not None:
             if span is None:
-                acc.skip(key, "a date of the history: the turn track prints no dates to compare")
+                acc.skip(key, "a date of the history: the turn track prints no dates to compare", "context")
             else:
                 got = span[which].strftime("%-d %b %Y")
                 same_day = _date(str(st[key])) == span[which]
                 acc.check(key, st[key] if same_day else got, "the turn track's dates", how="data")
     for key, v in st.items():
         if key not in ("start", "end") and isinstance(v, str) and _date(v) is not None:
-            acc.skip(key, "a date of the history, not of the game's calendar")
+            acc.skip(key, "a date of the history, not of the game's calendar", "context")
     for key in ("pages", "year"):
         if key in st:
-            acc.skip(key, "a bibliographic reference, not a rule of the game")
+            acc.skip(key, "a bibliographic reference, not a rule of the game", "context")
     if acc.has("ids"):
         for key in st:
             acc.skip(key, "how a printed ID reads is a convention given in words; the data names each unit in full")
@@ -154,6 +160,7 @@ def _claim_words(ctx: Context, acc: Acc) -> None:
             "allotments",
             "a sample turn track of the standard rules; this game's track prints no support-fire allotments"
             + ("" if not any(marks) else " (its boxes carry only rule reminders)"),
+            "context",
         )
 
 

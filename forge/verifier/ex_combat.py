@@ -13,7 +13,7 @@ from .. import model as m
 from ..hexgrid import Cell
 from ..notation import DiffColumn, OddsColumn, Strength, fraction
 from ..rules import combat as cb
-from .core import Acc, Context, handles, num, same, show
+from .core import Acc, Context, gap, handles, num, same, show
 from .sites import column_sites, crt_site, hex_sites
 
 K = m.ExampleKind
@@ -279,6 +279,7 @@ def _unreachable_mismatches(
             key,
             f"the rules as encoded give {show(computed)}, the book {show(stated)}, which is the cap as {sources} "
             f"states it, but {lead}: {why}",
+            "unreachable" if ok is False else "engine",
         )
 
 
@@ -451,12 +452,14 @@ def ex_odds(ctx: Context, acc: Acc) -> None:
         if att_units is not None:
             acc.check("attack", att_units, "from the units' printed strengths, modifiers and support")
         else:
-            acc.skip("attack", att_why if attackers else "only the total is given (no units or parts)")
+            why = att_why if attackers else "only the total is given (no units or parts)"
+            acc.skip("attack", why, gap(why))
     if "defense" in st:
         if def_units is not None:
             acc.check("defense", def_units, "from the units' printed strengths, terrain and support")
         else:
-            acc.skip("defense", def_why if defenders else "only the total is given (no units or parts)")
+            why = def_why if defenders else "only the total is given (no units or parts)"
+            acc.skip("defense", why, gap(why))
     partial = st.get("partial_attack")
     if isinstance(partial, dict):
         acc.done.add("partial_attack")
@@ -543,7 +546,7 @@ def ex_shifts(ctx: Context, acc: Acc) -> None:
         acc.check("net_shift", net.net, _shift_note(ctx, None, shifts, net, turn, side))
         for key in ("column", "odds"):
             if key in st:
-                acc.skip(key, why or "the combat is off the table before shifts")
+                acc.skip(key, why or "the combat is off the table before shifts", gap(why))
         if "all_out_allowed" in st:
             _all_out(ctx, acc, attackers)
         return
@@ -686,7 +689,7 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
         dice = [dice]
     if pick is None or pick.index is None or pick.label is None:
         for key in st:
-            acc.skip(key, why or "the combat is off the table")
+            acc.skip(key, why or "the combat is off the table", gap(why))
         return
     column = pick.label
     if not dice:

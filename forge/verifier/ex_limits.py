@@ -118,7 +118,9 @@ def ex_notation(ctx: Context, acc: Acc) -> None:
         mas = [ctx.units[u].strengths()[0].movement if u in ctx.units else None for u in ids]
         missing = [u for u, v in zip(ids, mas, strict=True) if v is None]
         if missing:
-            acc.skip("ma", f"the printed movement of {', '.join(missing)} is not given (and of any unit not named)")
+            acc.skip(
+                "ma", f"the printed movement of {', '.join(missing)} is not given (and of any unit not named)", "book"
+            )
         else:
             acc.check("ma", min(v for v in mas if v is not None), "slowest printed movement of the units")
     if "map_inches" in st:
@@ -130,14 +132,16 @@ def ex_notation(ctx: Context, acc: Acc) -> None:
             got = st["map_inches"] if dims == want else sheet
         acc.check("map_inches", got, "map.sheet (either way up)", how="data")
     if "counters" in st and not acc.has("count_of"):
-        acc.skip("counters", _counter_reason(ctx))
+        acc.skip("counters", *_counter_reason(ctx))
     if "counter_inches" in st:
-        acc.skip("counter_inches", "the counter size is a build option (--counter-size), not game data")
+        acc.skip(
+            "counter_inches", "the counter size is a build option (--counter-size), not game data", "context"
+        )
     for uid in [k for k in st if k in ctx.units]:
         _erratum(ctx, acc, uid)
 
 
-def _counter_reason(ctx: Context) -> str:
+def _counter_reason(ctx: Context) -> tuple[str, str]:
     n = sum(u.copies * len(u.counter_faces()) for u in ctx.game.units) + sum(
         mk.count for mk in ctx.game.markers if isinstance(mk.count, int)
     )
@@ -145,7 +149,8 @@ def _counter_reason(ctx: Context) -> str:
     more = f"; {unknown} marker counts are unknown" if unknown else ""
     return (
         f"the data holds {n} counters, but the rulebook does not list the whole counter mix (units only where "
-        f"the rules name them{more})"
+        f"the rules name them{more})",
+        "book",
     )
 
 
@@ -161,7 +166,11 @@ def _erratum(ctx: Context, acc: Acc, uid: str) -> None:
     want = first if first in (u.label, u.steps[0]) else f"{u.label} / {u.steps[0]}"
     acc.check_value(f"{uid}.id", first, want, "the unit's label and printed strength in the data", how="data")
     if text.strip() != first:
-        acc.skip(f"{uid}.note", "what the physical counter misprints is not in the data (it holds the corrected one)")
+        acc.skip(
+            f"{uid}.note",
+            "what the physical counter misprints is not in the data (it holds the corrected one)",
+            "context",
+        )
 
 
 # ============================================================ the book's arithmetic

@@ -19,7 +19,7 @@ from .. import model as m
 from ..hexgrid import Cell
 from ..rules.kit import movement as mk
 from ..rules.kit import zoc as kz
-from .core import Acc, Context, handles, num
+from .core import Acc, Context, gap, handles, num
 from .sites import hex_sites, movement_sites, records
 
 K = m.ExampleKind
@@ -203,7 +203,7 @@ def ex_movement(ctx: Context, acc: Acc) -> None:
                 continue
             v = _verdict(ctx, acc, f["cells"])
             if v.legal is None:
-                acc.skip(key, f"the path is continuous; {v.why}")
+                acc.skip(key, f"the path is continuous; {v.why}", gap(v.why))
             else:
                 acc.check_value(key, s, v.legal, f"rules.movement: {v.why}")
         if not single and all(f"legal[{k}]" not in acc.unchecked for k in range(len(facts))):
@@ -509,20 +509,28 @@ def ex_movement_claims(ctx: Context, acc: Acc) -> None:
             acc.check("infantry_second_hex_legal", v.legal, f"rules.zoc: {v.why}")
 
 
-_WHY = {
-    "to": "where the other units stand at that moment (and mostly where the unit starts) is not stated: the hex comes "
+_WHY: dict[str, tuple[str, str]] = {
+    "to": ("where the other units stand at that moment (and mostly where the unit starts) is not stated: the hex comes "
     "from the example itself (a partial map's geometry reconstructed from these same moves), so nothing "
-    "independent recomputes it",
-    "hexes": "the units' start hexes and the other units' positions at that moment are not stated: the hexes come "
-    "from the example itself (a partial map's geometry reconstructed from these same moves)",
-    "enemy_hex": "an enemy unit's position at that moment is an input the data does not hold; no rule derives it",
-    "exception": "a statement in words (where the bonus does not apply), no value to recompute",
-    "legal": "the move is not a path on the map (it leaves the map and comes back): not a move the movement kit models",
-    "disrupted_if_hexes_over": "what moving does to the unit afterwards (disruption) is not modelled",
-    "total_mp": "the total includes hexes driven that only the diagram shows",
-    "diagram_mp_labels": "labels of a diagram whose units and paths are not in the text",
+    "independent recomputes it", "book"),
+    "hexes": ("the units' start hexes and the other units' positions at that moment are not stated: the hexes come "
+    "from the example itself (a partial map's geometry reconstructed from these same moves)", "book"),
+    "enemy_hex": (
+        "an enemy unit's position at that moment follows from the earlier steps of the worked example, which the "
+        "verifier does not carry from one example to the next",
+        "engine",
+    ),
+    "exception": ("a statement in words (where the bonus does not apply), no value to recompute", "engine"),
+    "legal": (
+        "the move is not a path on the map (it leaves the map and comes back): not a move the movement kit models",
+        "engine",
+    ),
+    "disrupted_if_hexes_over": ("what moving does to the unit afterwards (disruption) is not modelled", "engine"),
+    "total_mp": ("the total includes hexes driven that only the diagram shows", "book"),
+    "diagram_mp_labels": ("labels of a diagram whose units and paths are not in the text", "book"),
 }
-"""Why a movement example's key stays unchecked when no procedure above could recompute it."""
+"""Why a movement example's key stays unchecked when no procedure above could recompute it (the reason and its
+category)."""
 
 
 @handles(K.MOVEMENT, K.CLAIM)
@@ -532,7 +540,7 @@ def ex_movement_unchecked(ctx: Context, acc: Acc) -> None:
         if key in acc.done:
             continue
         if acc.ex.kind is K.MOVEMENT and key in _WHY:
-            acc.skip(key, _WHY[key])
+            acc.skip(key, *_WHY[key])
         elif isinstance(value, str) and re.search(r"\bMA\b", value) and ctx.game.rules.zoc is not None:
             acc.skip(
                 key, "a cost in words (a share of the unit's movement allowance): no unit, so no number to recompute"

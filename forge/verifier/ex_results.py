@@ -176,10 +176,12 @@ def ex_defender_outcome(ctx: Context, acc: Acc) -> None:
     keys = [k for k in ("defender", "defender_eliminated", "defender_choice", "defender_steps") if k in st]
     if "retreat_possible" in st:
         acc.skip(
-            "retreat_possible", "depends on where every unit around the defender stands, which the data does not hold"
+            "retreat_possible",
+            "depends on where every unit around the defender stands, which the example does not give",
+            "book",
         )
     if "text" in st:
-        acc.skip("text", "the book's wording of the result (the result itself is compared)")
+        acc.skip("text", "the book's wording of the result (the result itself is compared)", "context")
     if not keys:
         return
     code, how = _result_of(ctx, acc)
@@ -187,7 +189,11 @@ def ex_defender_outcome(ctx: Context, acc: Acc) -> None:
         return
     if isinstance(acc.given("dice"), list) and len(acc.given("dice")) > 1:
         for k in keys:
-            acc.skip(k, "the defender's steps before the attack are not given (nor are secondary dice read for it)")
+            acc.skip(
+                    k,
+                    "the defender's steps before the attack are not given (nor are secondary dice read for it)",
+                    "book",
+                )
         return
     code, _ = cb.convert_result(code, ctx.combat.conversions, _attacker_sides(ctx, acc))
     acc.use(*(f"result:{c.strip()}" for c in code.split("+")))
@@ -313,7 +319,7 @@ def ex_table_roll(ctx: Context, acc: Acc) -> None:
                     f"results[{i}]", stated, "success" if v else "failure", f"roll {rolls[i]}: {cell(int(rolls[i]))}"
                 )
             else:
-                acc.skip(f"results[{i}]", "the roll is not given")
+                acc.skip(f"results[{i}]", "the roll is not given", "book")
 
 
 # ==================================================================================================== odds sums
@@ -343,9 +349,9 @@ def ex_odds_sums(ctx: Context, acc: Acc) -> None:
             bits.append(f"{n} × {md.add} ({mid})")
         acc.check("attack", total, " + ".join(bits))
     if "raw" in st:
-        acc.skip("raw", "restates the example's own inputs")
+        acc.skip("raw", "restates the example's own inputs", "context")
     if "printed_as" in st:
-        acc.skip("printed_as", "how the book prints its subtraction; the differential itself is compared")
+        acc.skip("printed_as", "how the book prints its subtraction; the differential itself is compared", "context")
 
 
 # ==================================================================================================== high odds

@@ -12,6 +12,7 @@ from .. import model as m
 from ..hexgrid import Cell
 from ..rules import combat as cb
 from ..rules.kit import retreat as kr
+from ..rules.kit import stacking as sk
 from ..rules.kit import supply as ks
 from ..rules.kit import victory as kv
 from .core import Acc, Context, handles, num
@@ -344,11 +345,11 @@ def ex_retreat(ctx: Context, acc: Acc) -> None:
                     "result",
                     f"no die roll given: {st['result']} is one of the column's results, which is all "
                     "that can be checked",
+                    "book",
                 )
             else:
                 acc.check("result", f"one of {sorted(cells)}", "no die roll given: the result must be on the column")
-    if "advancing" in st:
-        acc.skip("advancing", "which attackers advance is the attacker's choice")
+    advancing(ctx, acc)
     if "advance_to" in st and frm is not None:
         if rr is not None and rr.advance_into == "vacated-hex":
             acc.check("advance_to", frm, "rules.retreat.advance_into: the hex the defenders left", how="data")
@@ -375,10 +376,66 @@ def ex_combat_aftermath(ctx: Context, acc: Acc) -> None:
             )
     if "to" in st and "result" in st:
         acc.skip(
-            "to", "where the defender retreats depends on where every unit stands, which the example does not give"
+            "to",
+            "where the defender retreats depends on where every unit stands, which the example does not give",
+            "book",
         )
-    if "advancing" in st:
-        acc.skip("advancing", "which attackers advance is the attacker's choice")
+    advancing(ctx, acc)
+
+
+def advancing(ctx: Context, acc: Acc) -> None:
+    """The units a combat example says advance after it (``advancing``): which of them advance is the attacker's
+    choice, but the choice must be legal, and that is checked: every one of them attacked (``given.attackers``),
+    the result let the attackers advance (``rules.retreat.advance_after``), and together they stack legally in
+    the hex they enter (``rules.stacking``; the steps they have left are not given, so only a stack too big even
+    at one step a unit is a disagreement)."""
+    st = acc.ex.states
+    if "advancing" not in st:
+        return
+    stated = [str(u) for u in (st["advancing"] if isinstance(st["advancing"], list) else [st["advancing"]])]
+    attackers = acc.given("attackers")
+    if not isinstance(attackers, list):
+        acc.skip(
+            "advancing",
+            "which attackers advance is the attacker's choice, and the example does not name its attackers, so "
+            "not even the choice's legality can be checked",
+            "book",
+        )
+        return
+    unknown = [u for u in stated if u not in ctx.units]
+    if unknown:
+        raise KeyError(f"unit {unknown[0]!r} is not in the data")
+    wrong: list[str] = []
+    stray = [u for u in stated if u not in {str(a) for a in attackers}]
+    if stray:
+        wrong.append(f"{', '.join(stray)} did not attack")
+    rr = ctx.game.rules.retreat
+    result = st.get("result", acc.ex.given.get("result"))
+    code = ctx.combat.results.get(str(result)) if result is not None else None
+    if stated and rr is not None and code is not None and not code.defender_eliminated:
+        retreats = code.defender_retreat != 0  # an unknown retreat (?) may vacate the hex too
+        if rr.advance_after == "defender-retreat" and not retreats:
+            acc.use("path:rules.retreat")
+            wrong.append(f"{result} does not retreat the defender, so nobody may advance")
+        elif rr.advance_into == "vacated-hex" and not retreats and code.defender_steps == 0:
+            acc.use("path:rules.retreat")
+            wrong.append(f"{result} leaves the defender in its hex, so nobody may advance into it")
+    notes = ["every advancing unit attacked"]
+    rules = ctx.game.rules.stacking
+    if rules is not None and stated:
+        acc.use("path:rules.stacking", *(f"unit:{u}" for u in stated))
+        v = sk.verdict(rules, [(ctx.units[u], None) for u in stated])
+        if v.legal is False:
+            wrong.append(f"together they break the stacking limit: {v.reason}")
+        else:
+            notes.append(f"stacking {v.reason}")
+    acc.choices.add("advancing")
+    acc.check(
+        "advancing",
+        "; ".join(wrong) if wrong else st["advancing"],
+        "the attacker chooses who advances; the choice is legal: " + ", ".join(notes) if not wrong else
+        "who may advance after combat",
+    )
 
 
 def _retreat_adjacent(ctx: Context, acc: Acc, origin: Cell, frm: str) -> None:
@@ -404,6 +461,7 @@ def _retreat_adjacent(ctx: Context, acc: Acc, origin: Cell, frm: str) -> None:
                 f"next to {frm} as the rules need; which neighbours are open depends on where every "
                 "unit stands at that moment (zones of control, occupied and already-hit hexes), which the "
                 "example does not give",
+                "book",
             )
 
 
@@ -466,9 +524,10 @@ def ex_supply(ctx: Context, acc: Acc) -> None:
                 key,
                 "needs where every unit and bridge stands at that moment, which the example and the "
                 "partial map do not give",
+                "book",
             )
     if "cited_rule" in st:
-        acc.skip("cited_rule", "a cross-reference in the book's text, not a value of the rules")
+        acc.skip("cited_rule", "a cross-reference in the book's text, not a value of the rules", "context")
     r = ctx.game.rules.supply
     if r is None:
         return

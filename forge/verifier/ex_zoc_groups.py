@@ -83,25 +83,28 @@ def ex_groups(ctx: Context, acc: Acc) -> None:
 # ============================================================================================== reasons
 _HISTORY = "history of the battle told in the background, not a rule or component of the game"
 
-_WHY: dict[str, str] = {
-    "fronts_met": _HISTORY,
-    "comparison": _HISTORY,
-    "activated": "who is activated is a rule in words (the data's doubt: the touched corps or the whole army); "
-    "no engine procedure plays the release rolls and activations",
-    "eliminated_rebuild_steps": "which eliminated units may come back is a condition in words; the data has no "
-    "order of battle (the encircled infantry and their steps) to apply it to",
-    "air_range": "that air markers bombard at any range is said only in the limit's words (rules.limits 'what'); "
-    "no engine check measures bombardment ranges, as no example places units",
-    "attack_steps": "the attack's steps are the numbered rules 4.1-4.4 in words; the sequence data holds phases, "
-    "not the steps within one",
-    "combat_penalty": "a judgement in words ('severe'); the x1/2 it stands for is recomputed (values), and the "
-    "data's doubt shows it is mild for small units",
-    "row_without_engineer": "7.4 applies only the defender's best terrain; whether the river row beats the clear "
-    "row is read from CRT rows the book does not print, so no engine procedure picks the row",
-    "row_used": "7.4 applies only the defender's best terrain; whether the bridge row beats the clear row is read "
-    "from CRT rows the book does not print, so no engine procedure picks the row",
+_WHY: dict[str, tuple[str, str]] = {
+    "fronts_met": (_HISTORY, "context"),
+    "comparison": (_HISTORY, "context"),
+    "activated": ("who is activated is a rule in words (the data's doubt: the touched corps or the whole army); "
+    "no engine procedure plays the release rolls and activations", "engine"),
+    "eliminated_rebuild_steps": ("which eliminated units may come back is a condition in words; the book gives no "
+    "order of battle (the encircled infantry and their steps) to apply it to", "book"),
+    "air_range": ("that air markers bombard at any range is said only in the limit's words (rules.limits 'what'); "
+    "no engine check measures bombardment ranges, as no example places units", "engine"),
+    "attack_steps": ("the attack's steps are the numbered rules 4.1-4.4 in words; the sequence data holds phases, "
+    "not the steps within one", "engine"),
+    "combat_penalty": ("a judgement in words ('severe'); the x1/2 it stands for is recomputed (values), and the "
+    "data's doubt shows it is mild for small units", "context"),
+    "row_without_engineer": ("7.4 applies only the defender's best terrain; whether the river row beats the clear "
+    "row is read from CRT rows the book does not print, so no engine procedure picks the row", "book"),
+    "row_used": ("7.4 applies only the defender's best terrain; whether the bridge row beats the clear row is read "
+    "from CRT rows the book does not print, so no engine procedure picks the row", "book"),
+    "without_c1": ("the column of the attack without the C1 divisions needs the strengths of the units in B1, C1 "
+    "and B2, which the rulebook does not give", "book"),
 }
-"""Why a claim's key stays unchecked when no handler recomputed it: keyed by the ``states`` key."""
+"""Why a claim's key stays unchecked when no handler recomputed it (the reason and its category), keyed by the
+``states`` key."""
 
 
 @handles(*K)
@@ -113,12 +116,13 @@ def ex_reasons(ctx: Context, acc: Acc) -> None:
         if key in acc.done:
             continue
         if key in _WHY:
-            acc.skip(key, _WHY[key])
+            acc.skip(key, *_WHY[key])
         elif key in axes or (key == "examples" and axes):
             acc.skip(
                 key,
                 "how the book's words read the CRT's axes: the book contradicts itself (see the doubt), and the CRT "
                 "is not printed, so the data cannot decide between them",
+                "book",
             )
         elif key == "benefit" and acc.has("hex_terrain"):
             t = str(acc.ex.given["hex_terrain"])
@@ -130,4 +134,5 @@ def ex_reasons(ctx: Context, acc: Acc) -> None:
                     else ""
                 )
                 + "which terrain benefits the defender more is read from CRT rows the book does not print",
+                "book",
             )

@@ -11,7 +11,7 @@ from . import ex_results  # noqa: F401  (combat results, combat rule facts, tabl
 from . import ex_zoc_groups  # noqa: F401  (infiltration costs, organisational groups)
 from . import ex_units  # noqa: F401  (units' step counts against the step rule)
 from . import ex_support  # noqa: F401  (the defence after committed support markers)
-from .core import HANDLERS, Acc, Context, _root, show
+from .core import HANDLERS, Acc, Claim, Context, _root, show
 
 __all__ = ["check_examples"]
 
@@ -101,6 +101,7 @@ def report(ctx: Context, acc: Acc) -> None:
         )
     if ex.doubt:
         ctx.add("example-doubt", ex.rule, f"{ex.id}: {ex.doubt}", ref=ex.id, source_line=ex.source_line)
+    ctx.choices.update((ex.id, k) for k in acc.choices)
     unchecked_roots = {_root(k) for k in acc.unchecked}
     for key in ex.states:
         if key in mismatched:
@@ -109,12 +110,15 @@ def report(ctx: Context, acc: Acc) -> None:
             status = "unchecked"
         else:
             status = acc.how.get(key, "engine")
-        reason = ""
+        reason = why = ""
         if status == "unchecked":  # the key's own reason, else those of its sub-keys (partial_attack.a+b ...)
             reason = acc.unchecked.get(key) or "; ".join(
                 f"{k}: {r}" for k, r in sorted(acc.unchecked.items()) if _root(k) == key
             )
-        ctx.claims.append((ex.id, key, status, reason))
+            whys = {acc.why.get(k, "engine") for k in acc.unchecked if k == key or _root(k) == key}
+            # the category that says least against the book wins: Hexforge's gap, then an unreachable difference
+            why = next(w for w in ("engine", "unreachable", "book", "context") if w in whys)
+        ctx.claims.append(Claim(ex.id, key, status, reason, why))
 
 
 def report_implied(ctx: Context) -> None:

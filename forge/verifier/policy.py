@@ -52,8 +52,12 @@ kind                   severity  meaning
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..errors import Finding
+
+if TYPE_CHECKING:
+    from .core import Claim
 
 __all__ = ["RANK", "SEVERITY", "Findings", "exit_code", "severity"]
 
@@ -111,7 +115,7 @@ class Findings(list[Finding]):
         game: str = "",
         examples: int = 0,
         passed: dict[str, list[tuple[str, str, str, str]]] | None = None,
-        claims: list[tuple[str, str, str, str]] | None = None,
+        claims: list[Claim] | None = None,
     ) -> None:
         super().__init__(items)
         self.game = game
@@ -119,5 +123,5 @@ class Findings(list[Finding]):
         self.passed = passed or {}
         """Example id -> the (key, book, rules, how) values that were recomputed and agreed."""
         self.claims = claims or []
-        """(example id, states key, status, reason) for every value an example states: status is ``engine``,
-        ``data`` or ``arithmetic`` (how it was recomputed), ``mismatch`` or ``unchecked``."""
+        """Every value an example states (:class:`.core.Claim`): status is ``engine``, ``data`` or ``arithmetic``
+        (how it was recomputed), ``mismatch`` or ``unchecked`` (with the reason and its category)."""

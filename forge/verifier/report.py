@@ -24,14 +24,26 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Finding
 from .policy import RANK, exit_code, severity
 
+if TYPE_CHECKING:
+    from .core import Claim
+
 __all__ = ["coverage", "not_checked", "render_findings", "rule_key"]
 
-Claim = tuple[str, str, str, str]
+WHY_LABEL = {
+    "book": "the book does not give what it depends on",
+    "context": "not a claim of the rules",
+    "unreachable": "differing only in positions no game reaches",
+    "engine": "not computed by Hexforge",
+}
+"""How the report names each category of :data:`.core.WHY`."""
+
+WHY_TAG = {"book": "not in the book", "context": "not a rule", "unreachable": "unreachable", "engine": "not modelled"}
+"""The tag each line of "Not checked" starts with: why the value was not recomputed."""
 
 
 # =================================================================================================== summary
@@ -73,10 +85,14 @@ def coverage(claims: Sequence[Claim]) -> dict[str, Any]:
     against the encoded data, or by redoing the book's arithmetic), how many disagree, how many were not checked,
     and the share recomputed (disagreements count as recomputed: the rules gave a value)."""
     by: dict[str, int] = defaultdict(int)
-    for _, _, status, _ in claims:
-        by[status] += 1
+    why: dict[str, int] = dict.fromkeys(WHY_LABEL, 0)
+    for c in claims:
+        by[c.status] += 1
+        if c.status == "unchecked":
+            why[c.why or "engine"] += 1
     total = len(claims)
     recomputed = total - by["unchecked"]
+    checkable = total - why["book"] - why["context"]
     return {
         "total": total,
         "recomputed": recomputed,
@@ -85,7 +101,12 @@ def coverage(claims: Sequence[Claim]) -> dict[str, Any]:
         "arithmetic": by["arithmetic"],
         "mismatch": by["mismatch"],
         "unchecked": by["unchecked"],
+        "unchecked_book": why["book"],
+        "unchecked_context": why["context"],
+        "unchecked_unreachable": why["unreachable"],
+        "unchecked_engine": why["engine"],
         "percent": round(100 * recomputed / total, 1) if total else 100.0,
+        "percent_checkable": round(100 * recomputed / checkable, 1) if checkable else 100.0,
     }
 
 
@@ -128,9 +149,9 @@ def not_checked(findings: Sequence[Finding]) -> list[tuple[str | None, list[tupl
     claims: Sequence[Claim] = getattr(findings, "claims", None) or []
     rule_of = {f.ref: f.rule for f in findings if f.kind.startswith("example-") and f.ref}
     items: list[tuple[str | None, tuple[str | None, str | None, str]]] = [
-        (rule_of.get(ex), (ex, key, _reason(key, reason)))
-        for ex, key, status, reason in claims
-        if status == "unchecked"
+        (rule_of.get(c.example), (c.example, c.key, f"[{WHY_TAG[c.why or 'engine']}] {_reason(c.key, c.reason)}"))
+        for c in claims
+        if c.status == "unchecked"
     ]
     for f in findings:
         if severity(f) != "info" or (claims and f.kind == "example-unchecked"):
@@ -157,8 +178,17 @@ def _coverage_line(cl: dict[str, Any]) -> str:
         f"{_plural(cl['total'], 'stated value')}, {cl['recomputed']} recomputed ({cl['percent']}%): {agree} agree "
         f"with the book ({cl['engine']} recomputed by the engine, {cl['data']} compared with the encoded data, "
         f"{cl['arithmetic']} by redoing the book's arithmetic) and {cl['mismatch']} disagree; "
-        f"{cl['unchecked']} not checked"
+        f"{cl['unchecked']} not checked: {_why_counts(cl)}. Of the {_checkable(cl)} values whose inputs the book "
+        f"gives, {cl['percent_checkable']}% were recomputed"
     )
+
+
+def _checkable(cl: dict[str, Any]) -> int:
+    return int(cl["total"]) - int(cl["unchecked_book"]) - int(cl["unchecked_context"])
+
+
+def _why_counts(cl: dict[str, Any]) -> str:
+    return ", ".join(f"{cl['unchecked_' + w]} {label}" for w, label in WHY_LABEL.items())
 
 
 # =================================================================================================== render
@@ -210,7 +240,8 @@ def _head(summary: dict[str, Any], gid: str) -> str:
         ex_txt += (
             f"; claims: {cl['total']} ({cl['recomputed']} recomputed = {cl['percent']}%: {cl['engine']} by the engine, "
             f"{cl['data']} against the data, {cl['arithmetic']} by arithmetic; {cl['mismatch']} disagree; "
-            f"{cl['unchecked']} not checked)"
+            f"{cl['unchecked']} not checked: {_why_counts(cl)}; {cl['percent_checkable']}% of the values whose "
+            "inputs the book gives)"
         )
     return (
         f"{gid or 'game'}: {summary['total']} findings ({summary['error']} errors, {summary['warning']} warnings, "
@@ -308,9 +339,9 @@ def _finding_md(f: Finding) -> list[str]:
 def _examples_line(total: int, claims: Sequence[Claim]) -> str:
     """The examples by their worst stated value: one that disagrees, else one not checked, else all recomputed."""
     worst: dict[str, int] = {}
-    for ex, _, status, _ in claims:
-        rank = 2 if status == "mismatch" else 1 if status == "unchecked" else 0
-        worst[ex] = max(worst.get(ex, 0), rank)
+    for c in claims:
+        rank = 2 if c.status == "mismatch" else 1 if c.status == "unchecked" else 0
+        worst[c.example] = max(worst.get(c.example, 0), rank)
     n = [sum(1 for r in worst.values() if r == k) for k in (0, 1, 2)]
     rest = total - len(worst)
     return (
@@ -352,13 +383,19 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
             "Every value an example states counts once. The values that agree with the book are counted by how "
             "they were recomputed: by the engine from the rules, by comparing them with the encoded data (a fact "
             "the book states twice), or by redoing the book's arithmetic. A value that disagrees was recomputed "
-            "too; it is an error or a warning above.",
+            "too; it is an error or a warning above. A value not checked is counted by why: the book does not give "
+            "an input it depends on (the CRT's cells, the map, where the units stand, the roll), it is no claim "
+            "of the rules (history, another game, the book's wording), the rules give another value only in "
+            "positions no game reaches, or Hexforge does not compute it. The last column is the share recomputed "
+            "of the values whose inputs the book gives.",
             "",
-            "| game | stated values | agree: engine | agree: data | agree: arithmetic | disagree | not checked "
-            "| recomputed |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| game | stated values | agree: engine | agree: data | agree: arithmetic | disagree "
+            "| not checked: book | not checked: context | not checked: unreachable | not checked: Hexforge "
+            "| recomputed | of checkable |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
             f"| {_code(name)} | {cl['total']} | {cl['engine']} | {cl['data']} | {cl['arithmetic']} | {cl['mismatch']} "
-            f"| {cl['unchecked']} | {cl['percent']}% |",
+            f"| {cl['unchecked_book']} | {cl['unchecked_context']} | {cl['unchecked_unreachable']} "
+            f"| {cl['unchecked_engine']} | {cl['percent']}% | {cl['percent_checkable']}% |",
             "",
         ]
     else:

@@ -407,6 +407,8 @@ class Baseline:
     uses: dict[str, set[str]]
     depended: set[str] = field(default_factory=set)
     """Data sites some example with a recomputed claim read."""
+    choices: set[tuple[str, str]] = field(default_factory=set)
+    """(example, key) of the values that are a choice among legal ones (:attr:`.core.Context.choices`)."""
     dump: dict[str, Any] = field(default_factory=dict)
 
     def status(self, example: str, key: str) -> str | None:
@@ -434,7 +436,7 @@ def run(game: m.Game) -> Baseline:
         if f.kind in ("example-mismatch", "example-unmodelled") and f.ref:
             computed[(f.ref, str(f.extra.get("key")))] = str(f.computed)
     claims: dict[tuple[str, str], tuple[str, str, str]] = {}
-    for ex_id, key, status, reason in ctx.claims:
+    for ex_id, key, status, reason, _why in ctx.claims:
         sub = sorted(
             v for (e, k), v in computed.items() if e == ex_id and (k == key or k.startswith((key + "[", key + ".")))
         )
@@ -443,7 +445,7 @@ def run(game: m.Game) -> Baseline:
     recomputed = {e for (e, _k), (st, _c, _r) in claims.items() if st in RECOMPUTED}
     depended = set().union(*(u for e, u in uses.items() if e in recomputed)) if uses else set()
     loud = {_fkey(f) for f in ctx.findings if severity(f) != "info"}
-    return Baseline(game, list(ctx.findings), loud, claims, uses, depended, game.model_dump())
+    return Baseline(game, list(ctx.findings), loud, claims, uses, depended, ctx.choices, game.model_dump())
 
 
 def baseline(game: m.Game) -> Baseline:
@@ -541,6 +543,8 @@ def outcome(base: Baseline, site: Site, new: Any) -> Outcome:
                         f"the comparison cannot tell the book's {show(site.old)} from {show(new)} "
                         f"(core.same), so the changed value passes against {c[1]}",
                     )
+                if c[1] != base.claims[key][1] and key in base.choices:
+                    return Outcome(mut, "equivalent", f"another legal choice, which the rules accept too ({c[1]})")
                 if c[1] != base.claims[key][1]:
                     return Outcome(
                         mut,
