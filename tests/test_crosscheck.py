@@ -340,6 +340,25 @@ def test_an_attacker_not_next_to_the_defender() -> None:
     assert [k for k in added("hells_gate", planted("hells_gate", examples=near)) if k[0] in CROSS] == []
 
 
+def test_on_turn_1_an_attacker_stands_where_it_sets_up() -> None:
+    """No attacker hexes given: on turn 1 the attackers are where they set up (where the engine reads the river and
+    terrain from), so one set up far away is not next to the defender."""
+    far = EX.format(
+        id="l3",
+        kind="odds",
+        given="{turn: 1, attackers: [sov-29tc, sov-5gtc], defenders: [ger-106th, ger-3pz], defender_hex: B7, "
+        "defense: 4}",
+        states='{column: "2:1"}',
+    )
+    new = [(k, r, msg) for k, r, msg in added("hells_gate", planted("hells_gate", examples=far)) if k in CROSS]
+    assert [(k, r) for k, r, _ in new] == [("example-illegal", "l3")]
+    for needle in ("sov-5gtc", "B1", "B7", "turn 1"):
+        assert needle in new[0][2]
+    # on a later turn the units may have moved: their set-up hexes decide nothing
+    later = far.replace("{turn: 1,", "{turn: 3,")
+    assert [k for k in added("hells_gate", planted("hells_gate", examples=later)) if k[0] in CROSS] == []
+
+
 # ------------------------------------------------------------------------------------------------ never withheld
 def test_a_mismatch_with_units_and_a_turn_is_an_error_not_unmodelled() -> None:
     ex = EX.format(

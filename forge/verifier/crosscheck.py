@@ -492,6 +492,16 @@ def _unit_entries(ctx: Context) -> None:
 
 
 # ================================================================================================ example legality
+def _start_hex(ctx: Context, uid: str) -> str | None:
+    """Where a unit stands on turn 1: its setup hex, or its entry hex when it enters on turn 1."""
+    u = ctx.units.get(uid)
+    if u is None:
+        return None
+    if u.setup is not None:
+        return u.setup
+    return u.entry.hex if u.entry is not None and u.entry.turn == 1 else None
+
+
 def _ids(v: Any) -> list[str]:
     if v is None:
         return []
@@ -529,6 +539,11 @@ def ex_legal(ctx: Context, acc: Acc) -> None:
                     )
     dhex, hexes = acc.given("defender_hex"), acc.given("attacker_hexes")
     acc.given("defenders")
+    if not hexes and turn == 1 and "position" not in ex.given:
+        # no hexes given: on turn 1 the attackers stand where they set up (or enter), which is also where the
+        # column's terrain and river shifts are computed from
+        placed = [_start_hex(ctx, uid) for uid in attackers]
+        hexes = placed if all(placed) else None
     if dhex is None or not hexes or not attackers:
         return
     d = ctx.cell(dhex)
@@ -539,6 +554,7 @@ def ex_legal(ctx: Context, acc: Acc) -> None:
         return
     reach = ex.given.get("range")
     rng = int(reach) if isinstance(reach, int) and reach > 0 else 1
+    cells = "squares" if ctx.game.map.grid.kind is m.GridKind.SQUARE else "hexes"
     if reach is not None:
         acc.given("range")
     for uid, h in zip(attackers, hx, strict=True):
@@ -550,14 +566,14 @@ def ex_legal(ctx: Context, acc: Acc) -> None:
             what = (
                 "the defender's own hex"
                 if dist == 0
-                else f"{dist} hexes away" + ("" if rng == 1 else f" (range {rng})")
+                else f"{dist} {cells} away" + ("" if rng == 1 else f" (range {rng})")
             )
             ctx.add(
                 "example-illegal",
                 ex.rule,
                 f"{ex.id}: {uid} attacks {dhex} from {h}, {what}"
                 f"{' on turn ' + str(turn) if turn is not None else ''}: attackers must be "
-                f"{'next to' if rng == 1 else f'within {rng} hexes of'} the defender",
+                f"{'next to' if rng == 1 else f'within {rng} {cells} of'} the defender",
                 stated=h,
                 computed=f"distance {dist}",
                 ref=ex.id,
