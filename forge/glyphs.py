@@ -107,7 +107,7 @@ def _texts(obj: Any, path: PathT = ()) -> Iterator[tuple[PathT, str, bool]]:
         if skip is ALL:
             return
         for name in type(obj).model_fields:
-            if name not in skip:
+            if name not in skip and name != "data_note":  # a data note is for the designer: never printed
                 yield from _texts(getattr(obj, name), (*path, name))
     elif isinstance(obj, dict):
         for k, v in obj.items():

@@ -49,6 +49,15 @@ Id = Annotated[
 ]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
 RuleRef = Annotated[str, Field(pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$", description="rule number, e.g. 7.2")]
+DataNote = Annotated[
+    str | None,
+    Field(
+        description="a remark for the designer or the data's author (the sources, what the rulebook leaves unknown, "
+        "how a value was derived or reconstructed): never printed on a component; forge verify lists it as an info "
+        "finding (data-note)"
+    ),
+]
+"""The type of every ``data_note``: what players do not need on the table goes here, not in ``note``."""
 
 
 # --------------------------------------------------------------------------------------------------------- game
@@ -187,6 +196,9 @@ class Map(Base):
     """Width of one hex across its flats (side of a square) at print size."""
     status: MapStatus
     note: str | None = None
+    """Printed in the map's title box: what players need to read the map.  A remark for the designer goes in
+    ``data_note``."""
+    data_note: DataNote = None
     default_terrain: Id | None = None
     """Terrain of every hex not listed in ``hexes`` (None: unknown)."""
     hexes: dict[str, HexInfo] = {}
@@ -283,8 +295,11 @@ class TerrainType(Base):
     movement: dict[str, MoveCost] = {}
     """Cost to enter (or cross) by mobility class; ``prohibited``; ``varies`` with a note."""
     movement_note: str | None = None
+    """Printed in the terrain chart: a rule summary players need.  A remark for the designer goes in
+    ``data_note``."""
     combat: CombatEffect = CombatEffect()
     rule: RuleRef | None = None
+    data_note: DataNote = None
 
 
 # -------------------------------------------------------------------------------------------------------- units
@@ -415,6 +430,8 @@ class Turn(Base):
     replacements: dict[str, MaybeInt] = {}
     """Replacement steps or points by side."""
     note: str | None = None
+    """Printed on the turn track: a rule summary players need.  A remark for the designer goes in ``data_note``."""
+    data_note: DataNote = None
 
 
 class Weather(Base):
@@ -471,6 +488,8 @@ class AutoResult(Base):
     odds step per shift past the last column (Ukraine '43 8.8: 10-1)."""
     rule: RuleRef | None = None
     note: str | None = None
+    """Printed beside the CRT: a rule summary players need.  A remark for the designer goes in ``data_note``."""
+    data_note: DataNote = None
 
 
 class ResultCode(Base):
@@ -555,6 +574,8 @@ class Crt(Base):
     high_odds: AutoResult | None = None
     """An automatic result from high odds reached with shifts past the last column (``from_odds``, ``result``)."""
     note: str | None = None
+    """Printed under the CRT: a rule summary players need.  A remark for the designer goes in ``data_note``."""
+    data_note: DataNote = None
 
 
 class Shift(Base):
@@ -640,6 +661,8 @@ class DicePool(Base):
     """Extra strength a crowded target loses."""
     rule: RuleRef | None = None
     note: str | None = None
+    """Printed on the combat card: a rule summary players need.  A remark for the designer goes in ``data_note``."""
+    data_note: DataNote = None
 
 
 class Reroll(Base):
@@ -704,6 +727,8 @@ class Combat(Base):
     max_defenders: dict[str, int] = {}
     """Most units of each side that defend in one hex."""
     note: str | None = None
+    """Printed as the combat notes: a rule summary players need.  A remark for the designer goes in ``data_note``."""
+    data_note: DataNote = None
 
 
 # --------------------------------------------------------------------------------------------- tables and text
@@ -720,6 +745,8 @@ class Table(Base):
     columns: list[str] = Field(min_length=1)
     rows: list[TableRow] = Field(min_length=1)
     notes: list[str] = []
+    """Printed under the table: a rule summary each players need.  A remark for the designer goes in ``data_note``."""
+    data_note: DataNote = None
 
 
 class PhaseActivity(StrEnum):
@@ -775,6 +802,7 @@ class Victory(Base):
     """Victory points a side has when play begins (on the VP track)."""
     levels: list[VictoryLevel] = []
     """The result a final score gives (``forge.rules.kit.victory.level``)."""
+    data_note: DataNote = None
 
 
 class SpecialRule(Base):
@@ -782,6 +810,7 @@ class SpecialRule(Base):
     title: str
     turns: list[int] = []
     summary: str
+    data_note: DataNote = None
 
 
 class Scenario(Base):
@@ -793,6 +822,7 @@ class Scenario(Base):
     setup: dict[str, str] = {}
     """Unit id -> setup hex, overriding the units' own setup."""
     summary: str | None = None
+    data_note: DataNote = None
 
 
 class ExampleKind(StrEnum):

@@ -135,7 +135,7 @@ def _placement(u: Unit) -> str:
         return f"sets up in {u.setup}"
     if u.entry is not None:
         where = f" at {u.entry.hex}" if u.entry.hex else ""
-        cond = f" if {u.entry.condition}" if u.entry.condition else ""
+        cond = f", {u.entry.condition}" if u.entry.condition else ""  # a condition is its own phrase ("only if ...")
         return f"enters turn {u.entry.turn}{where}{cond}"
     return "?"
 

@@ -13,6 +13,7 @@ function:
   :mod:`.ex_claims`);
 * :mod:`.crosscheck` -- facts the data holds twice (terrain chart and shift list, entry turns and turn track,
   hex names and the places the rules and examples name) and the legality of the worked examples;
+* :mod:`.notes` -- the data notes (``data_note``), remarks for the designer that no component prints;
 * :mod:`.readback` -- the printed PDFs read back (run by the CLI unless ``--no-print-check``).
 
 Severity follows one written policy (:mod:`.policy`): **error**, the rules as encoded give another value than the
@@ -29,13 +30,14 @@ from .. import model as m
 from .core import Context
 from .crosscheck import check_crosscheck
 from .examples import check_examples
+from .notes import check_notes
 from .policy import SEVERITY, Findings, exit_code, severity
 from .report import render_findings
 from .tables import check_tables
 
 __all__ = ["CHECKS", "SEVERITY", "Findings", "exit_code", "render_findings", "severity", "verify"]
 
-CHECKS: list[Callable[[Context], None]] = [check_tables, check_examples, check_crosscheck]
+CHECKS: list[Callable[[Context], None]] = [check_tables, check_examples, check_crosscheck, check_notes]
 """The check families :func:`verify` runs, in order."""
 
 

@@ -2,7 +2,8 @@
 
 * **error** -- the rules as encoded give another value than the book states (an erratum, or an encoding mistake).
 * **warning** -- the book contradicts itself, or the data records a doubt about it.
-* **info** -- something was not checked, with the reason in one line.
+* **info** -- something was not checked, with the reason in one line; or a remark the data addresses to its
+  designer (a data note), listed so that it is read where the checking happens rather than printed for players.
 
 Kinds of finding and their severity (:data:`SEVERITY`; the CLI exits 1 when any finding is an error or a warning):
 
@@ -45,6 +46,8 @@ kind                   severity  meaning
 ``print-mismatch``     error     the printed cards show a value other than the one the engine uses (roundtrip.py)
 ``print-missing``      warning   something the engine uses is not in the printed cards' text (roundtrip.py)
 ``print-unchecked``    info      a printed component that could not be read back (roundtrip.py)
+``data-note``          info      a remark the data addresses to its designer (``data_note``: sources, unknowns,
+                                 derivations), which no component prints (notes.py)
 =====================  ========  ===================================================================================
 
 """
@@ -89,6 +92,7 @@ SEVERITY: dict[str, str] = {
     "print-mismatch": "error",
     "print-missing": "warning",
     "print-unchecked": "info",
+    "data-note": "info",
 }
 """Severity of each kind of finding; kinds not listed are warnings."""
 
