@@ -155,7 +155,7 @@ def test_every_unchecked_claim_is_listed_with_its_reason(games: list[tuple[str, 
             assert re.search(rf"^  \S+ +{re.escape(ex)}\.{re.escape(key)}: {tag}", text, flags=re.M), (gid, ex, key)
             assert re.search(rf"^- `{re.escape(ex)}` · `{re.escape(key)}`: {tag}", section, flags=re.M), (gid, ex, key)
         listed = sum(len(items) for _, items in not_checked(findings))
-        others = sum(1 for f in findings if f.kind != "example-unchecked" and severity(f) == "info")
+        others = sum(1 for f in findings if f.kind not in ("example-unchecked", "data-note") and severity(f) == "info")
         assert listed == len(unchecked) + others, gid
         # the text report lists no info finding twice: unchecked values only under "not checked"
         assert "example-unchecked" not in text, gid
@@ -197,6 +197,16 @@ def test_coverage_counts_what_the_book_lacks_apart_from_what_hexforge_lacks() ->
         "positions no game reaches, 2 not computed by Hexforge" in md
     )
     assert "- `b` · `roll`: [not in the book] the roll is not given" in md
+
+
+def test_data_notes_are_listed_apart_from_what_was_not_checked() -> None:
+    note = Finding("data-note", "7.2", "data note on table Mud roll: tabulated by us from the rule's words")
+    for fmt, head in (("markdown", "## Data notes"), ("text", "data notes (1,")):
+        out = render_findings(Findings([note], game="g"), fmt)
+        assert head in out
+        assert "tabulated by us" in out.split(head, 1)[1]
+        assert "tabulated by us" not in out.split(head, 1)[0]  # not under "Not checked": it is no check left undone
+    assert not_checked(Findings([note], game="g")) == []
 
 
 def test_silence_is_never_agreement_when_nothing_is_found() -> None:

@@ -154,11 +154,20 @@ def not_checked(findings: Sequence[Finding]) -> list[tuple[str | None, list[tupl
         if c.status == "unchecked"
     ]
     for f in findings:
-        if severity(f) != "info" or (claims and f.kind == "example-unchecked"):
+        if severity(f) != "info" or (claims and f.kind == "example-unchecked") or f.kind in NOTE_KINDS:
             continue
         msg = _strip_ref(f)
         items.append((f.rule, (None if f.ref and f.ref in msg else f.ref, None, msg)))
     return _by_rule(items)
+
+
+NOTE_KINDS = ("data-note",)
+"""Info findings that are remarks to read, not checks left undone: listed apart from "Not checked"."""
+
+
+def data_notes(findings: Sequence[Finding]) -> list[tuple[str | None, list[str]]]:
+    """The data notes (``data-note`` findings), grouped by rule in natural order."""
+    return _by_rule([(f.rule, f.message) for f in findings if f.kind in NOTE_KINDS])
 
 
 def _strip_ref(f: Finding) -> str:
@@ -267,6 +276,12 @@ def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str) -> str
             for ex, key, reason in items:
                 what = ".".join(x for x in (ex, key) if x)
                 lines.append(f"  {rule or '-':8} {what + ': ' if what else ''}{reason}")
+    notes = data_notes(findings)
+    if notes:
+        n = sum(len(g) for _, g in notes)
+        lines.append(f"data notes ({n}, by rule; remarks the data makes to its designer, never printed):")
+        for rule, messages in notes:
+            lines.extend(f"  {rule or '-':8} {msg}" for msg in messages)
     return "\n".join(lines) + "\n"
 
 
@@ -419,5 +434,18 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
             for ex, key, reason in items:
                 what = " · ".join(_code(x) for x in (ex, key) if x)
                 lines.append(f"- {what + ': ' if what else ''}{_md(reason)}")
+            lines.append("")
+    notes = data_notes(findings)
+    if notes:
+        lines += [
+            "## Data notes",
+            "",
+            "Remarks the data file makes to its designer (`data_note`): where a value came from, what the rulebook "
+            "leaves unknown, how something was reconstructed. No component prints them.",
+            "",
+        ]
+        for rule, messages in notes:
+            lines += [f"### Rule {_md(rule)}" if rule else "### No rule number", ""]
+            lines += [f"- {_md(msg)}" for msg in messages]
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
