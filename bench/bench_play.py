@@ -1,4 +1,4 @@
-"""How many complete games of Hell's Gate random play one core runs per second (target: 100 or more).
+"""How many complete games of Hell's Gate random play one core runs per second (target: 1,000 or more, issue 11).
 
 Run: .venv/bin/python bench/bench_play.py [GAMES]   -- prints a table; asserts nothing.
 
@@ -7,7 +7,9 @@ Random play: at every decision a uniformly random legal action (``random.Random(
 (``tests/test_hells_gate.py``): the rulebook does not give most of them.  The first game is timed apart: it
 pays for compiling the rules and filling the engine's memo of strengths and odds.  Games per second are
 counted in CPU time of this process (``time.process_time``), so other work on the machine does not skew them;
-the wall-clock rate is printed beside it.
+the wall-clock rate is printed beside it.  The games are played twice: once as they are, for the games per second,
+and once with a clock read around every call, for the split between ``legal_actions`` and ``apply`` (three clock
+reads per action cost about as much as a fifth of a game's own work, so they stay out of the rate).
 """
 
 from __future__ import annotations
@@ -25,6 +27,18 @@ from test_hells_gate import ASSUMED, GAME
 
 from forge.rules.hells_gate import Dice, apply, legal_actions
 from forge.rules.state import State
+
+
+def play_untimed(seed: int) -> tuple[State, int]:
+    """One game, as :func:`play` plays it, without the clock; returns the final state and the number of actions."""
+    rng = random.Random(seed)
+    dice = Dice(seed)
+    state = State.initial(GAME, strengths=ASSUMED)
+    n = 0
+    while state.result is None:
+        apply(state, rng.choice(legal_actions(state)), dice)
+        n += 1
+    return state, n
 
 
 def play(seed: int) -> tuple[State, int, float, float]:
@@ -54,20 +68,26 @@ def main() -> None:
 
     winners: Counter[str] = Counter()
     actions = 0
-    legal = applied = 0.0
     vp = [0, 0]
     cpu = time.process_time()
     t = time.perf_counter()
     for seed in range(games):
-        state, n, tl, ta = play(seed)
+        state, n = play_untimed(seed)
         assert state.result is not None
         winners[state.result.winner or "tie"] += 1
         actions += n
-        legal += tl
-        applied += ta
         vp = [a + b for a, b in zip(vp, state.result.vp, strict=True)]
     wall = time.perf_counter() - t
     cpu = time.process_time() - cpu
+
+    legal = applied = 0.0
+    timed = 0
+    for seed in range(games):
+        _, n, tl, ta = play(seed)
+        timed += n
+        legal += tl
+        applied += ta
+    assert timed == actions, "the timed games differ from the untimed ones"
 
     rows = [
         ("games", f"{games}"),
@@ -76,7 +96,7 @@ def main() -> None:
         ("CPU ms per game", f"{cpu / games * 1000:.2f}"),
         ("first game (cold) ms", f"{cold * 1000:.1f}"),
         ("actions per game", f"{actions / games:.1f}"),
-        ("us per action (legal_actions + apply, wall)", f"{wall / actions * 1e6:.1f}"),
+        ("us per action (legal_actions + apply, wall)", f"{(legal + applied) / actions * 1e6:.1f}"),
         ("  in legal_actions", f"{legal / actions * 1e6:.1f}"),
         ("  in apply", f"{applied / actions * 1e6:.1f}"),
         ("Soviet / German / tie wins", f"{winners['soviet']} / {winners['german']} / {winners['tie']}"),

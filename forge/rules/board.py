@@ -277,6 +277,12 @@ class Board:
         _BOARDS[id(game)] = board
         return board
 
+    @staticmethod
+    def built(game: Game) -> Board | None:
+        """The Board of ``game`` if :meth:`of` has built it, else None (builds nothing)."""
+        cached = _BOARDS.get(id(game))
+        return cached if cached is not None and cached.game is game else None
+
     def hex(self, label: str) -> int:
         """Index of the hex ``label`` (``"C6"``); KeyError with the label when it is not on the map."""
         try:

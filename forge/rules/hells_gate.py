@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -68,7 +68,7 @@ from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStat
 from .kit import movement as _mk
 from .kit import retreat as _kr
 from .kit import stacking as _ks
-from .supply import supplied_cells
+from .supply import reachable
 from .zoc import zone_of
 
 if TYPE_CHECKING:
@@ -307,8 +307,10 @@ def parse_action(text: str) -> Action:
 @dataclass(frozen=True, eq=False)
 class _Rules:
     """The rule data of Hell's Gate or a variant, compiled once per Board from the Game (and the rule numbers it
-    cites).  Side roles follow the turn order: ``first`` is the side that moves first (Hell's Gate: the Soviets),
-    ``second`` the other; the special rules of Hell's Gate (6.2, 11.1-11.5) apply only when the data has them."""
+    cites), with the tables and memos that make play fast (every State of the game shares them, as
+    :attr:`State.rules`; nothing in them changes a game).  Side roles follow the turn order: ``first`` is the
+    side that moves first (Hell's Gate: the Soviets), ``second`` the other; the special rules of Hell's Gate
+    (6.2, 11.1-11.5) apply only when the data has them."""
 
     first: int
     second: int
@@ -346,6 +348,9 @@ class _Rules:
     tank_routes: tuple[tuple[tuple[int, int], ...], ...]
     """8.2: from each hex, the (middle, end) pairs of two-hex moves a tank may make (one woods, one river)."""
     cavalry_routes: tuple[tuple[tuple[int, int], ...], ...]
+    tank_middles: tuple[dict[int, tuple[int, ...]], ...]
+    """:attr:`tank_routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
+    cavalry_middles: tuple[dict[int, tuple[int, ...]], ...]
     side_units: tuple[tuple[int, ...], ...]
     type_value: tuple[str, ...]
     river: frozenset[tuple[int, int]]
@@ -377,6 +382,19 @@ class _Rules:
     """rules.supply.unsupplied_eliminated_at_end (Hell's Gate 12.0)."""
     memo: dict[tuple[Any, ...], Any]
     """Memoised strength totals and odds columns (their inputs are few small numbers)."""
+    starts: dict[tuple[Any, ...], State]
+    """The opening State of each (strengths, scenario) started so far (:func:`remembered_start`); never changed,
+    only copied."""
+    actions: _ActionCache
+    """Every Declare, Move, Retreat, LoseStep and Resolve of the game, built once and reused."""
+    shift_codes: tuple[int, ...]
+    """Per shift of :attr:`shifts`, the index of its condition in :data:`_SHIFT_ORDER`."""
+    picks: dict[tuple[bool, ...], tuple[int, ...]]
+    """Memo: which of the conditions of :data:`_SHIFT_ORDER` hold -> the indices of the shifts that apply."""
+    pocket_caps: frozenset[int]
+    """Indices of the :attr:`caps` of rule 11.3, in force only around the Korsun pocket."""
+    arrivals: dict[tuple[int, int], tuple[int, ...]]
+    """(turn, side) -> the side's units whose entry turn it is, in unit order (6.0)."""
 
     @property
     def odds_crt(self) -> Crt:
@@ -402,18 +420,18 @@ def _hexes_in_text(board: Board, text: str) -> frozenset[int]:
     return frozenset(found)
 
 
-_SHIFT_CONDITIONS = frozenset(
-    {
-        "defender-all-unsupplied",
-        "defender-some-unsupplied",
-        "attacker-all-unsupplied",
-        "attacker-some-unsupplied",
-        "mud",
-        "defender-terrain",
-        "half-across-river",
-        "all-across-river",
-    }
+_SHIFT_ORDER = (
+    "defender-all-unsupplied",
+    "defender-some-unsupplied",
+    "attacker-all-unsupplied",
+    "attacker-some-unsupplied",
+    "mud",
+    "defender-terrain",
+    "half-across-river",
+    "all-across-river",
 )
+"""The shift conditions the engine evaluates, in the order :func:`_odds` computes them."""
+_SHIFT_CONDITIONS = frozenset(_SHIFT_ORDER)
 _MODIFIER_CONDITIONS = frozenset({"across-river", "attacker-unsupplied", "defender-unsupplied", "mud"})
 _NAMES_11_2 = ("Korsun", "Tichonovka")
 _NAMES_11_3 = ("Korsun", "Yanovka", "Shenderovka")
@@ -619,6 +637,11 @@ def _compile(board: Board) -> _Rules:
             )
     no_entry = tuple(closed[_mk.mobility_of(game, str(ut))] for ut in board.unit_type)
     sr = game.rules.supply
+    arrivals: dict[tuple[int, int], tuple[int, ...]] = {}
+    for i, u in enumerate(board.units):
+        if u.entry is not None and isinstance(u.entry.turn, int):
+            key = (u.entry.turn, board.unit_side[i])
+            arrivals[key] = (*arrivals.get(key, ()), i)
     return _Rules(
         first=first,
         second=second,
@@ -650,6 +673,8 @@ def _compile(board: Board) -> _Rules:
         corps=tuple(u.size is UnitSize.CORPS for u in board.units),
         tank_routes=tank,
         cavalry_routes=cav,
+        tank_middles=_middles_by_end(tank),
+        cavalry_middles=_middles_by_end(cav),
         side_units=tuple(
             tuple(u for u in range(len(board.units)) if board.unit_side[u] == x) for x in range(len(board.sides))
         ),
@@ -675,7 +700,24 @@ def _compile(board: Board) -> _Rules:
         any_no_entry=any(no_entry),
         eliminate_unsupplied_at_end=sr is not None and sr.unsupplied_eliminated_at_end,
         memo={},
+        starts={},
+        actions=_ActionCache(board),
+        shift_codes=tuple(_SHIFT_ORDER.index(sh.condition) for sh in c.shifts) if pool is None else (),
+        picks={},
+        pocket_caps=frozenset(i for i, cap in enumerate(c.shift_caps) if cap.rule == "11.3"),
+        arrivals=arrivals,
     )
+
+
+def _middles_by_end(routes: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[dict[int, tuple[int, ...]], ...]:
+    """The (middle, end) two-hex routes from each hex grouped by end hex: end -> the middles, in route order."""
+    out = []
+    for pairs in routes:
+        groups: dict[int, tuple[int, ...]] = {}
+        for n, m in pairs:
+            groups[m] = (*groups.get(m, ()), n)
+        out.append(groups)
+    return tuple(out)
 
 
 def rules_of(board: Board) -> _Rules:
@@ -687,22 +729,36 @@ def rules_of(board: Board) -> _Rules:
     return r
 
 
+_MAX_STARTS = 32
+"""At most this many opening states are kept per game (callers that vary the strengths endlessly pay as before)."""
+
+
+def remembered_start(game: Game, key: tuple[Any, ...] | None) -> State | None:
+    """The opening State :meth:`State.initial` built earlier for ``game`` and ``key`` (its strengths and scenario),
+    or None.  Only a game whose rules are compiled has one: compiling them checked that it can be played."""
+    board = Board.built(game)
+    rules: _Rules | None = None if board is None or key is None else board.extra.get("hells_gate")
+    return None if rules is None else rules.starts.get(key)  # type: ignore[arg-type]
+
+
+def remember_start(state: State, key: tuple[Any, ...] | None) -> None:
+    """Keep a fresh State (with its log) as the opening of its game for ``key`` (None: not kept)."""
+    starts = rules_of(state.board).starts
+    if key is not None and len(starts) < _MAX_STARTS:
+        starts[key] = state
+
+
 # ================================================================================================= supply
 def _supplied_hexes(s: State, side: int, max_length: int | None = None) -> dict[int, int]:
     """Hexes from which ``side`` can trace supply now (5.1)."""
     b = s.board
-    mine, theirs = s.count[side], s.count[1 - side]
-    enemy = {h for h, n in enumerate(theirs) if n}
-    friendly = {h for h, n in enumerate(mine) if n}
-    blocked = zone_of(enemy, b.neighbours.__getitem__) | set(b.sources[1 - side])
-    return supplied_cells(
-        b.sources[side],
-        b.neighbours.__getitem__,
-        enemy_occupied=enemy,
-        friendly_occupied=friendly,
-        blocked=blocked,
-        max_length=max_length,
-    )
+    enemy = s.held[1 - side]
+    # supplied_cells' three tests merged into one set of hexes a line may not enter (see supply.reachable)
+    blocked = zone_of(enemy, b.neighbours.__getitem__)
+    blocked.update(b.sources[1 - side])
+    blocked -= s.held[side]
+    blocked |= enemy
+    return reachable(b.sources[side], b.neighbours.__getitem__, blocked, max_length)
 
 
 def supplied_units(state: State, side: str, *, max_length: int | None = None) -> list[str]:
@@ -714,11 +770,13 @@ def supplied_units(state: State, side: str, *, max_length: int | None = None) ->
 
 def _judge_supply(s: State, side: int) -> None:
     """5.0, 5.2: mark the side's units in or out of supply (11.2: Soviet lines of three hexes on turn 2)."""
-    r = rules_of(s.board)
+    r = s.rules
     limit = r.supply_limit_turn2 if side == r.first and s.turn in r.turns_11_2 else None
     ok = _supplied_hexes(s, side, limit)
-    for u in s.on_map(side):
-        s.oos[u] = s.pos[u] not in ok
+    pos, oos = s.pos, s.oos
+    for u in r.side_units[side]:
+        if pos[u] >= 0:
+            oos[u] = pos[u] not in ok
     if s.log is not None:
         out = [s.board.unit_ids[u] for u in s.on_map(side) if s.oos[u]]
         s._note(f"out of supply: {', '.join(out) or 'none'}")
@@ -734,7 +792,7 @@ def _enter_hex(s: State, u: int, h: int) -> None:
 
 
 def _trip(s: State, u: int, h: int) -> None:
-    r = rules_of(s.board)
+    r = s.rules
     if s.board.unit_side[u] == r.first:
         if h in r.trigger_6_2:
             s.soviet_entered_a2_a6 = True
@@ -749,36 +807,27 @@ def _eliminate(s: State, u: int) -> None:
 
 
 # ================================================================================================= combat
-def _declarable(
-    s: State, attackers: Sequence[int] | None = None, target: int | None = None
-) -> Iterator[tuple[int, int]]:
-    """(unit, target hex) pairs that may be added to the attack being built (7.1, 7.1.1, 7.1.3, 11.1).
+def _declarable(s: State) -> list[Action]:
+    """The units that may be added to the attack being built, as Declare actions (7.1, 7.1.1, 7.1.3, 11.1): by
+    target hex, then the target's neighbours in table order, then the units of each in the order they entered it.
 
-    ``attackers`` and ``target`` default to the attack being declared; with no target, every enemy-held hex
-    not yet attacked this phase is a candidate.  A given ``target`` is trusted to be a legal one.
+    With an attack being declared its target is the only one; else every enemy-held hex not yet attacked this
+    phase is a candidate.
     """
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     a = s.active
-    mine = s.count[a]
-    attackers = s.attackers if attackers is None else attackers
-    if target is None:
-        target = s.attack_target
-    targets: Iterable[int]
-    if target >= 0:
-        targets = (target,)
-    else:
-        pos = s.pos
-        targets = sorted({pos[v] for v in r.side_units[1 - a] if pos[v] >= 0} - s.attacked_hexes)
-    # 11.1: on turn 1 only the four named panzer units attack for the Germans.
-    only = r.t1_german_attackers if s.turn in r.turns_11_1 and a == r.second else None
-    side, attacked, retreated, occupants = b.unit_side, s.attacked, s.retreated, s.occupants
+    attackers, target, pos = s.attackers, s.attack_target, s.pos
+    only = _only_attackers(s, r)
+    side, attacked, retreated, occupants, nbrs = b.unit_side, s.attacked, s.retreated, s.occupants, b.neighbours
+    declares = r.actions.declares
     limit = r.max_per_hexside
-    for t in targets:
-        for n in b.neighbours[t]:
-            if not mine[n]:
-                continue
-            if attackers and sum(1 for x in attackers if s.pos[x] == n) >= limit:
+    out: list[Action] = []
+    if target >= 0:
+        mine = s.count[a]
+        taken = [pos[x] for x in attackers]
+        for n in nbrs[target]:
+            if not mine[n] or (taken and taken.count(n) >= limit):
                 continue  # 7.1.1: two units at most across one hexside
             for u in occupants[n]:
                 if (
@@ -788,13 +837,52 @@ def _declarable(
                     and u not in attackers
                     and (only is None or u in only)
                 ):
-                    yield u, t
+                    out.append(declares[u][target])
+        return out
+    # No attack yet: every enemy-held hex not attacked yet; a friendly hex is often next to several of them.
+    mine = s.count[a]
+    ready: dict[int, list[int]] = {}
+    for t in sorted(s.held[1 - a] - s.attacked_hexes):
+        for n in nbrs[t]:
+            if not mine[n]:
+                continue
+            units = ready.get(n)
+            if units is None:
+                units = ready[n] = [
+                    u
+                    for u in occupants[n]
+                    if side[u] == a and not attacked[u] and not retreated[u] and (only is None or u in only)
+                ]
+            for u in units:
+                out.append(declares[u][t])
+    return out
+
+
+def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> bool:
+    """Whether ``u`` may join an attack by ``attackers`` on ``t``, a target trusted to be legal (as
+    :func:`_declarable`, for one unit)."""
+    b = s.board
+    h = s.pos[u]
+    if h < 0 or b.unit_side[u] != s.active or h not in b.neighbours[t]:
+        return False
+    if s.attacked[u] or s.retreated[u] or u in attackers:
+        return False
+    only = _only_attackers(s, r)
+    if only is not None and u not in only:
+        return False
+    pos = s.pos
+    return not attackers or [pos[x] for x in attackers].count(h) < r.max_per_hexside  # 7.1.1
+
+
+def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
+    """11.1: on turn 1 only the four named panzer units attack for the Germans (None: no such limit now)."""
+    return r.t1_german_attackers if s.turn in r.turns_11_1 and s.active == r.second else None
 
 
 def _any_attack(s: State) -> bool:
-    """Whether any attack can be opened: as ``next(_declarable(s), None) is not None``, cheaper."""
+    """Whether any attack can be opened: as ``bool(_declarable(s))`` with no attack open, cheaper."""
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     a = s.active
     theirs = s.count[1 - a]
     pos, attacked, retreated, done = s.pos, s.attacked, s.retreated, s.attacked_hexes
@@ -813,7 +901,7 @@ def _any_attack(s: State) -> bool:
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
     """Units that may be flipped for an all-out attack (7.3): full two-step attackers, tanks if any."""
     b = s.board
-    pool = rules_of(b).pool
+    pool = s.rules.pool
     if pool is not None:  # the tabletop's all-out attack (4.3): the named unit pays its cost first
         return sorted(attackers) if pool.all_out != (0, 0) else []
     if _overconcentrated(s, target):
@@ -824,7 +912,8 @@ def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
 
 
 def _overconcentrated(s: State, h: int) -> bool:
-    return sum(1 for u in s.occupants[h] if not s.retreated[u]) >= OVERCONCENTRATION
+    retreated = s.retreated
+    return len([u for u in s.occupants[h] if not retreated[u]]) >= OVERCONCENTRATION
 
 
 @dataclass(frozen=True)
@@ -855,12 +944,15 @@ def _base_odds(
     values, and each unit's value is memoised on its own; otherwise the whole line-up is the key.
     """
     if r.per_unit_modifiers:
+        memo = r.memo
         att: Fraction | int = 0
         for x, t in att_in:
-            att += _unit_value(r, x, t, terrain, True)
+            v = memo.get((x, t, terrain, True))
+            att += v if v is not None else _unit_value(r, x, t, terrain, True)
         dfn: Fraction | int = 0
         for x, t in def_in:
-            dfn += _unit_value(r, x, t, terrain, False)
+            v = memo.get((x, t, terrain, False))
+            dfn += v if v is not None else _unit_value(r, x, t, terrain, False)
     else:
         att_key, def_key = tuple(sorted(att_in)), tuple(sorted(def_in))
         key = (att_key, def_key, terrain)
@@ -906,13 +998,12 @@ def _unit_value(r: _Rules, strength: int, unit_type: str, terrain: frozenset[str
 
 def _odds(
     s: State, target: int, attackers: Sequence[int]
-) -> tuple[Fraction | int, Fraction | int, list[int], int, list[Shift], int, int, bool]:
-    """attack, defence, counted defenders, base column, shifts applied, final column, net shift,
+) -> tuple[Fraction | int, Fraction | int, list[int], int, tuple[str, ...], int, int, bool]:
+    """attack, defence, counted defenders, base column, ids of the shifts applied, final column, net shift,
     overconcentrated."""
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     a = s.active
-    d = 1 - a
     steps, strength, maxs, tv = s.steps, s.strength, b.max_steps, r.type_value
     retreated, oos, pos = s.retreated, s.oos, s.pos
     defenders = [u for u in s.occupants[target] if not retreated[u]]
@@ -921,7 +1012,7 @@ def _odds(
         return strength[u][maxs[u] - steps[u]][1] if steps[u] > 0 else 0
 
     # 7.1.1: the strongest units defend, up to the side's limit
-    limit = r.max_defenders[d]
+    limit = r.max_defenders[1 - a]
     counted = sorted(defenders, key=lambda u: (-dfs(u), u))[:limit] if len(defenders) > limit else defenders
     att_in = [(strength[u][maxs[u] - steps[u]][0], tv[u]) for u in attackers]
     att, dfn, base = _base_odds(r, att_in, [(dfs(u), tv[u]) for u in counted], r.combat_terrain[target])
@@ -937,44 +1028,38 @@ def _odds(
             a_oos += 1
         if (pos[u], target) in river:
             across += 1
-    shifts: list[Shift] = []
-    for sh in r.shifts:
-        c = sh.condition
-        if c == "defender-all-unsupplied":
-            ok = n_def > 0 and d_oos == n_def
-        elif c == "defender-some-unsupplied":
-            ok = 0 < d_oos < n_def
-        elif c == "attacker-all-unsupplied":
-            ok = n_att > 0 and a_oos == n_att
-        elif c == "attacker-some-unsupplied":
-            ok = 0 < a_oos < n_att
-        elif c == "mud":
-            ok = s.weather == MUD
-        elif c == "defender-terrain":
-            ok = r.terrain_shift[target]
-        elif c == "half-across-river":
-            ok = across > 0 and 2 * across >= n_att
-        else:  # all-across-river
-            ok = n_att > 0 and across == n_att
-        if ok:
-            shifts.append(sh)
+    holds = (  # each condition of _SHIFT_ORDER
+        n_def > 0 and d_oos == n_def,
+        0 < d_oos < n_def,
+        n_att > 0 and a_oos == n_att,
+        0 < a_oos < n_att,
+        s.weather == MUD,
+        r.terrain_shift[target],
+        across > 0 and 2 * across >= n_att,
+        n_att > 0 and across == n_att,
+    )
     over = n_def >= OVERCONCENTRATION  # 7.4
-    if not shifts:
-        return att, dfn, counted, base, shifts, base, 0, over
-    caps = [cap for cap in r.caps if _cap_in_force(s, cap, target, attackers)]
-    key = ("shift", base, tuple(sh.id for sh in shifts), tuple(id(c) for c in caps), s.turn, a)
+    picked = r.picks.get(holds)
+    if picked is None:
+        picked = r.picks[holds] = tuple(i for i, c in enumerate(r.shift_codes) if holds[c])
+    if not picked:
+        return att, dfn, counted, base, (), base, 0, over
+    pocket = bool(r.pocket_caps) and _pocket_in_force(s, target, attackers)
+    key = ("shift", base, picked, pocket, s.turn, a)
     got = r.memo.get(key)
     if got is None:
+        caps = [cap for i, cap in enumerate(r.caps) if pocket or i not in r.pocket_caps]
+        shifts = [r.shifts[i] for i in picked]
         cols = r.odds_crt.columns
         res = combat.apply_shifts(cols, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
         assert res.index is not None
-        got = r.memo[key] = (res.index, res.net)
-    return att, dfn, counted, base, shifts, got[0], got[1], over
+        got = r.memo[key] = (res.index, res.net, tuple(sh.id for sh in shifts))
+    return att, dfn, counted, base, got[2], got[0], got[1], over
 
 
 def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     att, dfn, counted, base, shifts, final, net, over = _odds(s, target, attackers)
     allout = combat.distribution(r.odds_crt, final, attack="all-out")
     normal = allout if over else combat.distribution(r.odds_crt, final, attack="normal")
@@ -983,7 +1068,7 @@ def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
         defense=dfn,
         defenders=tuple(b.unit_ids[u] for u in counted),
         base_column=r.odds_crt.columns[base],
-        shifts=tuple(sh.id for sh in shifts),
+        shifts=shifts,
         net_shift=net,
         column=r.odds_crt.columns[final],
         column_index=final,
@@ -993,13 +1078,11 @@ def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
     )
 
 
-def _cap_in_force(s: State, cap: ShiftCap, target: int, attackers: Sequence[int]) -> bool:
-    """The data's caps apply by turn and side (combat.apply_shifts checks those); 11.3's also needs the
-    pocket: German units attacking out of or defending in Korsun, Yanovka or Shenderovka while Korsun is
-    German-held."""
-    if cap.rule != "11.3":
-        return True
-    r = rules_of(s.board)
+def _pocket_in_force(s: State, target: int, attackers: Sequence[int]) -> bool:
+    """The data's caps apply by turn and side (combat.apply_shifts checks those); 11.3's (:attr:`_Rules.pocket_caps`)
+    also needs the pocket: German units attacking out of or defending in Korsun, Yanovka or Shenderovka while
+    Korsun is German-held."""
+    r = s.rules
     if r.korsun < 0 or not s.count[r.second][r.korsun]:
         return False
     if s.active == r.second:
@@ -1012,14 +1095,14 @@ def preview_attack(state: State, target: str, attackers: Sequence[str]) -> Attac
     checked).  Odds CRTs only: dice-pool combat has no columns (:func:`forge.rules.dicepool.hit_difference` gives
     its exact outcomes)."""
     b = state.board
-    if rules_of(b).pool is not None:
+    if state.rules.pool is not None:
         raise ValueError("preview_attack reads an odds CRT; this game's combat is a dice pool")
     return _evaluate(state, b.hex(target), [b.unit(x) for x in attackers])
 
 
 def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     if r.pool is not None:
         _resolve_pool(s, r.pool, flip, dice)
         return
@@ -1043,7 +1126,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
         att,
         dfn,
         base,
-        tuple(sh.id for sh in shifts),
+        shifts,
         net,
         final,
         flip,
@@ -1070,8 +1153,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
 
 def _pool_strength(s: State, u: int, target: int, role: Literal["attacker", "defender"]) -> int:
     """A unit's modified strength in dice-pool combat (4.4): every applicable multiplier, rounded once."""
-    b = s.board
-    r = rules_of(b)
+    r = s.rules
     conds: set[str] = set()
     if role == "attacker":
         if (s.pos[u], target) in r.river:
@@ -1118,7 +1200,7 @@ def _resolve_pool(s: State, pool: dicepool.Pool, flip: int | None, dice: DiceSou
     one step at a time, and may retreat to absorb up to ``rules.retreat.loss_reduction_max`` of the last of them.
     """
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     t = s.attack_target
     attackers = list(s.attackers)
     d = 1 - s.active
@@ -1166,8 +1248,7 @@ def _retreat_hexes(s: State, h: int, side: int, unit: int = -1) -> list[int]:
     """Where units of ``side`` in ``h`` may retreat: rules.retreat through the kit (7.6, and 11.1 as one of its
     limits), minus Tichonovka under 11.2 and hexes a unit could not stack in (rules.stacking)."""
     b = s.board
-    r = rules_of(b)
-    mine, theirs = s.count[side], s.count[1 - side]
+    r = s.rules
     ban = r.tichonovka if s.turn in r.turns_11_2 and side == r.second else -1  # 11.2: no German entry
     nb = b.neighbours
     first = [n for n in nb[h] if n != ban and (unit < 0 or (n not in r.no_entry[unit] and _stack_ok(s, unit, n)))]
@@ -1180,8 +1261,8 @@ def _retreat_hexes(s: State, h: int, side: int, unit: int = -1) -> list[int]:
         h,
         b.sides[side],
         neighbours,
-        friendly={x for x, n in enumerate(mine) if n},
-        enemy={x for x, n in enumerate(theirs) if n},
+        friendly=s.held[side],
+        enemy=s.held[1 - side],
         own_sources=r.sources[side],
         enemy_sources=r.sources[1 - side],
         hit=s.hit_hexes,
@@ -1192,13 +1273,13 @@ def _retreat_hexes(s: State, h: int, side: int, unit: int = -1) -> list[int]:
 
 def _may_end_in(s: State, u: int, h: int) -> bool:
     """Whether unit ``u`` may end a move or retreat in ``h``: terrain it may enter, a stack it may join."""
-    return h not in rules_of(s.board).no_entry[u] and _stack_ok(s, u, h)
+    return h not in s.rules.no_entry[u] and _stack_ok(s, u, h)
 
 
 def _stack_ok(s: State, u: int, h: int) -> bool:
     """Whether unit ``u`` may join the units of its side in ``h`` (rules.stacking; True when there is no limit, or
     when the data cannot tell)."""
-    r = rules_of(s.board)
+    r = s.rules
     if r.stacking is None:
         return True
     units = s.board.units
@@ -1207,18 +1288,31 @@ def _stack_ok(s: State, u: int, h: int) -> bool:
 
 
 def _hit_actions(s: State) -> list[Action]:
+    """The ways to absorb the next hit (7.5, 7.6).  Kept in ``state.scratch`` for the pending hits they were
+    computed for, with the retreat hexes of the defending side when they were needed, until :func:`_apply_hit`
+    changes the state (legal_actions and apply's check both ask)."""
     ph = s.hits
     assert ph is not None
+    got = s.scratch.get("hit actions")
+    if got is None or got[0] is not ph:
+        got = s.scratch["hit actions"] = (ph, *_compute_hit_actions(s, ph))
+    actions: list[Action] = got[1]
+    return actions
+
+
+def _compute_hit_actions(s: State, ph: PendingHits) -> tuple[list[Action], list[int] | None]:
+    """The actions, and the defending side's retreat hexes (None when they were not needed)."""
     b = s.board
     cache = _cache(b)
     units = sorted(u for u in s.occupants[ph.hex] if not s.retreated[u])
     out: list[Action] = []
-    r = rules_of(b)
+    r = s.rules
     if ph.destinations is not None:
         for u in units:
             out.extend(cache.retreat(u, d) for d in ph.destinations if _may_end_in(s, u, d))
-        return out
-    dests = _retreat_hexes(s, ph.hex, b.unit_side[units[0]]) if ph.remaining <= r.retreat_absorbs and units else []
+        return out, None
+    known = _retreat_hexes(s, ph.hex, b.unit_side[units[0]]) if ph.remaining <= r.retreat_absorbs and units else None
+    dests = known or []
     alike = r.stacking is None and not r.any_no_entry
     per_unit = {u: dests if alike else _retreat_hexes(s, ph.hex, b.unit_side[u], u) for u in units}
     if not (dests and ph.mandatory_retreat):
@@ -1226,7 +1320,7 @@ def _hit_actions(s: State) -> list[Action]:
         out.extend(cache.lose(u) for u in (two or units))
     for u in units:
         out.extend(cache.retreat(u, d) for d in per_unit[u])
-    return out
+    return out, known
 
 
 def _finish_hits(s: State) -> None:
@@ -1245,7 +1339,7 @@ def _movers(s: State) -> list[int]:
     """Units of the side to move that may still move: on the map, not moved, not retreated (7.6), and allowed
     by 11.1 (turn 1: the Soviet tanks; one German panzer unit) and 11.2/11.3 (the Korsun freeze)."""
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     a = s.active
     pos, moved, retreated = s.pos, s.moved, s.retreated
     units = [u for u in r.side_units[a] if pos[u] >= 0 and not moved[u] and not retreated[u]]
@@ -1264,7 +1358,7 @@ def _movers(s: State) -> list[int]:
 def _routes(s: State, u: int) -> dict[int, list[int]]:
     """Destinations of ``u`` with the middle hexes of the two-hex routes to each (-1 for a one-hex move)."""
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     side = b.unit_side[u]
     theirs = s.count[1 - side]
     h = s.pos[u]
@@ -1282,6 +1376,24 @@ def _routes(s: State, u: int) -> dict[int, list[int]]:
             if ok and n not in ne and m not in ne:
                 out.setdefault(m, []).append(n)
     return out
+
+
+def _middles(s: State, u: int, to: int) -> list[int]:
+    """The middle hexes of ``u``'s two-hex routes to ``to``, a legal destination not next to it: as
+    ``_routes(s, u)[to]``, without the other destinations."""
+    b = s.board
+    r = s.rules
+    side = b.unit_side[u]
+    theirs = s.count[1 - side]
+    ban = r.tichonovka if side == r.second and s.turn in r.turns_11_2 else -1  # 11.2
+    if ban == to:
+        return []
+    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.first and s.turn in r.turns_11_1 else ()
+    ne = r.no_entry[u]
+    if theirs[to] or to in others or to in ne:
+        return []
+    middles = (r.cavalry_middles if r.cavalry[u] else r.tank_middles)[s.pos[u]].get(to, ())
+    return [n for n in middles if not theirs[n] and n != ban and n not in ne]
 
 
 _Options = dict[int, tuple[list[Action], list[int]]]
@@ -1302,7 +1414,7 @@ def _move_options(s: State) -> _Options:
 
 def _compute_move_options(s: State) -> _Options:
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     movers = _movers(s)
     out: _Options = {}
     if not movers:
@@ -1320,28 +1432,26 @@ def _compute_move_options(s: State) -> _Options:
         free[r.tichonovka] = False
     two_hex = r.two_hex[s.weather]
     nbrs = b.neighbours
+    pos, oos, cavalry = s.pos, s.oos, r.cavalry
     for u in movers:
-        h = s.pos[u]
+        h = pos[u]
         ne = r.no_entry[u]
         dests = [n for n in nbrs[h] if free[n] and n not in ne]
-        if two_hex[u] and not s.oos[u]:  # 8.2
-            seen = set(dests)
-            seen.add(h)
-            for n, m in (r.cavalry_routes if r.cavalry[u] else r.tank_routes)[h]:
-                if m not in seen and free[n] and free[m] and n not in ne and m not in ne:
-                    seen.add(m)
-                    dests.append(m)
+        if two_hex[u] and not oos[u]:  # 8.2: the ends of the open routes not reached in one hex, in route order
+            one = set(dests)
+            routes = (r.cavalry_routes if cavalry[u] else r.tank_routes)[h]
+            far = [m for n, m in routes if n in one and free[m] and m not in ne and m not in one]
+            dests.extend(dict.fromkeys(far))  # each end once, where its first open route puts it
         if r.stacking is not None:  # stacking limits bind where a move ends
             dests = [x for x in dests if _stack_ok(s, u, x)]
-        row = moves[u]
-        out[u] = ([row[x] for x in dests], dests)
+        out[u] = (list(map(moves[u].__getitem__, dests)), dests)
     return out
 
 
 def _end_movement_blocked(s: State) -> bool:
     """11.1: the Soviet tanks must end turn 1's movement in different hexes; ending is refused while two share
     a hex and one of them could still move."""
-    r = rules_of(s.board)
+    r = s.rules
     if not (s.turn in r.turns_11_1 and s.active == r.first):
         return False
     by_hex: dict[int, list[int]] = {}
@@ -1354,8 +1464,7 @@ def _end_movement_blocked(s: State) -> bool:
 
 def _breakout_candidates(s: State) -> list[tuple[int, int]]:
     """11.5: (unit, refuges) for unsupplied, unmoved, unretreated units with a refuge within two hexes."""
-    b = s.board
-    r = rules_of(b)
+    r = s.rules
     side = s.active
     supplied_at = {s.pos[u] for u in s.on_map(side) if not s.oos[u]}
     out = []
@@ -1373,7 +1482,7 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
     kind = s.board.sequence[s.step][0]
     a = s.active
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     s.scratch.pop("options", None)
     if a >= 0:
         s.to_act = a
@@ -1386,16 +1495,17 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
         s.rebuild_open = s.turn in r.rebuild_turns and a == r.first
     elif kind is Phase.COMBAT:
         s.attacked_hexes.clear()
-        for u in range(len(b.units)):
-            if b.unit_side[u] == a:
-                s.attacked[u] = False
+        attacked = s.attacked
+        for u in r.side_units[a]:
+            attacked[u] = False
     elif kind is Phase.MOVEMENT:
-        for u in range(len(b.units)):
-            s.moved[u] = False
+        s.moved[:] = [False] * len(b.units)
         s.breakout_open = False
     elif kind is Phase.RECOVERY:
-        for u in s.on_map(a):  # 9.0
-            s.retreated[u] = False
+        pos, retreated = s.pos, s.retreated
+        for u in r.side_units[a]:  # 9.0
+            if pos[u] >= 0:
+                retreated[u] = False
     elif kind is Phase.HOUSEKEEPING:
         # A housekeeping phase that closes the turn ends the game on the last turn; elsewhere (the tabletop's
         # ground phase opens the player turn) it only rolls the weather.
@@ -1417,9 +1527,10 @@ def _reinforce(s: State, side: int) -> None:
     """6.0-6.2: place the side's units due this turn."""
     b = s.board
     theirs = s.count[1 - side]
-    for u, unit in enumerate(b.units):
+    for u in s.rules.arrivals.get((s.turn, side), ()):
+        unit = b.units[u]
         e = unit.entry
-        if e is None or e.turn != s.turn or b.unit_side[u] != side or s.status[u] is not UnitStatus.PENDING:
+        if e is None or s.status[u] is not UnitStatus.PENDING:
             continue
         if e.condition and not s.soviet_entered_a2_a6:
             s._set_status(u, UnitStatus.WITHDRAWN)  # 6.2: the condition never met, the unit never comes
@@ -1459,7 +1570,7 @@ def _arrive(s: State, u: int, h: int) -> None:
 def _rebuild_candidates(s: State) -> list[int]:
     """11.4: reduced, supplied Soviet corps on the map."""
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     return [
         u
         for u in s.on_map(r.first)
@@ -1468,22 +1579,22 @@ def _rebuild_candidates(s: State) -> list[int]:
 
 
 def _has_choice(s: State) -> bool:
-    kind = s.phase
+    kind = s.board.sequence[s.step][0]  # the game is not over: _run asks only then
+    if kind is Phase.MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
+        return any(dests for _, dests in _move_options(s).values())
     if kind is Phase.SUPPLY:
         return bool(s.reinforcements) or (s.rebuild_open and bool(_rebuild_candidates(s)))
     if kind is Phase.COMBAT:
         return s.hits is not None or s.attack_target >= 0 or _any_attack(s)
     if kind is Phase.MOVEMENT:
-        if s.breakout_open:
-            return bool(_breakout_candidates(s))
-        return any(dests for _, dests in _move_options(s).values())
+        return bool(_breakout_candidates(s))
     return False
 
 
 def _close_phase(s: State, dice: DiceSource) -> None:
     """End the current phase (or open its last step) and enter the next one."""
     b = s.board
-    r = rules_of(b)
+    r = s.rules
     kind = s.phase
     if kind is Phase.MOVEMENT and not s.breakout_open and s.turn in r.breakout_turns and _breakout_candidates(s):
         s.breakout_open = True
@@ -1520,7 +1631,7 @@ def _end_game(s: State) -> None:
     rules.supply.unsupplied_eliminated_at_end says so); then the score."""
     b = s.board
     gone: list[str] = []
-    for side in range(len(b.sides) if rules_of(b).eliminate_unsupplied_at_end else 0):  # the first side first
+    for side in range(len(b.sides) if s.rules.eliminate_unsupplied_at_end else 0):  # the first side first
         ok = _supplied_hexes(s, side)
         for u in list(s.on_map(side)):
             if s.pos[u] not in ok:
@@ -1544,6 +1655,20 @@ class _ActionCache:
         self.retreats = [[Retreat(u, h) for h in labels] for u in units]
         self.loses = [LoseStep(u) for u in units]
         self.resolves = [Resolve(u) for u in units]
+        self.where: dict[int, tuple[int, int]] = {}
+        """id() of each Declare, Move and Retreat above -> its (unit, hex) indices (they live as long as this)."""
+        tables: tuple[Sequence[Sequence[Action]], ...] = (self.declares, self.moves, self.retreats)
+        for table in tables:
+            for u, row in enumerate(table):
+                for h, action in enumerate(row):
+                    self.where[id(action)] = (u, h)
+
+    def indices(self, board: Board, action: Declare | Move | Retreat) -> tuple[int, int]:
+        """(unit, hex) of an action; IllegalAction when it names no unit or hex of the game."""
+        got = self.where.get(id(action))
+        if got is not None:
+            return got
+        return _unit(board, action.unit), _hex(board, action.to if not isinstance(action, Declare) else action.target)
 
     def declare(self, u: int, t: int) -> Declare:
         return self.declares[u][t]
@@ -1566,11 +1691,7 @@ _RESOLVE = Resolve()
 
 
 def _cache(board: Board) -> _ActionCache:
-    try:
-        c: _ActionCache = board.extra["hells_gate.actions"]
-    except KeyError:
-        c = board.extra["hells_gate.actions"] = _ActionCache(board)
-    return c
+    return rules_of(board).actions
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -1579,9 +1700,14 @@ def legal_actions(state: State) -> list[Action]:
     if s.result is not None:
         return []
     b = s.board
-    cache = _cache(b)
-    kind = s.phase
+    kind = b.sequence[s.step][0]
     out: list[Action] = []
+    if kind is Phase.MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
+        for moves, _ in _move_options(s).values():
+            out.extend(moves)
+        if not _end_movement_blocked(s):
+            out.append(_END)
+        return out
     if kind is Phase.SUPPLY:
         if s.reinforcements:
             for u, hexes in s.reinforcements:
@@ -1593,24 +1719,18 @@ def legal_actions(state: State) -> list[Action]:
         return out
     if kind is Phase.COMBAT:
         if s.hits is not None:
-            return _hit_actions(s)
-        declares = cache.declares
-        out.extend([declares[u][t] for u, t in _declarable(s)])
+            return _hit_actions(s)[:]
+        out = _declarable(s)
         if s.attack_target >= 0:
-            out.append(cache.resolve(-1))
-            out.extend(cache.resolve(u) for u in _flip_choices(s, s.attackers, s.attack_target))
+            out.append(_RESOLVE)
+            resolves = s.rules.actions.resolves
+            out.extend([resolves[u] for u in _flip_choices(s, s.attackers, s.attack_target)])
         else:
             out.append(_END)
         return out
-    if kind is Phase.MOVEMENT:
-        if s.breakout_open:
-            out.extend(Breakout(b.unit_ids[u]) for u, _ in _breakout_candidates(s))
-            out.append(_END)
-            return out
-        for moves, _ in _move_options(s).values():
-            out.extend(moves)
-        if not _end_movement_blocked(s):
-            out.append(_END)
+    if kind is Phase.MOVEMENT:  # the breakouts that end it (11.5)
+        out.extend(Breakout(b.unit_ids[u]) for u, _ in _breakout_candidates(s))
+        out.append(_END)
         return out
     return out  # pragma: no cover - automatic phases never wait for a decision
 
@@ -1672,12 +1792,12 @@ def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
     b = s.board
     if s.phase is not Phase.COMBAT or s.hits is not None:
         raise _illegal(action, "attacks are declared in the combat phase, not while absorbing hits")
-    u, t = _unit(b, action.unit), _hex(b, action.target)
+    u, t = s.rules.actions.indices(b, action)
     if s.attack_target < 0:
         _check_target(s, action, t)
     elif t != s.attack_target:
         raise _illegal(action, f"an attack on {b.labels[s.attack_target]} is being declared")
-    if (u, t) not in set(_declarable(s, target=t)):
+    if not _may_join(s, s.rules, u, t, s.attackers):
         raise _illegal(action, "that unit cannot join an attack on that hex now (7.1, 7.1.1, 11.1)")
     s.attack_target = t
     s.attackers.append(u)
@@ -1703,7 +1823,7 @@ def _apply_attack(s: State, action: Attack, d: DiceSource) -> bool:
     chosen: list[int] = []
     for x in action.attackers:
         u = _unit(b, x)
-        if (u, t) not in set(_declarable(s, chosen, t)):
+        if not _may_join(s, s.rules, u, t, chosen):
             raise _illegal(action, f"{x} cannot attack {action.target} now (7.1, 7.1.1, 11.1)")
         chosen.append(u)
     if not chosen:
@@ -1722,6 +1842,7 @@ def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
         raise _illegal(action, "no hits to absorb")
     if action not in _hit_actions(s):
         raise _illegal(action, "not a legal way to absorb this hit (7.5, 7.6)")
+    known: list[int] | None = s.scratch.pop("hit actions")[2]  # the state changes now
     b = s.board
     u = _unit(b, action.unit)
     if isinstance(action, LoseStep):
@@ -1735,13 +1856,13 @@ def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
             _finish_hits(s)
         return True
     if ph.destinations is None:
-        ph.destinations = tuple(_retreat_hexes(s, ph.hex, b.unit_side[u]))
+        ph.destinations = tuple(known if known is not None else _retreat_hexes(s, ph.hex, b.unit_side[u]))
         ph.remaining = 0
     _enter_hex(s, u, _hex(b, action.to))
     s.retreated[u] = True
     if s.log is not None:
         s._note(f"{action.unit} retreats to {action.to}")
-    if rules_of(b).stacking is not None or rules_of(b).any_no_entry:
+    if s.rules.stacking is not None or s.rules.any_no_entry:
         for x in list(s.occupants[ph.hex]):
             if not s.retreated[x] and not any(_may_end_in(s, x, h) for h in ph.destinations):
                 _eliminate(s, x)  # Reading: a unit that must retreat and has nowhere to stack is destroyed
@@ -1751,31 +1872,27 @@ def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
 
 
 def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
-    if s.phase is not Phase.MOVEMENT or s.breakout_open:
-        raise _illegal(action, "not in a movement phase")
     b = s.board
-    r = rules_of(b)
-    u, to = _unit(b, action.unit), _hex(b, action.to)
+    if b.sequence[s.step][0] is not Phase.MOVEMENT or s.breakout_open:
+        raise _illegal(action, "not in a movement phase")
+    r = s.rules
+    u, to = r.actions.indices(b, action)
     option_map = _move_options(s)
     option = option_map.get(u)
     if option is None:
         raise _illegal(action, "that unit may not move now (8.0, 7.6, 11.1-11.3)")
     if to not in option[1]:
         raise _illegal(action, "not a legal destination (8.0-8.2, 11.1, 11.2)")
-    # a legal destination next door is always reachable in one hex; only two-hex moves need their routes
-    next_door = action.via is None and to in b.neighbours[s.pos[u]]
-    routes = [-1] if next_door else _routes(s, u)[to]
     if action.via is not None:
         via = _hex(b, action.via)
-        if via not in routes:
+        if via not in _routes(s, u)[to]:
             raise _illegal(action, "no legal two-hex route through that hex (8.2)")
-    elif -1 in routes:
-        via = -1
-    else:  # Reading: a route that trips no Soviet trigger when there is one (the owner's obvious choice)
-        quiet = [v for v in routes if v not in r.trigger_6_2 and v not in r.next_to_korsun]
-        via = (quiet or routes)[0]
-    if via >= 0:
         _trip(s, u, via)
+    elif to not in b.neighbours[s.pos[u]]:  # a legal destination next door is reached in one hex
+        routes = _middles(s, u, to)
+        # Reading: a route that trips no Soviet trigger when there is one (the owner's obvious choice)
+        quiet = [v for v in routes if v not in r.trigger_6_2 and v not in r.next_to_korsun]
+        _trip(s, u, (quiet or routes)[0])
     _enter_hex(s, u, to)
     s.moved[u] = True
     if s.turn in r.turns_11_1 or r.stacking is not None:  # other units' options depend on this move
@@ -1825,7 +1942,7 @@ def _apply_breakout(s: State, action: Breakout, d: DiceSource) -> bool:
     if refuges is None:
         raise _illegal(action, "11.5: an unsupplied unit that did not move, with a refuge hex")
     die = d.roll()
-    out = die + refuges >= rules_of(b).breakout_target
+    out = die + refuges >= s.rules.breakout_target
     s._set_status(u, UnitStatus.BROKEN_OUT if out else UnitStatus.DESTROYED)
     s.scratch.pop("options", None)
     if s.log is not None:

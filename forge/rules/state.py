@@ -20,7 +20,7 @@ lacks anything else play needs with one :class:`UnplayableGameError` naming ever
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Game
 from .board import (
@@ -34,7 +34,10 @@ from .board import (
     UnplayableGameError,
     resolve_strengths,
 )
-from .hells_gate import problems, start
+from .hells_gate import problems, remember_start, remembered_start, rules_of, start
+
+if TYPE_CHECKING:
+    from .hells_gate import _Rules
 
 __all__ = [
     "Board",
@@ -50,6 +53,27 @@ __all__ = [
 ]
 
 
+def _start_key(
+    strengths: Mapping[str, Sequence[int | tuple[int, int]]] | None, scenario: str | None
+) -> tuple[Any, ...] | None:
+    """A hashable copy of :meth:`State.initial`'s arguments, or None when they hold anything but ints (or pairs
+    of ints) per unit: such calls are not remembered."""
+    if strengths is None:
+        return (scenario, None)
+    rows: list[tuple[str, tuple[Any, ...]]] = []
+    for unit, values in strengths.items():
+        row: list[Any] = []
+        for v in values:
+            if type(v) is int:
+                row.append(v)
+            elif isinstance(v, tuple | list) and len(v) == 2 and type(v[0]) is int and type(v[1]) is int:
+                row.append((v[0], v[1]))
+            else:
+                return None
+        rows.append((unit, tuple(row)))
+    return (scenario, tuple(rows))
+
+
 class State:
     """One game in play.  Mutable: :func:`forge.rules.hells_gate.apply` changes it in place; :meth:`copy`
     branches.
@@ -57,10 +81,12 @@ class State:
     Per unit (by index, see :attr:`Board.unit_ids`): ``pos`` hex index or -1, ``steps`` left, ``status``,
     ``oos`` (Out of Supply marker, 5.2), ``retreated`` (Retreated marker, 7.6), ``attacked`` (this player
     turn, 7.1), ``moved`` (this movement phase).  Per hex: ``occupants`` (unit indices) and
-    ``count[side][hex]``. Game-wide: ``turn``, ``step`` (index into :attr:`Board.sequence`), ``weather``,
-    ``to_act`` (side index that must decide now), ``attacked_hexes`` (this combat phase, 7.1), ``hit_hexes``
-    (this turn, 11.1), the two Hell's Gate triggers, and ``vp`` -- the running tally of each side's victory
-    points without the handicap, kept up to date by every change (:meth:`vp_from_scratch` recomputes it).
+    ``count[side][hex]``; per side, ``held`` (the hexes holding its units).  Game-wide: ``turn``, ``step``
+    (index into :attr:`Board.sequence`), ``weather``, ``to_act`` (side index that must decide now),
+    ``attacked_hexes`` (this combat phase, 7.1), ``hit_hexes`` (this turn, 11.1), the two Hell's Gate
+    triggers, and ``vp`` -- the running tally of each side's victory points without the handicap, kept up to
+    date by every change (:meth:`vp_from_scratch` recomputes it).  ``rules`` is the game's compiled rules,
+    shared by every State of the game.
     """
 
     __slots__ = (
@@ -71,6 +97,7 @@ class State:
         "board",
         "breakout_open",
         "count",
+        "held",
         "hit_hexes",
         "hits",
         "last_combat",
@@ -83,6 +110,7 @@ class State:
         "reinforcements",
         "result",
         "retreated",
+        "rules",
         "scratch",
         "soviet_entered_a2_a6",
         "soviet_entered_next_to_korsun",
@@ -97,6 +125,8 @@ class State:
     )
 
     board: Board
+    rules: _Rules
+    """The engine's compiled rules of the board's game (:func:`forge.rules.hells_gate.rules_of`)."""
     strength: tuple[tuple[tuple[int, int], ...], ...]
     pos: list[int]
     steps: list[int]
@@ -107,6 +137,8 @@ class State:
     moved: list[bool]
     occupants: list[list[int]]
     count: list[list[int]]
+    held: list[set[int]]
+    """Per side, the hexes holding its units (``count[side][hex] > 0``), kept up to date by every change."""
     turn: int
     step: int
     weather: str
@@ -130,8 +162,8 @@ class State:
     result: GameResult | None
     log: list[str] | None
     scratch: dict[Any, Any]
-    """Engine caches derived from the state (legal moves); each entry carries the inputs it was derived from.
-    """
+    """Engine caches derived from the state (the moves of a movement phase, the ways to absorb a pending hit);
+    each entry carries the inputs it was derived from.  Code that changes a State by hand clears it."""
 
     # ------------------------------------------------------------------------------------------ creation
     @classmethod
@@ -149,7 +181,28 @@ class State:
         ``strengths`` supplies every strength the data leaves unknown (:func:`resolve_strengths`);
         ``scenario`` picks one of ``game.scenarios`` (its setup overrides and first turn); ``log`` keeps a
         readable event log in :attr:`log`.
+
+        The first start of a game with given strengths and scenario is kept in the game's compiled rules
+        (:func:`forge.rules.hells_gate.remembered_start`); later calls copy it, since the opening phases play the
+        same way every time (they roll no dice).
         """
+        key = _start_key(strengths, scenario)
+        fresh = remembered_start(game, key)
+        if fresh is None:
+            fresh = cls._start(game, strengths, scenario)
+            remember_start(fresh, key)
+        s = fresh.copy()
+        s.log = list(fresh.log or ()) if log else None
+        return s
+
+    @classmethod
+    def _start(
+        cls,
+        game: Game,
+        strengths: Mapping[str, Sequence[int | tuple[int, int]]] | None,
+        scenario: str | None,
+    ) -> State:
+        """:meth:`initial` from scratch, with a log (the caller drops it when it was not asked for)."""
         missing: UnknownStrengthError | None = None
         try:
             strength = resolve_strengths(game, strengths)
@@ -170,6 +223,7 @@ class State:
         n_units, n_hexes, n_sides = len(board.units), len(board.labels), len(board.sides)
         s = cls.__new__(cls)
         s.board = board
+        s.rules = rules_of(board)
         s.strength = strength
         s.pos = [-1] * n_units
         s.steps = list(board.max_steps)
@@ -180,6 +234,7 @@ class State:
         s.moved = [False] * n_units
         s.occupants = [[] for _ in range(n_hexes)]
         s.count = [[0] * n_hexes for _ in range(n_sides)]
+        s.held = [set() for _ in range(n_sides)]
         s.turn = board.first_turn
         s.step = 0
         weather = game.turns.weather
@@ -198,7 +253,7 @@ class State:
         s.breakout_open = False
         s.last_combat = None
         s.result = None
-        s.log = [] if log else None
+        s.log = []
         s.scratch = {}
         setup = {u.id: u.setup for u in board.units}
         if scenario is not None:
@@ -219,6 +274,7 @@ class State:
         """An independent copy (the Board and strengths are shared: they never change)."""
         c = State.__new__(State)
         c.board = self.board
+        c.rules = self.rules
         c.strength = self.strength
         c.pos = self.pos[:]
         c.steps = self.steps[:]
@@ -229,6 +285,7 @@ class State:
         c.moved = self.moved[:]
         c.occupants = [o[:] for o in self.occupants]
         c.count = [x[:] for x in self.count]
+        c.held = [set(x) for x in self.held]
         c.turn = self.turn
         c.step = self.step
         c.weather = self.weather
@@ -377,6 +434,7 @@ class State:
         self.occupants[h].append(u)
         self.count[s][h] += 1
         if self.count[s][h] == 1:
+            self.held[s].add(h)
             owner = b.source_of[h]
             if owner >= 0 and owner != s:
                 self.vp[s] += b.vp_per_source
@@ -390,6 +448,7 @@ class State:
         self.occupants[h].remove(u)
         self.count[s][h] -= 1
         if self.count[s][h] == 0:
+            self.held[s].discard(h)
             owner = b.source_of[h]
             if owner >= 0 and owner != s:
                 self.vp[s] -= b.vp_per_source
