@@ -159,32 +159,35 @@ def _about(n: int) -> str:
     return _fmt(n // step * step)
 
 
+def _map_part(game: m.Game, options: BuildOptions) -> Part:
+    """The map at ``options.paper``: its grid drawn (twice when tiled: the sheet and its miniature) and its tiles."""
+    g = game.map.grid
+    hexes = g.columns * g.rows
+    listed = min(hexes, len(game.map.hexes)) + len(game.map.hexsides) + sum(len(p.hexes) for p in game.map.paths)
+    sw, sh = map_sheet(game)
+    pw, ph = options.paper_size()
+    tiled = not tiling.fits(sw, sh, pw, ph)
+    tiles = _tiles(sw, sh, pw, ph) if tiled else 0
+    draws = 2 if tiled else 1  # a tiled sheet is drawn twice: the sheet itself and its miniature
+    what = f"map {g.columns}x{g.rows} hexes = {_fmt(hexes)} hexes"
+    if tiled:
+        what += f", {_fmt(tiles)} {options.paper} tiles of a {sw / 72:,.0f} x {sh / 72:,.0f} in sheet"
+    return Part(
+        what=what,
+        seconds=draws * (hexes * HEX_SECONDS + listed * LISTED_SECONDS) + tiles * TILE_SECONDS,
+        bytes=draws * (hexes * HEX_BYTES + listed * LISTED_BYTES) + tiles * TILE_BYTES,
+        pages=tiles + 1,
+        ops=draws * (hexes * 4 + listed * 8) + tiles * 40,
+        path=("map", "grid"),
+        limit="hexes",
+    )
+
+
 def estimate(game: m.Game, options: BuildOptions) -> Estimate:
     """Pages, drawing operations, peak memory and time of building ``game`` with ``options``."""
     parts: list[Part] = []
-    g = game.map.grid
     if "map" in options.only:
-        hexes = g.columns * g.rows
-        listed = min(hexes, len(game.map.hexes)) + len(game.map.hexsides) + sum(len(p.hexes) for p in game.map.paths)
-        sw, sh = map_sheet(game)
-        pw, ph = options.paper_size()
-        tiled = not tiling.fits(sw, sh, pw, ph)
-        tiles = _tiles(sw, sh, pw, ph) if tiled else 0
-        draws = 2 if tiled else 1  # a tiled sheet is drawn twice: the sheet itself and its miniature
-        what = f"map {g.columns}x{g.rows} hexes = {_fmt(hexes)} hexes"
-        if tiled:
-            what += f", {_fmt(tiles)} {options.paper} tiles of a {sw / 72:,.0f} x {sh / 72:,.0f} in sheet"
-        parts.append(
-            Part(
-                what=what,
-                seconds=draws * (hexes * HEX_SECONDS + listed * LISTED_SECONDS) + tiles * TILE_SECONDS,
-                bytes=draws * (hexes * HEX_BYTES + listed * LISTED_BYTES) + tiles * TILE_BYTES,
-                pages=tiles + 1,
-                ops=draws * (hexes * 4 + listed * 8) + tiles * 40,
-                path=("map", "grid"),
-                limit="hexes",
-            )
-        )
+        parts.append(_map_part(game, options))
     n = pieces(game)
     per_page = max(1, int(COUNTERS_PER_PAGE_5_8 * (U.length("5/8in") / options.counter_points()) ** 2))
     if "counters" in options.only:
@@ -215,13 +218,15 @@ def estimate(game: m.Game, options: BuildOptions) -> Estimate:
     if "handout" in options.only:
         sets = max(1, options.sets)
         per_set = n + 2 * len(game.units) + len(game.turns.turns) + 30  # counters, aids' unit lines, turns, sheets
+        mp = _map_part(game, options)  # every set holds the map, each page with a blank back
         parts.append(
             Part(
-                what=f"--sets {sets}: {sets} handout sets of {_fmt(n)} counters = {_fmt(sets * n)} counters",
-                seconds=sets * per_set * HANDOUT_SECONDS,
-                bytes=sets * per_set * HANDOUT_BYTES,
-                pages=sets * (6 + 2 * math.ceil(n / per_page)),
-                ops=sets * per_set * 24,
+                what=f"--sets {sets}: {sets} handout sets of {_fmt(n)} counters = {_fmt(sets * n)} counters, "
+                f"each with the map ({mp.what})",
+                seconds=sets * (per_set * HANDOUT_SECONDS + mp.seconds),
+                bytes=sets * (per_set * HANDOUT_BYTES + mp.bytes),
+                pages=sets * (6 + 2 * math.ceil(n / per_page) + 2 * mp.pages),
+                ops=sets * (per_set * 24 + mp.ops),
                 option=f"--sets {sets}",
                 limit="sets",
             )

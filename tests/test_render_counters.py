@@ -18,6 +18,7 @@ import pytest
 from conftest import data_files
 
 from forge.builder import BuildOptions
+from forge.canvas import SvgCanvas
 from forge.units import COUNTER_SIZES
 from forge.loader import load
 from forge.model import Game, Marker, Unit
@@ -264,11 +265,95 @@ def test_unknown_marker_counts_are_said(hg: Game) -> None:
     assert fronts.count("OOS") == counters.UNKNOWN_MARKER_COUNT
 
 
-def test_unknown_strengths_print_as_question_marks(hg: Game) -> None:
+class Recorder(SvgCanvas):
+    """An SVG canvas that also keeps every rectangle and circle drawn: ``(kind, args, style)``."""
+
+    def __init__(self, size: float) -> None:
+        super().__init__(size, size)
+        self.shapes: list[tuple[str, tuple[float, ...], dict[str, object]]] = []
+
+    def rect(self, x: float, y: float, w: float, h: float, **kw: object) -> None:  # type: ignore[override]
+        self.shapes.append(("rect", (x, y, w, h), kw))
+        super().rect(x, y, w, h, **kw)  # type: ignore[arg-type]
+
+    def circle(self, cx: float, cy: float, r: float, **kw: object) -> None:  # type: ignore[override]
+        self.shapes.append(("circle", (cx, cy, r), kw))
+        super().circle(cx, cy, r, **kw)  # type: ignore[arg-type]
+
+    def write_ins(self) -> list[tuple[str, tuple[float, ...]]]:
+        """The write-in fields drawn: white inside, thin black outline."""
+        return [(k, a) for k, a, st in self.shapes if st.get("fill") == "#ffffff" and st.get("stroke") == "#000000"]
+
+
+def _face(**kw: object) -> counters.Face:
+    base: dict[str, object] = {"kind": "unit", "background": "#9aa08c", "ink": "#000000", "label": "389"}
+    return counters.Face(**{**base, **kw})  # type: ignore[arg-type]
+
+
+def _pdf_texts(pdf: bytes, first: int = 2) -> list[str]:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    return [doc[i].get_textpage().get_text_range() for i in range(first, len(doc))]
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
+def test_unknown_values_print_no_question_mark(path: Path) -> None:
+    """Every number the rules do not give (a strength, a support value, an entry turn) is a write-in field on
+    the counter sheets, fronts and backs: no "?" is printed for it."""
+    game = load(path)
+    unknown = [u for u in game.units if any("?" in st for st in u.steps)]
+    pages = _pdf_texts(counters.render(game, _opts(counter_size="1/2in")))
+    assert not [ln for page in pages for ln in page.splitlines() if counters.WRITE_IN.search(ln)]
+    if unknown:  # the units with unknown strengths are still there, labelled
+        assert all(any(u.label in page for page in pages) for u in unknown)
+
+
+def test_write_in_boxes_are_drawn_where_the_strength_is_unknown(hg: Game) -> None:
+    s = length("1/2in")
+    sizes = {}
+    for strength, n in (("?", 1), ("[?]", 1), ("4-?-7", 1), ("?-?-?", 3), ("3", 0), ("[2]", 0)):
+        rec = Recorder(s)
+        counters.draw_face(rec, _face(strength=strength, unit_type="infantry"), s=s)
+        boxes = [a for k, a in rec.write_ins() if k == "rect"]
+        assert len(boxes) == n, strength
+        for x, y, w, h in boxes:
+            assert x > 0
+            assert x + w < s
+            assert s * 0.55 < y
+            assert y + h < s
+            sizes[strength] = (w, h)
+    w, h = sizes["?-?-?"]  # the tightest: still room for a pencilled digit on a 1/2 in counter
+    assert w >= 2.4 * MM
+    assert h >= 2.5 * MM
+    assert sizes["?"][0] >= 2.7 * MM
+    assert sizes["?"][1] >= 2.8 * MM
+
+
+def test_write_ins_for_marker_values_and_entry_turns() -> None:
+    s = length("5/8in")
+    rec = Recorder(s)
+    counters.draw_face(rec, _face(kind="marker", text="+?"), s=s)
+    assert len(rec.write_ins()) == 1
+    rec = Recorder(s)
+    counters.draw_face(rec, _face(kind="marker", text="Surrender?"), s=s)  # a question, not a number
+    assert rec.write_ins() == []
+    rec = Recorder(s)
+    counters.draw_face(rec, _face(strength="3", unit_type="armour", entry_turn="?"), s=s)
+    assert [k for k, _ in rec.write_ins()] == ["circle"]
+    rec = Recorder(s)
+    counters.draw_face(rec, _face(strength="3", unit_type="armour", entry_turn="4"), s=s)
+    assert rec.write_ins() == []
+
+
+def test_hells_gate_prints_write_in_boxes_not_question_marks(hg: Game) -> None:
     fronts = [t.text for t in page_texts(counters.render(hg, _opts()), 2)]
-    assert "[?]" in fronts
-    assert "?" in fronts
     assert "[2]" in fronts
+    assert "3" in fronts
+    assert "[?]" not in fronts
+    assert "?" not in fronts
+    assert fronts.count("[") == 6
+    assert fronts.count("]") == 6
 
 
 def test_multi_counter_units_mark_substitutes() -> None:

@@ -1,5 +1,5 @@
 """Class handouts (forge.render.handout): set codes everywhere, duplex pairing, greyscale, content, text
-sizes."""
+sizes.  Complete sets (map included), pagination and write-in boxes: tests/test_handout_sets.py."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import re
 from pathlib import Path
 
 import pypdf
+import pypdfium2 as pdfium
 import pytest
 from conftest import data_files
-from test_render_counters import all_texts
+from test_render_counters import page_texts
 
 from forge.builder import BuildOptions
 from forge.loader import load
@@ -22,12 +23,17 @@ from forge.render.counters import MIN_TEXT_PT
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def texts(pdf: bytes) -> list[str]:
+    """Each page's text, whitespace collapsed (pypdfium2: fast on map pages too)."""
+    doc = pdfium.PdfDocument(pdf)
+    return [re.sub(r"\s+", " ", doc[i].get_textpage().get_text_range()) for i in range(len(doc))]
+
+
 @functools.cache
 def _hg_two_sets() -> tuple[Game, bytes, list[str]]:
     game = load(ROOT / "data" / "hells_gate.yaml")
     pdf = handout.render(game, BuildOptions(sets=2))
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return game, pdf, [re.sub(r"\s+", " ", p.extract_text()) for p in reader.pages]
+    return game, pdf, texts(pdf)
 
 
 def test_set_codes_on_every_page() -> None:
@@ -43,20 +49,21 @@ def test_set_codes_on_every_page() -> None:
 
 def test_counter_backs_carry_the_set_code() -> None:
     game, pdf, pages = _hg_two_sets()
-    texts = all_texts(pdf)
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
     n_pieces = sum(len(g) for g in counters.pieces(game))
     for code in ("S01", "S02"):
         backs = [i for i, t in enumerate(pages) if "BACKS" in t and code in t]
         assert backs
-        assert sum(1 for i in backs for t in texts[i] if t.text == code) >= n_pieces
+        assert sum(1 for i in backs for t in page_texts(reader, i) if t.text == code) >= n_pieces
 
 
 def test_counter_fronts_start_a_sheet() -> None:
     _, _, pages = _hg_two_sets()
-    for i, t in enumerate(pages):
-        if "FRONTS" in t:
-            assert i % 2 == 0  # page i + 1 is odd: a front
-            assert f"reverse of page {i + 1}" in pages[i + 1]
+    fronts = [i for i, t in enumerate(pages) if "FRONTS" in t]
+    assert len(fronts) == 2
+    for i in fronts:
+        assert i % 2 == 0  # page i + 1 is odd: a front
+        assert f"reverse of page {i + 1}" in pages[i + 1]
 
 
 def test_player_aids_setup_and_vp_record() -> None:
@@ -88,30 +95,43 @@ def test_player_aids_setup_and_vp_record() -> None:
 def test_always_greyscale() -> None:
     _, pdf, _ = _hg_two_sets()
     reader = pypdf.PdfReader(io.BytesIO(pdf))
+    ops = 0
     for p in reader.pages:
-        content = p.get_contents().get_data().decode("latin-1")  # type: ignore[union-attr]
-        for r, g, b in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) (?:rg|RG)", content):
-            assert float(r) == pytest.approx(float(g), abs=0.01) == pytest.approx(float(b), abs=0.01)
+        for stream in [p.get_contents(), *[x.get_object() for x in (p["/Resources"].get("/XObject") or {}).values()]]:
+            if stream is None:
+                continue
+            content = stream.get_data().decode("latin-1")
+            for r, g, b in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) (?:rg|RG)", content):
+                ops += 1
+                assert float(r) == pytest.approx(float(g), abs=0.01) == pytest.approx(float(b), abs=0.01)
+    assert ops  # colours were read, the map's (drawn in forms) among them
 
 
 def test_page_size_a4() -> None:
     game = load(ROOT / "data" / "hells_gate.yaml")
-    reader = pypdf.PdfReader(io.BytesIO(handout.render(game, BuildOptions(paper="a4"))))
-    for p in reader.pages:
-        assert (float(p.mediabox.width), float(p.mediabox.height)) == pytest.approx(
-            (595.276, 841.89), abs=0.01
-        )
+    pdf = handout.render(game, BuildOptions(paper="a4"))
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    pages = texts(pdf)
+    for p, t in zip(reader.pages, pages, strict=True):
+        size = (float(p.mediabox.width), float(p.mediabox.height))
+        if "tile " in t or "Assembly" in t or "back of a map page" in t:  # map tiles: A4 turned as the plan says
+            assert sorted(size) == pytest.approx([595.276, 841.89], abs=0.01)
+        else:
+            assert size == pytest.approx((595.276, 841.89), abs=0.01)
 
 
 @pytest.mark.parametrize("path", data_files(), ids=lambda p: p.stem)
-def test_every_data_file_renders_with_readable_text(path: Path) -> None:
+def test_every_data_file_renders_with_readable_text(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handout's own pages (the map is the map renderer's, tested there and in test_handout_sets)."""
+    monkeypatch.setattr(handout, "_map_pages", lambda *args: None)
     game = load(path)
     pdf = handout.render(game, BuildOptions(sets=1))
-    pages = all_texts(pdf)
-    assert len(pages) % 2 == 0 or len(pages) >= 4
-    for page in pages:
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) % 2 == 0 or len(reader.pages) >= 4
+    for i in range(len(reader.pages)):
+        page = page_texts(reader, i)
         assert not [(t.text, t.size) for t in page if t.size < MIN_TEXT_PT - 1e-6]
-    assert all(any("S01" in t.text for t in page) for page in pages)
+        assert any("S01" in t.text for t in page)
 
 
 def test_deterministic() -> None:

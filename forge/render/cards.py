@@ -171,11 +171,24 @@ class ShiftArrow(Flowable):
 
 
 class Swatch(Flowable):
-    """A terrain sample: its colour and pattern, or its line for hexside and path terrain."""
+    """A terrain sample: its colour and pattern, or its line for hexside and path terrain.  Given the game and
+    the terrain's id, it is the map legend's own sample (:func:`forge.render.map.draw_terrain_sample`), so a
+    city or an airfield shows the icon printed on the map."""
 
-    def __init__(self, fill: str, pattern: str, kind: TerrainKind, st: Styles, size: float = 16) -> None:
+    def __init__(
+        self,
+        fill: str,
+        pattern: str,
+        kind: TerrainKind,
+        st: Styles,
+        size: float = 16,
+        *,
+        game: Game | None = None,
+        tid: str | None = None,
+    ) -> None:
         super().__init__()
         self.fill, self.pattern, self.kind, self.st = fill, pattern, kind, st
+        self.game, self.tid = game, tid
         self.width = self.height = size
 
     def wrap(self, aw: float, ah: float) -> tuple[float, float]:
@@ -183,6 +196,11 @@ class Swatch(Flowable):
 
     def draw(self) -> None:
         c, s = self.canv, self.width
+        if self.game is not None and self.tid is not None:
+            from .map import draw_terrain_sample  # the map's legend sample: one look on map and cards
+
+            draw_terrain_sample(c, self.game, self.st.options, self.tid, s)
+            return
         ink = self.st.c("ink")
         if self.kind in (TerrainKind.HEXSIDE, TerrainKind.PATH):
             c.setFillColor(self.st.c("paper"))
@@ -682,7 +700,7 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     classes = game.game.mobility_classes
     rows = []
     unknown = False
-    for t in game.terrain.values():
+    for tid, t in game.terrain.items():
         moves = []
         for cls in [*classes, *[k for k in t.movement if k not in classes]]:
             if cls in t.movement:
@@ -703,7 +721,8 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         name = f"<b>{esc(t.name)}</b>"
         if t.kind is not TerrainKind.HEX:
             name += f'<br/><font size="6">{esc(t.kind.value)}</font>'
-        rows.append([Swatch(t.colour, t.pattern.value, t.kind, st), name, move_txt, combat or "-", esc(t.rule or "")])
+        swatch = Swatch(t.colour, t.pattern.value, t.kind, st, game=game, tid=tid)
+        rows.append([swatch, name, move_txt, combat or "-", esc(t.rule or "")])
     head = ["", "Terrain", "Movement cost" + ("" if len(classes) == 1 else " by class"), "Combat", "Rule"]
     widths = auto_widths(head, rows, avail, flex=3, size=st.cell.fontSize)
     out: list[Flowable] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]

@@ -5,12 +5,17 @@ printing.
 pages come in pairs: a sheet of counter fronts, then the same sheet's backs, mirrored for the printer's flip
 edge (:mod:`forge.impose` does all placement).  Counters are exactly ``options.counter_points()`` across.
 
-The class handout reuses :func:`draw_counter_pages` with a set code printed on every back and a greyscale-safe
+The class handout reuses :func:`draw_counter_pages` with a set code printed on every back and the greyscale
 palette.
+
+Colours come from :class:`forge.render.style.Palette`, as on the map and the cards: with ``--greyscale`` the
+formations of a side get greys far enough apart to tell at a glance, or a marked symbol box where greys run out.
+A number the rules do not give (``?`` in the data) prints as an empty write-in box, sized for a pencilled digit.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TYPE_CHECKING
@@ -19,6 +24,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import units as U
+from ..canvas import Anchor
 from ..canvas import Canvas as DrawCanvas
 from ..canvas import PdfCanvas
 from ..impose import (
@@ -40,7 +46,7 @@ from ..errors import Where
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf, text_width
 from . import nato
 from .fit import MIN_TEXT_PT, fit, fit_line
-from .style import DEFAULT_COLORS, grey, mix
+from .style import DEFAULT_COLORS, MARKINGS, Palette, grey, mix
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
     from ..builder import BuildOptions
@@ -48,6 +54,7 @@ if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circ
 __all__ = [
     "MIN_TEXT_PT",
     "UNKNOWN_MARKER_COUNT",
+    "WRITE_IN",
     "Face",
     "Piece",
     "draw_calibration",
@@ -65,11 +72,15 @@ MARGIN = (U.length("0.5in"), U.length("0.75in"))
 """Sheet margins (horizontal, vertical): room for crop marks, the header and the footer."""
 
 Mode = Literal["colour", "grey", "class"]
-"""Palette: the game's colours; their greys (``--greyscale``); or the light, toner-saving class palette."""
+"""Palette: the game's colours, or their greys (``--greyscale``); ``class`` (the handout's) is the greyscale
+palette too, so a class set looks like the greyscale counters and map."""
 
 _NEUTRAL = "#efe6c8"  # markers that belong to neither side: buff card
 _CUT = "#8c8c8c"
-_CLASS_FILLS = (("#ffffff", "#ffffff", "#d6d6d6"), ("#bdbdbd", "#bdbdbd", "#949494"))
+WRITE_IN = re.compile(r"(?<![^\W\d_])\?(?![^\W\d_])")
+"""A ``?`` that stands for a number (not one ending a word, as in "Surrender?"): printed as a write-in box."""
+_STAND_IN = "\u25a1"  # measured (and fitted) in place of a write-in box: a little wider than a digit
+_WRITE_IN_FILL, _WRITE_IN_EDGE = "#ffffff", "#000000"
 
 
 # ----------------------------------------------------------------------------------------------- text helpers
@@ -108,6 +119,41 @@ def wrap_text(
     :func:`forge.render.fit.fit`."""
     r = fit(text, width, height, size, font=font, leading=leading, where=where, what=what)
     return list(r.lines), r.size
+
+
+def stand_in(text: str) -> str:
+    """``text`` with each write-in ``?`` (:data:`WRITE_IN`) replaced by the character that stands for its box
+    when the text is measured and fitted.
+
+    >>> stand_in("4-?-7"), stand_in("Surrender?")
+    ('4-\u25a1-7', 'Surrender?')
+    """
+    return WRITE_IN.sub(_STAND_IN, text)
+
+
+def draw_write_in_text(
+    c: DrawCanvas, x: float, y: float, text: str, *, font: str, size: float, fill: str, anchor: Anchor = "start"
+) -> list[tuple[float, float, float, float]]:
+    """Draw ``text`` (already passed through :func:`stand_in`) with its baseline at ``y``: the runs of text as
+    text, each stand-in as an empty write-in box (white, thin black outline) the height of a capital and a bit;
+    return the boxes drawn as ``(x, y, w, h)``."""
+    if _STAND_IN not in text:
+        c.text(x, y, text, font=font, size=size, anchor=anchor, fill=fill)
+        return []
+    total = text_width(text, size, font)
+    x0 = x - (total / 2 if anchor == "middle" else total if anchor == "end" else 0.0)
+    box_w = text_width(_STAND_IN, size, font)
+    boxes: list[tuple[float, float, float, float]] = []
+    for i, run in enumerate(text.split(_STAND_IN)):
+        if i:
+            bx, bw, bh = x0 + box_w * 0.04, box_w * 0.92, size * 0.9
+            c.rect(bx, y - size * 0.8, bw, bh, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=max(0.5, size * 0.07))
+            boxes.append((bx, y - size * 0.8, bw, bh))
+            x0 += box_w
+        if run:
+            c.text(x0, y, run, font=font, size=size, anchor="start", fill=fill)
+            x0 += text_width(run, size, font)
+    return boxes
 
 
 def _luma(hex_colour: str) -> float:
@@ -154,6 +200,9 @@ class Face:
     set_code: str | None = None
     frame: bool = False
     """Draw an inner frame: tells the second side apart where colour cannot (greyscale palettes)."""
+    marking: int = 0
+    """Index into :data:`forge.render.style.MARKINGS`: how the symbol box tells apart formations that share a
+    grey (greyscale palettes; 0 is none)."""
     origin: Where = ()
     """Key path of the unit or marker in the game file (``("units", 3)``): where a text that does not fit is
     reported."""
@@ -178,32 +227,26 @@ def _side_index(game: Game, side_id: str | None) -> int | None:
     return None
 
 
-def _unit_colours(game: Game, unit: Unit, mode: Mode) -> tuple[str, str, bool]:
+def _palette(game: Game, mode: Mode) -> Palette:
+    return Palette.of(game, greyscale=mode != "colour")
+
+
+def _unit_colours(game: Game, unit: Unit, palette: Palette) -> tuple[str, str, bool, int]:
+    """Background, ink, frame (second side, greyscale) and marking of ``unit``'s counters."""
     side = game.side(unit.side)
     idx = _side_index(game, unit.side) or 0
-    if mode == "class":
-        groups = list(side.groups)
-        g = groups.index(unit.group) + 1 if unit.group in side.groups else 0
-        fills = _CLASS_FILLS[min(idx, 1)]
-        return fills[g % len(fills)], "#000000", idx == 1
-    bg = side.groups.get(unit.group or "", side.colour)
-    if mode == "grey":
-        bg = grey(bg)
-        return bg, readable_ink(bg, "#000000"), idx == 1
-    return bg, readable_ink(bg, side.text_colour), False
+    game_bg = Palette.unit_colour(game, unit.side, unit.group)
+    bg = palette(game_bg)
+    if palette.greyscale:
+        return bg, readable_ink(bg, "#000000"), idx == 1, palette.marking(unit.side, game_bg)
+    return bg, readable_ink(bg, side.text_colour), False, 0
 
 
-def _marker_colours(game: Game, marker: Marker, mode: Mode) -> tuple[str, str, bool]:
+def _marker_colours(game: Game, marker: Marker, palette: Palette) -> tuple[str, str, bool]:
     idx = _side_index(game, marker.side)
-    if mode == "class":
-        return "#ffffff", "#000000", idx == 1
-    if idx is None:
-        bg = _NEUTRAL
-    else:
-        side = game.game.sides[idx]
-        bg = mix(side.colour, "#ffffff", 0.55)  # a paler tint: a marker, not a unit
-    if mode == "grey":
-        bg = grey(bg)
+    # A paler tint of the side's colour (as printed): a marker, not a unit.
+    bg = palette(_NEUTRAL) if idx is None else mix(palette(game.game.sides[idx].colour), "#ffffff", 0.55)
+    if palette.greyscale:
         return bg, readable_ink(bg, "#000000"), idx == 1
     return bg, readable_ink(bg, "#000000"), False
 
@@ -213,7 +256,16 @@ def _strength_text(step: str) -> str:
 
 
 def _make_unit_face(
-    unit: Unit, step: int, *, bg: str, ink: str, frame: bool, sub: bool, set_code: str | None, origin: Where = ()
+    unit: Unit,
+    step: int,
+    *,
+    bg: str,
+    ink: str,
+    frame: bool,
+    sub: bool,
+    set_code: str | None,
+    origin: Where = (),
+    marking: int = 0,
 ) -> Face:
     placed = step == 0  # setup hex and entry turn go on the full-strength face only
     return Face(
@@ -233,6 +285,7 @@ def _make_unit_face(
         set_code=set_code,
         frame=frame,
         origin=origin,
+        marking=marking,
     )
 
 
@@ -244,15 +297,15 @@ def _origin(game: Game, kind: str, item: object) -> Where:
     return ()
 
 
-def _unit_pieces(game: Game, unit: Unit, mode: Mode, set_code: str | None) -> list[Piece]:
-    bg, ink, frame = _unit_colours(game, unit, mode)
+def _unit_pieces(game: Game, unit: Unit, palette: Palette, set_code: str | None) -> list[Piece]:
+    bg, ink, frame, marking = _unit_colours(game, unit, palette)
     origin = _origin(game, "units", unit)
     out: list[Piece] = []
     for copy in range(unit.copies):
         for k, (front_step, back_step) in enumerate(unit.counter_faces()):
             sub = k > 0
             front = _make_unit_face(
-                unit, front_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=None, origin=origin
+                unit, front_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=None, origin=origin, marking=marking
             )
             if back_step is None:
                 back = Face(
@@ -266,7 +319,15 @@ def _unit_pieces(game: Game, unit: Unit, mode: Mode, set_code: str | None) -> li
                 )
             else:
                 back = _make_unit_face(
-                    unit, back_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=set_code, origin=origin
+                    unit,
+                    back_step,
+                    bg=bg,
+                    ink=ink,
+                    frame=frame,
+                    sub=sub,
+                    set_code=set_code,
+                    origin=origin,
+                    marking=marking,
                 )
             suffix = f"@{copy + 1}" if unit.copies > 1 else ""
             out.append(Piece(f"{unit.id}#{k}{suffix}", front, back))
@@ -278,8 +339,8 @@ def marker_count(marker: Marker, unknown: int = UNKNOWN_MARKER_COUNT) -> int:
     return unknown if isinstance(marker.count, Unknown) else marker.count
 
 
-def _marker_pieces(game: Game, marker: Marker, mode: Mode, set_code: str | None) -> list[Piece]:
-    bg, ink, frame = _marker_colours(game, marker, mode)
+def _marker_pieces(game: Game, marker: Marker, palette: Palette, set_code: str | None) -> list[Piece]:
+    bg, ink, frame = _marker_colours(game, marker, palette)
     origin = _origin(game, "markers", marker)
     front = Face(kind="marker", background=bg, ink=ink, text=marker.front, frame=frame, origin=origin)
     if marker.back:
@@ -301,6 +362,7 @@ def _marker_pieces(game: Game, marker: Marker, mode: Mode, set_code: str | None)
 def pieces(game: Game, *, mode: Mode = "colour", set_code: str | None = None) -> list[list[Piece]]:
     """Every counter of the game, in groups that each start a new row: one group per side (units in the data's
     order, grouped by formation colour), then the markers."""
+    palette = _palette(game, mode)
     groups: list[list[Piece]] = []
     for side in game.game.sides:
         order = {g: i for i, g in enumerate(side.groups)}
@@ -308,12 +370,12 @@ def pieces(game: Game, *, mode: Mode = "colour", set_code: str | None = None) ->
         units.sort(key=lambda u: order.get(u.group or "", len(order)))  # stable: data order within a group
         group: list[Piece] = []
         for u in units:
-            group += _unit_pieces(game, u, mode, set_code)
+            group += _unit_pieces(game, u, palette, set_code)
         if group:
             groups.append(group)
     markers: list[Piece] = []
     for mk in game.markers:
-        markers += _marker_pieces(game, mk, mode, set_code)
+        markers += _marker_pieces(game, mk, palette, set_code)
     if markers:
         groups.append(markers)
     return groups
@@ -327,6 +389,22 @@ def unknown_marker_note(game: Game) -> str | None:
     return (
         f"marker counts not given by the rules: {UNKNOWN_MARKER_COUNT} printed of each ({', '.join(names)})"
     )
+
+
+def marking_note(game: Game, mode: Mode) -> str | None:
+    """The footer line naming the formations whose counters carry a marked symbol box (greyscale palettes when
+    a side has more formation colours than distinct greys), or None."""
+    palette = _palette(game, mode)
+    by_kind: dict[int, list[str]] = {}
+    for side in game.game.sides:
+        for group, col in side.groups.items():
+            k = palette.marking(side.id, col)
+            if k and any(u.side == side.id and u.group == group for u in game.units):
+                by_kind.setdefault(k, []).append(group)
+    if not by_kind:
+        return None
+    parts = [f"{MARKINGS[k]}: {', '.join(names)}" for k, names in sorted(by_kind.items())]
+    return "Formations that share a grey are told apart by the symbol box (" + "; ".join(parts) + ")."
 
 
 # --------------------------------------------------------------------------------------------- drawing a face
@@ -359,10 +437,15 @@ def _corner(c: DrawCanvas, face: Face, s: float, label_right: float, right: floa
     if face.entry_turn is not None:
         num = face.entry_turn
         fs = max(MIN_TEXT_PT, min(s * 0.13, 7.0))
-        r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * 0.25, fs * 0.62)
-        cx, cy = right - r, base - fs * 0.36
-        c.circle(cx, cy, r, fill=face.background, stroke=ink, width=max(0.4, s * 0.014))
-        c.text(cx, base, num, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+        if WRITE_IN.fullmatch(num):  # turn not given: an empty white circle to write it in
+            r = fs * 0.75
+            cx, cy = right - r, base - fs * 0.36
+            c.circle(cx, cy, r, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=max(0.4, s * 0.014))
+        else:
+            r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * 0.25, fs * 0.62)
+            cx, cy = right - r, base - fs * 0.36
+            c.circle(cx, cy, r, fill=face.background, stroke=ink, width=max(0.4, s * 0.014))
+            c.text(cx, base, num, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
         left = cx - r
         if face.entry_hex:
             room = max(left - s * 0.03 - label_right, s * 0.3)
@@ -414,7 +497,7 @@ def draw_face(c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.
         elif face.kind == "marker":
             # The whole face inside the padding: a long reminder wraps onto as many lines as the counter holds.
             lines, fs = wrap_text(
-                face.text or "",
+                stand_in(face.text or ""),
                 s - 2 * pad,
                 s - 2 * pad,
                 max(MIN_TEXT_PT, s * 0.2),
@@ -425,7 +508,7 @@ def draw_face(c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.
             lead = fs * 1.12
             top = s / 2 - len(lines) * lead / 2 + fs * 0.8
             for i, ln in enumerate(lines):
-                c.text(s / 2, top + i * lead, ln, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+                draw_write_in_text(c, s / 2, top + i * lead, ln, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
         elif face.label:
             shown, fs = fit_text(
                 face.label,
@@ -441,6 +524,30 @@ def draw_face(c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.
                 face.set_code, s * 0.5, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD, what="counter set code (--sets)"
             )
             c.text(s - pad, s - pad * 0.9, shown, font=FONT_BOLD, size=fs, anchor="end", fill=ink)
+
+
+def _draw_marked_symbol(c: DrawCanvas, face: Face, x: float, y: float, w: float, h: float, lw: float) -> None:
+    """The unit's NATO symbol, its box marked as :data:`forge.render.style.MARKINGS` ``[face.marking]`` says:
+    plain; solid (filled with the ink, the icon in the background colour); hatched; or framed twice."""
+    assert face.unit_type is not None
+    kind = MARKINGS[min(face.marking, len(MARKINGS) - 1)]
+    ink, bg = face.ink, face.background
+    if kind == "solid symbol box":
+        nato.draw_symbol(c, face.unit_type, x=x, y=y, w=w, h=h, ink=bg, fill=ink, line_width=lw)
+        c.rect(x, y, w, h, stroke=ink, width=lw)
+        return
+    if kind == "hatched symbol box":
+        with c.saved():
+            c.clip_rect(x, y, w, h)
+            step = h / 3.5
+            k = 0.0
+            while k < w + h:
+                c.line(x + k, y, x + k - h, y + h, stroke=ink, width=lw * 0.45)
+                k += step
+    if kind == "double symbol box":
+        gap = lw * 1.6
+        c.rect(x - gap, y - gap, w + 2 * gap, h + 2 * gap, stroke=ink, width=lw * 0.6)
+    nato.draw_symbol(c, face.unit_type, x=x, y=y, w=w, h=h, ink=ink, line_width=lw)
 
 
 def _unit_face(c: DrawCanvas, face: Face, s: float, pad: float) -> None:
@@ -477,23 +584,23 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, pad: float) -> None:
     if face.unit_type is not None:
         # The HQ staff hangs 30% of the frame's height below it: a shorter frame keeps it off the strength.
         fh = bh / 1.3 if face.unit_type is UnitType.HQ else bh
-        nato.draw_symbol(c, face.unit_type, x=bx, y=by, w=bw, h=fh, ink=ink, line_width=max(0.5, s * 0.022))
+        _draw_marked_symbol(c, face, bx, by, bw, fh, max(0.5, s * 0.022))
     if face.size is not None:
         nato.draw_size_mark(c, face.size, cx=s / 2, y=by - s * 0.035, height=s * 0.075, ink=ink)
     # Steps lost, shown on reduced faces.
     if face.step > 0 and face.steps > 1:
         _step_track(c, face, s)
     # Strength along the foot.
-    if face.strength is not None:
+    if face.strength is not None:  # numbers the rules do not give are write-in boxes
         shown, fs = fit_text(
-            face.strength,
+            stand_in(face.strength),
             s - 2 * pad,
             max(MIN_TEXT_PT, s * 0.25),
             FONT_BOLD,
             where=(*face.origin, "steps", face.step),
             what="counter strength",
         )
-        c.text(s / 2, s - s * 0.085, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+        draw_write_in_text(c, s / 2, s - s * 0.085, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
 
 
 # ------------------------------------------------------------------------------------------------ sheets
@@ -603,10 +710,12 @@ def draw_counter_pages(
     size_txt = _inch_label(s)
     mm = s * 25.4 / 72
     note = unknown_marker_note(game)
+    marks = marking_note(game, mode)
     footer = [
         f"Counters {size_txt} ({mm:.1f} mm). Print at 100% / actual size, double-sided, "
         f"flip on the {flip} edge.",
         *([note] if note else []),
+        *([marks] if marks else []),
     ]
     title = game.game.title
     tag = f"Set {set_code}" if set_code else ""

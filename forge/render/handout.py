@@ -1,36 +1,53 @@
 """Class handouts: ``options.sets`` complete sets of a game for a classroom, each marked with its own set
 code.
 
-A set is: its counter sheets (fronts and backs interleaved, every back and every page marked with the set
-code), a player aid per side (that side's units, the sequence of play, the CRT and column shifts), a setup
-sheet (units by hex, reinforcements by turn) and a turn-by-turn victory point record.  The palette is always
-greyscale-safe: school printers are black and white.  The counter sheets and each player aid start on a fresh
-sheet of paper (an odd page), so the counters' fronts and backs stay paired when the whole file is printed
-double-sided, and every set starts on a fresh sheet.
+A set holds everything one pair of students needs, in this order:
+
+1. the map, tiled on the set's paper (or one sheet when it fits), with its assembly page;
+2. the counter sheets (fronts and backs interleaved, every back and every page marked with the set code);
+3. a player aid per side (that side's units, the sequence of play, the CRT and column shifts), on one page
+   when it fits there (its type is made a little smaller when that is all it takes), else split between
+   sections, never inside a short chart, with a split chart's title repeated, marked "continued";
+4. a set-up sheet: every unit with the values its counters print, an empty box for each value the rules do
+   not give (copied in from the published counter sheet, then onto the counter), where it sets up or enters,
+   and the reinforcements by turn;
+5. a turn-by-turn victory point record.
+
+Every page carries the set code, worded "class set S01" or boxed beside a page title, never alone where it
+could be read as a hex or a tile number.  The palette is always greyscale-safe: school printers are black and
+white.  The map pages, the counter sheets and each player aid start on a fresh sheet of paper (an odd page),
+and each map page has a blank back (a tile is cut out and glued, so nothing may be printed behind it), so the
+whole file can be printed double-sided: the counters' fronts and backs stay paired, and every set starts on a
+fresh sheet.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import dataclasses
+import functools
+import re
 from collections.abc import Callable, Sequence
 
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable, Paragraph, Table
 
 from .. import units as U
+from ..errors import collect_warnings
 from ..model import Game, Unit
-from ..pdf import FONT, FONT_BOLD, render_pdf, text_width
+from ..notation import UNKNOWN_MARK
+from ..pdf import FONT, FONT_BOLD, new_canvas, render_pdf, text_width
 from . import cards
-from .cards import Region, Styles, esc, grid_table, heading, note
+from . import map as map_
+from .cards import CardBreak, Region, Styles, esc, grid_table, heading, note
 from .counters import draw_counter_pages, fit_text
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
     from ..builder import BuildOptions
 
-__all__ = ["render", "set_code", "set_pages"]
+__all__ = ["WriteIn", "aid_scales", "render", "set_code", "set_pages"]
 
 MARGIN = U.length("0.5in")
 HEAD_H = 22.0
@@ -93,40 +110,175 @@ def _chrome(game: Game, st: Styles, code: str, title: str) -> Callable[[Canvas, 
     return chrome
 
 
+SCALES = (1.0, 0.94, 0.88)
+"""Type sizes tried, in order, for a part that should fit on one page (a player aid): the first that fits wins;
+when none does, the part runs on at full size, split between sections."""
+
+
+def _page_body_height(options: BuildOptions) -> float:
+    """Height of a page's content area (what :func:`_chrome` leaves)."""
+    return options.paper_size()[1] - 2 * MARGIN - HEAD_H - FOOT_H - 4
+
+
+def _flow(
+    c: Canvas, options: BuildOptions, game: Game, st: Styles, code: str, title: str, items: list[Flowable]
+) -> int:
+    return cards.flow(c, items, regions_per_page=1, region=_page_region(options), chrome=_chrome(game, st, code, title))
+
+
+def _pages_needed(options: BuildOptions, game: Game, st: Styles, title: str, items: list[Flowable]) -> int:
+    """Pages ``items`` take, poured on a throwaway canvas (its warnings are dropped: only the kept try reports)."""
+    import io
+
+    with collect_warnings():
+        return _flow(new_canvas(io.BytesIO(), options.paper_size()), options, game, st, "S00", title, items)
+
+
+def _one_page_scale(
+    options: BuildOptions, game: Game, title: str, make: Callable[[Styles, float], list[Flowable]]
+) -> float:
+    """The first of :data:`SCALES` at which ``make``'s part fits on one page; 1.0 when none does (it then runs on
+    at full size, split between sections)."""
+    width = _page_region(options)(0)[2]
+    for scale in SCALES:
+        st = Styles.make(options, scale=scale)
+        if _pages_needed(options, game, st, title, make(st, width)) == 1:
+            return scale
+    return 1.0
+
+
 def _part(
     c: Canvas,
     options: BuildOptions,
     game: Game,
-    st: Styles,
     code: str,
     title: str,
-    items: list[Flowable],
+    make: Callable[[Styles, float], list[Flowable]],
     *,
     fresh: bool = True,
+    scale: float = 1.0,
 ) -> None:
-    """One part of a set, on a fresh sheet (an odd page) when it is handed out on its own."""
+    """One part of a set, made by ``make(styles, width)`` with type at ``scale``, on a fresh sheet (an odd page)
+    when it is handed out on its own."""
     if fresh:
         _to_odd_page(c, game, code)
-    cards.flow(
-        c, items, regions_per_page=1, region=_page_region(options), chrome=_chrome(game, st, code, title)
+    st = Styles.make(options, scale=scale)
+    _flow(c, options, game, st, code, title, make(st, _page_region(options)(0)[2]))
+
+
+def _blank_page(c: Canvas, game: Game, code: str, why: str = "") -> None:
+    """A page left blank on purpose, saying so (and why), then ended."""
+    w, h = c._pagesize
+    shown, fs = fit_text(
+        f"{game.game.title}: class set {code}. This page is left blank on purpose{why}.",
+        w - 72,
+        8,
+        where=("game", "title"),
+        what="handout blank page",
+        name=game.game.title,
     )
+    c.setFont(FONT, fs)
+    c.drawCentredString(w / 2, h / 2, shown)
+    c.showPage()
 
 
 def _to_odd_page(c: Canvas, game: Game, code: str) -> None:
     """Leave the back of the previous sheet blank (with a note) so that what follows starts on a front."""
     if c.getPageNumber() % 2 == 0:
-        w, h = c._pagesize
-        shown, fs = fit_text(
-            f"{game.game.title}: class set {code}. This page is left blank on purpose.",
-            w - 72,
-            8,
-            where=("game", "title"),
-            what="handout blank page",
-            name=game.game.title,
-        )
-        c.setFont(FONT, fs)
-        c.drawCentredString(w / 2, h / 2, shown)
-        c.showPage()
+        _blank_page(c, game, code)
+
+
+def _map_pages(c: Canvas, game: Game, options: BuildOptions, code: str) -> None:
+    """The map, tiled on the set's paper (or whole when it fits), each page on a sheet of its own: a tile is cut
+    out and glued, so its back stays blank."""
+
+    def end_page(cv: Canvas) -> None:
+        cv.showPage()
+        _blank_page(cv, game, code, " (the back of a map page)")
+
+    _to_odd_page(c, game, code)
+    map_.draw(c, game, options, set_code=code, end_page=end_page)
+    c.setPageSize(options.paper_size())  # the map's pages set their own size; the rest of the set is on the paper
+
+
+# ------------------------------------------------------------------------------------------ keeping together
+class _Keep(Flowable):
+    """A section (a heading, its chart and notes) kept on one page when it fits on one; else poured as usual."""
+
+    def __init__(self, content: list[Flowable], page_height: float) -> None:
+        super().__init__()
+        self.content = content
+        self.page_height = page_height
+
+    def _height(self, aw: float) -> float:
+        total = 0.0
+        for f in self.content:
+            _, h = f.wrap(aw, 1e9)
+            total += h + f.getSpaceBefore() + f.getSpaceAfter()
+        return total
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return (aw, 1e9)  # never drawn itself: the flow always splits it into its content
+
+    def split(self, aw: float, ah: float) -> list[Flowable]:
+        need = self._height(aw)
+        if ah + 1e-6 < need <= self.page_height:  # does not fit here but on a page of its own: start one
+            return [CardBreak(need), *self.content]
+        return [CardBreak(0.0), *self.content]
+
+    def draw(self) -> None:  # pragma: no cover - split, never drawn
+        pass
+
+
+class _Titled(Flowable):
+    """A chart that, split across pages, starts its rest with its section's heading marked "(continued)"."""
+
+    def __init__(self, table: Flowable, title: Callable[[], Flowable]) -> None:
+        super().__init__()
+        self.table, self.title = table, title
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        self.width, self.height = self.table.wrap(aw, ah)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        self.table.drawOn(self.canv, 0, 0)
+
+    def split(self, aw: float, ah: float) -> list[Flowable]:
+        parts = self.table.split(aw, ah)
+        if len(parts) < 2:
+            return []
+        return [parts[0], CardBreak(1e9), self.title(), *[_Titled(p, self.title) for p in parts[1:]]]
+
+
+def _sections(st: Styles, items: list[Flowable], page_height: float) -> list[Flowable]:
+    """Group ``items`` into sections at each heading (kept together when they fit a page); a chart in a section
+    repeats its heading, marked "(continued)", when it must be split."""
+    out: list[Flowable] = []
+    section: list[Flowable] = []
+    title: Paragraph | None = None
+
+    def close() -> None:
+        if section:
+            out.append(_Keep(list(section), page_height))
+            section.clear()
+
+    for f in items:
+        if isinstance(f, Paragraph) and float(getattr(f, "keep_next", 0.0)):
+            close()
+            title = f
+        if isinstance(f, Table) and title is not None:
+            text, style = title.text, title.style
+
+            def again(text: str = text, style: Any = style) -> Flowable:
+                p = Paragraph(f"{text} (continued)", style)
+                p.keep_next = 40.0
+                return p
+
+            f = _Titled(f, again)
+        section.append(f)
+    close()
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ content
@@ -136,27 +288,52 @@ def _placement(u: Unit) -> str:
     if u.entry is not None:
         where = f" at {u.entry.hex}" if u.entry.hex else ""
         cond = f", {u.entry.condition}" if u.entry.condition else ""  # a condition is its own phrase ("only if ...")
-        return f"enters turn {u.entry.turn}{where}{cond}"
-    return "?"
+        turn = f"turn {u.entry.turn}" if isinstance(u.entry.turn, int) else "on a turn the rules do not give"
+        return f"enters {turn}{where}{cond}"
+    return "not given by the rules"
 
 
-def _unit_rows(game: Game, units: Sequence[Unit]) -> list[list[str]]:
-    rows = []
+def _grouped(
+    st: Styles, units: Sequence[Unit], row: Callable[[Unit], list[Any]], n: int
+) -> tuple[list[list[Any]], list[tuple[Any, ...]]]:
+    """Rows for ``units`` under a spanned row naming each formation (group) where the side has several, and the
+    style commands those group rows need: one line per unit instead of the group under every name."""
+    order = {g: i for i, g in reversed(list(enumerate(u.group for u in units)))}  # first appearance
+    groups = set(order)
+    if len(groups) > 1:
+        units = sorted(units, key=lambda u: order[u.group])  # stable: the file's order within a formation
+    rows: list[list[Any]] = []
+    cmds: list[tuple[Any, ...]] = []
+    last: str | None = None
     for u in units:
-        steps = " / ".join(u.steps)
-        counters = f" ({len(u.counter_faces())} counters)" if len(u.counter_faces()) > 1 else ""
-        copies = f" x{u.copies}" if u.copies > 1 else ""
-        rows.append(
-            [
-                f"<b>{esc(u.label)}</b>{esc(copies)}",
-                esc(u.name) + (f'<br/><font size="6">{esc(u.group)}</font>' if u.group else ""),
-                esc(u.type.value),
-                esc(u.size.value if u.size else ""),
-                esc(steps + counters),
-                esc(_placement(u)),
-            ]
-        )
-    return rows
+        if len(groups) > 1 and u.group and u.group != last:
+            r = len(rows) + 1  # row 0 is the header
+            rows.append([f"<b>{esc(u.group)}</b>"] + [""] * (n - 1))
+            cmds += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), st.c("#d9d9d9"))]
+        last = u.group
+        rows.append(row(u))
+    return rows, cmds
+
+
+def _unit_row(u: Unit) -> list[Any]:
+    steps = " / ".join(u.steps)
+    counters = f" ({len(u.counter_faces())} counters)" if len(u.counter_faces()) > 1 else ""
+    copies = f" x{u.copies}" if u.copies > 1 else ""
+    return [
+        f"<b>{esc(u.label)}</b>{esc(copies)}",
+        esc(u.name),
+        esc(u.type.value),
+        esc(u.size.value if u.size else ""),
+        esc(steps + counters),
+        esc(_placement(u)),
+    ]
+
+
+UNKNOWN_AID_NOTE = "? = not given by the rules: the set-up sheet has a box to write in each one"
+
+
+def _aid_for(game: Game, side_id: str, st: Styles, avail: float) -> list[Flowable]:
+    return _aid(game, st, avail, side_id)
 
 
 def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Flowable]:
@@ -164,22 +341,118 @@ def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Flowable]:
     units = [u for u in game.units if u.side == side_id]
     out: list[Flowable] = []
     if units:
-        out += [
-            heading(st, f"{side.name} units"),
-            grid_table(
-                st,
-                ["Counter", "Unit", "Type", "Size", "Strength by step", "Placement"],
-                _unit_rows(game, units),
-                avail,
-                flex=5,
-            ),
-        ]
-        if any("?" in s for u in units for s in u.steps):
-            out.append(note(st, cards.UNKNOWN_NOTE))
+        head = ["Counter", "Unit", "Type", "Size", "Strength by step", "Placement"]
+        rows, cmds = _grouped(st, units, _unit_row, len(head))
+        out += [heading(st, f"{side.name} units"), grid_table(st, head, rows, avail, flex=5, extra=cmds)]
+        if any(UNKNOWN_MARK in s for u in units for s in u.steps):
+            out.append(note(st, UNKNOWN_AID_NOTE))
     out += cards.sequence_blocks(game, st, avail)
     out += cards.crt_blocks(game, st, avail) + cards.dice_pool_blocks(game, st, avail)
     out += cards.shift_blocks(game, st, avail) + cards.modifier_blocks(game, st, avail)
     return out
+
+
+# ------------------------------------------------------------------------------------------- write-in values
+WRITE_IN_NOTE = (
+    "An empty box is a value the rules do not give: copy it from the published counter sheet, then onto the counter."
+)
+BOX = 12.0
+"""Edge of a write-in box on the set-up sheet: room for a pencilled digit."""
+
+
+class WriteIn(Flowable):
+    """A printed strength with an empty box for each number the rules do not give (``[?]`` -> ``[ ]``,
+    ``?-3-?`` -> ``[ ]-3-[ ]``): the box is where the value from the published counter sheet is written."""
+
+    def __init__(self, text: str, st: Styles, size: float | None = None) -> None:
+        super().__init__()
+        self.parts = text.split(UNKNOWN_MARK)
+        self.st = st
+        self.size = size or st.cell.fontSize + 0.5
+        self.boxes = len(self.parts) - 1
+        self.width = sum(text_width(t, self.size, FONT_BOLD) for t in self.parts) + self.boxes * (BOX + 4)
+        self.height = BOX if self.boxes else self.size * 1.2
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        ink = self.st.c("ink")
+        c.setFillColor(ink)
+        c.setStrokeColor(ink)
+        c.setLineWidth(0.7)
+        c.setFont(FONT_BOLD, self.size)
+        x = 0.0
+        base = (self.height - self.size * 0.7) / 2
+        for i, t in enumerate(self.parts):
+            if t:
+                c.drawString(x, base, t)
+                x += text_width(t, self.size, FONT_BOLD)
+            if i < self.boxes:
+                c.rect(x + 2, 0, BOX, BOX, stroke=1, fill=0)
+                x += BOX + 4
+
+
+def _value_rows(game: Game, st: Styles, u: Unit) -> list[list[Any]]:
+    """One row per physical counter of ``u``: label, name, front and back values (write-in boxes where the rules
+    give none), where the unit starts, and a box to tick when it is placed."""
+    faces = u.counter_faces()
+    rows: list[list[Any]] = []
+    for i, (front, back) in enumerate(faces):
+        copies = f" x{u.copies}" if u.copies > 1 else ""
+        name = esc(u.name) if i == 0 else f"{esc(u.name)}: substitute counter {i + 1} of {len(faces)}"
+        rows.append(
+            [
+                f"<b>{esc(u.label)}</b>{esc(copies)}",
+                name,
+                WriteIn(u.steps[front], st),
+                WriteIn(u.steps[back], st) if back is not None else "(blank)",
+                esc(_placement(u)) if i == 0 else "",
+                WriteIn(UNKNOWN_MARK, st, size=st.cell.fontSize) if i == 0 else "",
+            ]
+        )
+    return rows
+
+
+def _start_key(game: Game, u: Unit) -> tuple[Any, ...]:
+    """Set-up units first, by hex; then reinforcements by turn; then the rest, in the file's order."""
+    if u.setup:
+        return (0, *_hex_key(game, u.setup))
+    if u.entry is not None and isinstance(u.entry.turn, int):
+        return (1, u.entry.turn, 0, "")
+    return (2, 0, 0, "")
+
+
+def _values(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """Per side, every unit's counters with their printed values and write-in boxes, in set-up order."""
+    out: list[Flowable] = []
+    unknown = any(UNKNOWN_MARK in s for u in game.units for s in u.steps)
+    if unknown:
+        out.append(Paragraph(f"<b>{esc(WRITE_IN_NOTE)}</b>", st.body))
+    for side in game.game.sides:
+        units = sorted((u for u in game.units if u.side == side.id), key=lambda u: _start_key(game, u))
+        if not units:
+            continue
+        rows = [r for u in units for r in _value_rows(game, st, u)]
+        head = ["Counter", "Unit", "Front", "Back", "Starts", "Placed"]
+        widths = _value_widths(st, rows, avail)
+        out += [
+            heading(st, f"{side.name} counters: values and set-up"),
+            grid_table(st, head, rows, avail, widths=widths),
+        ]
+    return out
+
+
+def _value_widths(st: Styles, rows: list[list[Any]], avail: float) -> list[float]:
+    def widest(col: int, least: float) -> float:
+        return max([least] + [float(r[col].width) + 8 for r in rows if isinstance(r[col], WriteIn)])
+
+    label = max(text_width(re.sub(r"<[^>]+>", "", str(r[0])), 7.5, FONT_BOLD) for r in rows) + 8
+    label = min(max(label, 40.0), 70.0)
+    front, back, placed = widest(2, 38.0), widest(3, 38.0), 34.0
+    rest = avail - label - front - back - placed
+    return [label, rest * 0.55, front, back, rest * 0.45, placed]
 
 
 def _hex_key(game: Game, label: str) -> tuple[int, int, str]:
@@ -191,24 +464,7 @@ def _hex_key(game: Game, label: str) -> tuple[int, int, str]:
 
 
 def _setup(game: Game, st: Styles, avail: float) -> list[Flowable]:
-    out: list[Flowable] = []
-    for side in game.game.sides:
-        by_hex: dict[str, list[Unit]] = {}
-        for u in game.units:
-            if u.side == side.id and u.setup:
-                by_hex.setdefault(u.setup, []).append(u)
-        if not by_hex:
-            continue
-        rows = []
-        for hx in sorted(by_hex, key=lambda h: _hex_key(game, h)):
-            us = by_hex[hx]
-            rows.append(
-                [f"<b>{esc(hx)}</b>", ", ".join(f"<b>{esc(u.label)}</b> {esc(u.name)}" for u in us), "[  ]"]
-            )
-        out += [
-            heading(st, f"{side.name} set-up, by hex"),
-            grid_table(st, ["Hex", "Units", "Placed"], rows, avail, flex=1),
-        ]
+    out: list[Flowable] = _values(game, st, avail)
     reinf = game.reinforcements()
     rows = []
     for turn, us in reinf.items():
@@ -285,26 +541,51 @@ def _vp_record(game: Game, st: Styles, avail: float) -> list[Flowable]:
 
 
 # ----------------------------------------------------------------------------------------------- entry points
-def set_pages(c: Canvas, game: Game, options: BuildOptions, index: int) -> None:
-    """Draw class set ``index`` (1-based) on ``c``, starting on a fresh sheet."""
+def _sectioned(
+    options: BuildOptions, make: Callable[[Styles, float], list[Flowable]]
+) -> Callable[[Styles, float], list[Flowable]]:
+    page_h = _page_body_height(options)
+    return lambda st, width: _sections(st, make(st, width), page_h)
+
+
+def _aid_maker(game: Game, options: BuildOptions, side_id: str) -> Callable[[Styles, float], list[Flowable]]:
+    return _sectioned(options, functools.partial(_aid_for, game, side_id))
+
+
+def aid_scales(game: Game, options: BuildOptions) -> dict[str, float]:
+    """The type scale of each side's player aid (:data:`SCALES`): the same in every set, so worked out once."""
     opts = _greyscale(options)
-    st = Styles.make(opts)
+    return {
+        side.id: _one_page_scale(opts, game, f"Player aid: {side.name}", _aid_maker(game, opts, side.id))
+        for side in game.game.sides
+    }
+
+
+def set_pages(
+    c: Canvas, game: Game, options: BuildOptions, index: int, *, scales: dict[str, float] | None = None
+) -> None:
+    """Draw class set ``index`` (1-based) on ``c``, starting on a fresh sheet: the map, the counters, the player
+    aids, the set-up sheet and the victory point record, every page marked with the set's code.  ``scales`` is
+    :func:`aid_scales` (worked out here when not given)."""
+    opts = _greyscale(options)
     code = set_code(index)
-    _, _, w, _ = _page_region(opts)(0)
-    avail = w
+    scales = scales if scales is not None else aid_scales(game, options)
+    _map_pages(c, game, opts, code)
     _to_odd_page(c, game, code)
     draw_counter_pages(c, game, opts, mode="class", set_code=code, first_page=c.getPageNumber())
     for side in game.game.sides:
-        _part(c, opts, game, st, code, f"Player aid: {side.name}", _aid(game, st, avail, side.id))
-    _part(c, opts, game, st, code, "Set-up sheet", _setup(game, st, avail))
-    _part(c, opts, game, st, code, "Victory point record", _vp_record(game, st, avail), fresh=False)
+        aid = _aid_maker(game, opts, side.id)
+        _part(c, opts, game, code, f"Player aid: {side.name}", aid, scale=scales.get(side.id, 1.0))
+    _part(c, opts, game, code, "Set-up sheet", _sectioned(opts, lambda st, width: _setup(game, st, width)))
+    _part(c, opts, game, code, "Victory point record", lambda st, width: _vp_record(game, st, width), fresh=False)
 
 
 def render(game: Game, options: BuildOptions) -> bytes:
     """``options.sets`` complete class sets, greyscale-safe, each marked with its set code (S01, S02 ...)."""
 
     def draw(c: Canvas) -> None:
+        scales = aid_scales(game, options)
         for i in range(1, max(1, options.sets) + 1):
-            set_pages(c, game, options, i)
+            set_pages(c, game, options, i, scales=scales)
 
     return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: class handout")

@@ -36,9 +36,9 @@ from ..errors import Where, warn
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf, text_width
 from . import fit
 from .fit import fit_line
-from .style import DEFAULT_COLORS, PathBatch, colour, combat_facts, draw_pattern, grey, mix
+from .style import DEFAULT_COLORS, Palette, PathBatch, colour, combat_facts, draw_pattern, grey, mix
 
-__all__ = ["MapGeometry", "MapLayout", "render", "sheet_layout"]
+__all__ = ["MapGeometry", "MapLayout", "draw", "page_size", "render", "sheet_layout", "sheet_pdf"]
 
 INCH = 72.0
 MIN_PT = 5.0
@@ -158,7 +158,7 @@ class Pen:
         return self.height - y
 
     def col(self, hex_colour: str) -> Any:
-        return colour(self.colors.get(hex_colour, hex_colour), self.options)
+        return colour(self.colors.get(hex_colour, self.colors.get(hex_colour.lower(), hex_colour)), self.options)
 
     def _path(self, points: Sequence[tuple[float, float]], close: bool) -> Any:
         p = self.c.beginPath()
@@ -362,9 +362,11 @@ class _Ctx:
     hexes: dict[Cell, m.HexInfo]
     terrain_of: dict[Cell, str | None]
     """Base terrain id per cell; None when unknown."""
+    set_code: str | None = None
+    """The class set the map belongs to (``S01``), printed on every page of it; None outside a handout."""
 
     @classmethod
-    def build(cls, game: m.Game, options: Any, colors: dict[str, str]) -> _Ctx:
+    def build(cls, game: m.Game, options: Any, colors: dict[str, str], set_code: str | None = None) -> _Ctx:
         grid = game.map.grid.grid()
         hexes: dict[Cell, m.HexInfo] = {}
         for label, info in sorted(game.map.hexes.items()):
@@ -379,7 +381,7 @@ class _Ctx:
             known = hexes.get(cell)
             tid = known.terrain if known is not None and known.terrain else game.map.default_terrain
             terrain_of[cell] = tid if tid in game.terrain else None
-        return cls(game, options, colors, grid, hexes, terrain_of)
+        return cls(game, options, colors, grid, hexes, terrain_of, set_code)
 
     def side(self, side_id: str) -> m.Side | None:
         return next((s for s in self.game.game.sides if s.id == side_id), None)
@@ -524,6 +526,10 @@ def _title_item(ctx: _Ctx, lay: MapLayout, width: float, max_height: float = 1e9
     scale = _scale_text(ctx.game)
     sheet = _size_text(ctx.game, lay)
     status_word = f"MAP: {ctx.game.map.status.value.upper()}"
+    set_word = f"CLASS SET {ctx.set_code}" if ctx.set_code else ""
+    if set_word and text_width(status_word, 7.5, FONT_BOLD) + text_width(set_word, 7.5, FONT_BOLD) + 28 > inner:
+        status_word = f"{status_word}  ·  {set_word}"  # no room beside it: one box says both
+        set_word = ""
     status_lines = _wrap(_status_text(ctx), inner, 6.0)
     warn_lines = _wrap(lay.sheet_note, inner, 6.0, FONT_BOLD) if lay.sheet_note else []
     h = pad + tsize * 1.05 * len(tfit.lines) + len(sub_lines) * 10.5 + 4
@@ -572,6 +578,10 @@ def _title_item(ctx: _Ctx, lay: MapLayout, width: float, max_height: float = 1e9
         sw = text_width(status_word, 7.5, FONT_BOLD) + 10
         pen.rect(x + pad, yy, sw, 11, fill="ink")
         pen.text(x + pad + 5, yy + 8, status_word, size=7.5, font=FONT_BOLD, fill="#ffffff")
+        if set_word:  # a class handout's set code, boxed at the right of the status row
+            cw = text_width(set_word, 7.5, FONT_BOLD) + 10
+            pen.rect(x + w - pad - cw, yy, cw, 11, fill="paper", stroke="ink", width=0.8)
+            pen.text(x + w - pad - cw / 2, yy + 8, set_word, size=7.5, font=FONT_BOLD, align="centre")
         yy += 12
         for line in status_lines:
             yy += 7.2
@@ -815,8 +825,10 @@ class _TurnTrack(Block):
         marks = sorted({mk for t in self.turns for mk in t.marks}, key=_rule_key)
         titles = {r.rule: r.title for r in self.ctx.game.special_rules}
         if marks:
+            grey_on = getattr(self.ctx.options, "greyscale", False)  # say what the print shows
             text = (
-                "Red marks: special rules that apply on the turn — "
+                ("Dark grey badges" if grey_on else "Red marks")
+                + ": special rules that apply on the turn — "
                 + "; ".join(f"{mk} {titles[mk]}" if mk in titles else mk for mk in marks)
                 + "."
             )
@@ -1223,13 +1235,17 @@ def _flow(
             placed.y += shift
 
 
-def sheet_layout(game: m.Game, options: Any = None, *, colors: dict[str, str] | None = None) -> MapLayout:
+def sheet_layout(
+    game: m.Game, options: Any = None, *, colors: dict[str, str] | None = None, set_code: str | None = None
+) -> MapLayout:
     """Decide the sheet size, the grid's place on it and where the charts go.
 
     A stated sheet is used as given (turned if only then the grid fits; enlarged, with a note, if the grid does
     not fit it either way).  Without a stated sheet the sheet is the grid plus margins plus the charts beside it.
+    ``set_code`` (a class handout's ``S01``) is printed in the title box.
     """
-    ctx = _Ctx.build(game, options, {**DEFAULT_COLORS, **(colors or {})})
+    palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping(), **(colors or {})}
+    ctx = _Ctx.build(game, options, palette, set_code)
     grid = ctx.grid
     size = U.length(game.map.hex_size)
     gw, gh = grid.extent(size)
@@ -1454,6 +1470,16 @@ def _swatch(pen: Pen, ctx: _Ctx, tid: str, t: m.TerrainType, x: float, y: float,
         pen.polygon(hexpts, fill=base)
         pen.polygon(hexpts, stroke="hex_edge", width=0.5)
         _draw_path(pen, tid, t, [(x - 1, cy + r * 0.3), (cx, cy), (x + s + 1, cy - r * 0.3)], cell)
+
+
+def draw_terrain_sample(c: Canvas, game: m.Game, options: Any, tid: str, s: float) -> None:
+    """The terrain chart's sample of ``tid`` (its cell with the fill and pattern, symbol or line the map draws),
+    ``s`` points square with its lower-left corner at ``c``'s origin (reportlab, y up): the cards draw exactly
+    what the map's legend shows, in the same palette."""
+    palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping()}
+    ctx = _Ctx(game, options, palette, game.map.grid.grid(), {}, {})
+    cell = min(U.length(game.map.hex_size), PATTERN_MAX)
+    _swatch(Pen(c, s, options, palette), ctx, tid, game.terrain[tid], 0.0, 0.0, s, cell)
 
 
 def _base_fill(ctx: _Ctx) -> str:
@@ -1709,6 +1735,8 @@ def _compact_title_box(ctx: _Ctx, lay: MapLayout, page: int) -> tuple[str, float
     text = f"{g.title} — {what}, sheet {page + 1} of {n}  ·  MAP: {ctx.game.map.status.value.upper()}"
     if page == 0 and n > 1:
         text += "  ·  title, turn track and charts on sheet 2"
+    if ctx.set_code:
+        text += f"  ·  CLASS SET {ctx.set_code}"
     t, s = _fit(text, lay.sheet_w - 2 * SHEET_MARGIN - 8, 9.0, FONT_BOLD)
     w, h = text_width(t, s, FONT_BOLD) + 8, s * 1.6
     y = SHEET_MARGIN
@@ -1759,43 +1787,82 @@ def _paper_name(options: Any) -> str:
 def render(game: m.Game, options: Any, *, colors: dict[str, str] | None = None) -> bytes:
     """The map component as PDF bytes: sheets at their true size when they fit ``options.paper``, else tiles of
     the paper (true scale) and an assembly page per sheet."""
-    palette = {**DEFAULT_COLORS, **(colors or {})}
-    ctx = _Ctx.build(game, options, palette)
     lay = sheet_layout(game, options, colors=colors)
-    paper_w, paper_h = U.paper(_paper_name(options))
     title = f"{game.game.title} — map"
+    size = page_size(game, options, lay)
+    return render_pdf(size, lambda c: draw(c, game, options, colors=colors, layout=lay), title=title)
+
+
+def sheet_pdf(game: m.Game, options: Any, *, layout: MapLayout | None = None) -> bytes:
+    """The map's first sheet (the grid and the charts beside it) as a one-page PDF of the sheet's own size, never
+    tiled, whatever ``options.paper``: for an image of the whole board (the VASSAL export).  ``layout`` is
+    :func:`sheet_layout`'s, when already made; the grid sits at its ``geometry``."""
+    palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping()}
+    ctx = _Ctx.build(game, options, palette)
+    lay = layout or sheet_layout(game, options)
+
+    def paint(c: Canvas) -> None:
+        _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, 0)
+        c.showPage()
+
+    return render_pdf((lay.sheet_w, lay.sheet_h), paint, title=f"{game.game.title} — map sheet")
+
+
+def page_size(game: m.Game, options: Any, layout: MapLayout | None = None) -> tuple[float, float]:
+    """Size of the map's pages: the sheet's own when it fits ``options.paper``, else the paper as tiled."""
+    lay = layout or sheet_layout(game, options)
+    paper_w, paper_h = U.paper(_paper_name(options))
+    if tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
+        return (lay.sheet_w, lay.sheet_h)
+    tplan = tiling.plan(lay.sheet_w, lay.sheet_h, paper_w, paper_h)
+    return (tplan.paper_w, tplan.paper_h)
+
+
+def draw(
+    c: Canvas,
+    game: m.Game,
+    options: Any,
+    *,
+    colors: dict[str, str] | None = None,
+    layout: MapLayout | None = None,
+    set_code: str | None = None,
+    end_page: Callable[[Canvas], None] | None = None,
+) -> None:
+    """Draw the map's pages on ``c`` (each sets its own size), as :func:`render` does: into a class handout,
+    with ``set_code`` (``S01``) on every page.  ``end_page(c)`` ends each page (default ``c.showPage()``; a
+    handout also leaves each page's back blank); ``layout`` is :func:`sheet_layout`'s, when already made."""
+    palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping(), **(colors or {})}  # greys: one palette
+    ctx = _Ctx.build(game, options, palette, set_code)
+    lay = layout or sheet_layout(game, options, colors=colors, set_code=set_code)
+    paper_w, paper_h = U.paper(_paper_name(options))
+    finish = end_page or (lambda cv: cv.showPage())
+    # Form names are unique per set: a handout draws several sets' maps into one document.
+    form = f"{set_code}_" if set_code else ""
 
     if tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
-
-        def draw_sheets(c: Canvas) -> None:
-            for i in range(len(lay.pages)):
-                c.setPageSize((lay.sheet_w, lay.sheet_h))
-                _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
-                c.showPage()
-
-        return render_pdf((lay.sheet_w, lay.sheet_h), draw_sheets, title=title)
+        for i in range(len(lay.pages)):
+            c.setPageSize((lay.sheet_w, lay.sheet_h))
+            _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
+            finish(c)
+        return
 
     tplan = tiling.plan(lay.sheet_w, lay.sheet_h, paper_w, paper_h)
-
-    def draw_tiles(c: Canvas) -> None:
-        for i in range(len(lay.pages)):
-            c.beginForm(f"sheet{i}", 0, 0, lay.sheet_w, lay.sheet_h)
-            _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
-            c.endForm()
-            c.beginForm(f"mini{i}", 0, 0, lay.sheet_w, lay.sheet_h)
-            _draw_sheet(Pen(c, lay.sheet_h, options, palette, text=False), ctx, lay, i)
-            c.endForm()
-        for i in range(len(lay.pages)):
-            for tile in _printed_tiles(ctx, lay, tplan, i):
-                c.setPageSize((tplan.paper_w, tplan.paper_h))
-                _tile_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, tile, i)
-                c.showPage()
-        for i in range(len(lay.pages)):
+    for i in range(len(lay.pages)):
+        c.beginForm(f"{form}sheet{i}", 0, 0, lay.sheet_w, lay.sheet_h)
+        _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
+        c.endForm()
+        c.beginForm(f"{form}mini{i}", 0, 0, lay.sheet_w, lay.sheet_h)
+        _draw_sheet(Pen(c, lay.sheet_h, options, palette, text=False), ctx, lay, i)
+        c.endForm()
+    for i in range(len(lay.pages)):
+        for tile in _printed_tiles(ctx, lay, tplan, i):
             c.setPageSize((tplan.paper_w, tplan.paper_h))
-            _assembly_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, i, _paper_name(options))
-            c.showPage()
-
-    return render_pdf((tplan.paper_w, tplan.paper_h), draw_tiles, title=title)
+            _tile_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, tile, i, form)
+            finish(c)
+    for i in range(len(lay.pages)):
+        c.setPageSize((tplan.paper_w, tplan.paper_h))
+        _assembly_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, i, _paper_name(options), form)
+        finish(c)
 
 
 def _sheet_caption(ctx: _Ctx, lay: MapLayout, page: int) -> str:
@@ -1844,7 +1911,9 @@ def _scale_bar(pen: Pen, x: float, y: float) -> None:
     pen.text(x + length + 4, y + 4.5, "2 in = 50.8 mm at true scale (ticks: cm)", size=6.0)
 
 
-def _tile_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile: tiling.Tile, page: int) -> None:
+def _tile_page(
+    pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile: tiling.Tile, page: int, form: str = ""
+) -> None:
     c = pen.c
     src = tile.source
     px, py = tplan.placement(tile)
@@ -1852,7 +1921,7 @@ def _tile_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile
     c.saveState()
     pen.clip_rect(px, py, src.w, src.h)
     c.translate(px - src.x, tplan.paper_h - py + src.y - lay.sheet_h)
-    c.doForm(f"sheet{page}")
+    c.doForm(f"{form}sheet{page}")
     c.restoreState()
 
     def to_page(x: float, y: float) -> tuple[float, float]:
@@ -1903,6 +1972,8 @@ def _tile_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile
     _scale_bar(pen, left, bottom - 6)
     bar_end = left + 2 * INCH + 4 + text_width("2 in = 50.8 mm at true scale (ticks: cm)", 6.0)
     hint = "Print at 100 % (actual size). Trim at the crop marks; glue each shaded strip under its neighbour."
+    if ctx.set_code:  # a class handout's tile: which set it belongs to, worded so it reads as no hex or tile
+        hint = f"Class set {ctx.set_code}. {hint}"
     hfit = fit.fit(hint, right - bar_end - 10, 2 * 6.0 * 1.1, 6.0, leading=1.1, what="map tile footer")
     lead = hfit.size * hfit.leading
     last = bottom - 1
@@ -1912,7 +1983,9 @@ def _tile_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile
         pen.text(right, last - i * lead, line, size=hfit.size, align="right")
 
 
-def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, page: int, paper: str) -> None:
+def _assembly_page(
+    pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, page: int, paper: str, form: str = ""
+) -> None:
     c = pen.c
     mg = tplan.margin
     caption = _sheet_caption(ctx, lay, page)
@@ -1921,6 +1994,8 @@ def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, 
         f"Assembly — {caption} ({_inches(lay.sheet_w)} x {_inches(lay.sheet_h)}) on {len(printed)} "
         f"{paper} pages ({tplan.rows}x{tplan.columns})"
     )
+    if ctx.set_code:
+        head = f"Class set {ctx.set_code} — {head}"
     t, s = fit_line(
         head,
         tplan.paper_w - 2 * mg,
@@ -1952,7 +2027,7 @@ def _assembly_page(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, 
     c.saveState()
     c.translate(mx, tplan.paper_h - my - mh)
     c.scale(f, f)
-    c.doForm(f"mini{page}")
+    c.doForm(f"{form}mini{page}")
     c.restoreState()
     pen.rect(mx, my, mw, mh, stroke="ink", width=0.8)
     for tile in tplan.tiles:

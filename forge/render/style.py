@@ -6,7 +6,11 @@ The public API is deliberately small so that every renderer draws terrain and co
 - :func:`grey` -- a ``#rrggbb`` colour's luminance as a grey ``#rrggbb``;
 - :func:`colour` -- a game (or role) colour as a reportlab ``Color``, grey when ``options.greyscale``;
 - :func:`mix` -- blend two ``#rrggbb`` colours (ink for a pattern drawn over its fill);
-- :func:`draw_pattern` -- a terrain :class:`forge.model.Pattern` drawn inside a polygon on a reportlab canvas.
+- :func:`draw_pattern` -- a terrain :class:`forge.model.Pattern` drawn inside a polygon on a reportlab canvas;
+- :class:`Palette` -- the colours one build prints, for the map, counters, cards and handout alike: the game's
+  own, or (``--greyscale``) greys spread so that what must be told apart differs by at least
+  :data:`MIN_CONTRAST` in CIE L*, with a marking where greys run out;
+- :func:`lightness` -- a colour's CIE L*.
 
 >>> grey("#ff0000")
 '#4c4c4c'
@@ -17,15 +21,29 @@ The public API is deliberately small so that every renderer draws terrain and co
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model import CombatEffect, Pattern
+from ..model import CombatEffect, Game, Pattern, TerrainKind
 
-__all__ = ["BATCH_LENGTH", "DEFAULT_COLORS", "PathBatch", "colour", "combat_facts", "draw_pattern", "grey", "mix"]
+__all__ = [
+    "BATCH_LENGTH",
+    "DEFAULT_COLORS",
+    "MARKINGS",
+    "MIN_CONTRAST",
+    "Palette",
+    "PathBatch",
+    "colour",
+    "combat_facts",
+    "draw_pattern",
+    "grey",
+    "grey_of_lightness",
+    "lightness",
+    "mix",
+]
 
 DEFAULT_COLORS: dict[str, str] = {
     "paper": "#ffffff",  # sheet background
@@ -112,6 +130,225 @@ def colour(game_colour: str, options: Any = None) -> Color:
     if options is not None and getattr(options, "greyscale", False):
         game_colour = grey(game_colour)
     return HexColor(game_colour)
+
+
+# ------------------------------------------------------------------------------------------------ palette
+MIN_CONTRAST = 20.0
+"""Least difference in CIE L* (0 black .. 100 white) between two greys that must be told apart at a glance."""
+_GAP = MIN_CONTRAST + 1.0  # spread a little wider: rounding a grey to 8 bits moves its L* by up to ~0.3
+MARKINGS = ("none", "solid symbol box", "hatched symbol box", "double symbol box")
+"""How unit counters of one side whose formations share a grey are told apart in greyscale (index 0: none)."""
+_UNIT_RANGE = (12.0, 96.0)  # counter fills: from near black (white print on it) to near white
+_LINE_RANGE = (0.0, 72.0)  # rivers and roads: dark enough to show on the lightest terrain
+_FILL_RANGE = (40.0, 100.0)  # terrain fills: light enough for hex labels and names printed on them
+
+
+def _linear(v: float) -> float:
+    v /= 255.0
+    return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+
+def lightness(hex_colour: str) -> float:
+    """CIE L* (D65) of an sRGB ``#rrggbb`` colour: 0 black, 100 white; equal steps look equally far apart.
+
+    >>> round(lightness("#ffffff"), 1), round(lightness("#000000"), 1), round(lightness("#777777"), 1)
+    (100.0, 0.0, 50.0)
+    """
+    r, g, b = (_linear(v) for v in _rgb(hex_colour))
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
+
+
+def grey_of_lightness(l_star: float) -> str:
+    """The grey ``#rrggbb`` whose CIE L* is closest to ``l_star``.
+
+    >>> grey_of_lightness(50.0)
+    '#777777'
+    """
+    l_star = max(0.0, min(100.0, l_star))
+    y = ((l_star + 16) / 116) ** 3 if l_star > 8 else l_star * 27 / 24389
+    v = 12.92 * y if y <= 0.0031308 else 1.055 * y ** (1 / 2.4) - 0.055
+    return _hex(v * 255, v * 255, v * 255)
+
+
+def _isotonic(targets: list[float]) -> list[float]:
+    """The non-decreasing sequence closest to ``targets`` in least squares (pool adjacent violators)."""
+    blocks: list[list[float]] = []  # [mean, weight]
+    for t in targets:
+        blocks.append([t, 1.0])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            m2, w2 = blocks.pop()
+            m1, w1 = blocks.pop()
+            blocks.append([(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2])
+    return [m for m, w in blocks for _ in range(round(w))]
+
+
+def _spread(natural: list[float], lo: float, hi: float) -> list[float]:
+    """New L* for values sorted ascending: same order, at least ``_GAP`` apart, in ``[lo, hi]``, as close to the
+    natural ones as possible (needs ``len(natural) <= (hi - lo) / _GAP + 1``)."""
+    n = len(natural)
+    u = _isotonic([v - _GAP * i for i, v in enumerate(natural)])  # u_i = new_i - GAP*i must not decrease
+    top = hi - _GAP * (n - 1)
+    return [min(max(v, lo), top) + _GAP * i for i, v in enumerate(u)]
+
+
+def _nearest_free(want: float, taken: list[float], lo: float, hi: float) -> float:
+    """The L* in ``[lo, hi]`` nearest ``want`` that is at least ``_GAP`` from every value in ``taken`` (or the
+    farthest from them when there is none)."""
+    candidates = [min(max(want, lo), hi), lo, hi]
+    for t in taken:
+        candidates += [t - _GAP, t + _GAP]
+    ok = [c for c in candidates if lo <= c <= hi and all(abs(c - t) >= _GAP - 1e-9 for t in taken)]
+    if ok:
+        return min(ok, key=lambda c: (abs(c - want), c))
+    return max((c for c in candidates if lo <= c <= hi), key=lambda c: (min(abs(c - t) for t in taken), -c))
+
+
+class Palette:
+    """The colours one build prints, shared by the map, the counters, the cards and the handout.
+
+    In colour, every colour prints as given.  In greyscale, each set of colours that must be told apart --
+    the unit colours of one side (its formations), the sides, the hexside terrains, the path terrains, the
+    terrain fills that share a pattern -- is spread to greys at least :data:`MIN_CONTRAST` apart in CIE L*,
+    keeping their order from dark to light and staying as close to their own lightness as that allows.  A side
+    with more formation colours than distinct greys fit (five) shares greys between formations and tells them
+    apart by a :data:`MARKINGS` entry on the counter.  Any other colour prints as its luminance (:func:`grey`).
+
+    >>> from pathlib import Path
+    >>> from forge.loader import load
+    >>> hg = load(Path(__file__).parent.parent.parent / "data" / "hells_gate.yaml")
+    >>> p = Palette.of(hg, greyscale=True)
+    >>> abs(lightness(p("#8b4a2b")) - lightness(p("#c8102e"))) >= MIN_CONTRAST  # the two Soviet fronts
+    True
+    >>> Palette.of(hg)("#8b4a2b")
+    '#8b4a2b'
+    """
+
+    def __init__(self, greyscale: bool, greys: dict[str, str], markings: dict[tuple[str, str], int]) -> None:
+        self.greyscale = greyscale
+        self.greys = greys
+        """Game colour (lower case) -> the grey printed for it (greyscale only)."""
+        self.markings = markings
+        """(side id, unit colour (lower case)) -> index into :data:`MARKINGS` (greyscale only)."""
+
+    def __call__(self, hex_colour: str) -> str:
+        """``hex_colour`` as printed."""
+        if not self.greyscale:
+            return hex_colour
+        return self.greys.get(hex_colour.lower()) or grey(hex_colour)
+
+    def color(self, hex_colour: str) -> Color:
+        """``hex_colour`` as printed, as a reportlab colour."""
+        return HexColor(self(hex_colour))
+
+    def mapping(self) -> dict[str, str]:
+        """Every spread game colour -> its grey (empty in colour): for a renderer's ``colors`` override table."""
+        return dict(self.greys) if self.greyscale else {}
+
+    def marking(self, side_id: str, hex_colour: str) -> int:
+        """The :data:`MARKINGS` index a unit counter of ``side_id`` filled with ``hex_colour`` carries."""
+        return self.markings.get((side_id, hex_colour.lower()), 0) if self.greyscale else 0
+
+    @staticmethod
+    def unit_colour(game: Game, side_id: str, group: str | None) -> str:
+        """The game colour of a unit counter: its formation's, else its side's."""
+        side = game.side(side_id)
+        return side.groups.get(group or "", side.colour)
+
+    @classmethod
+    def of(cls, game: Game, greyscale: Any = False) -> Palette:
+        """The palette of ``game``; ``greyscale`` is a bool or anything with a ``greyscale`` attribute (build
+        options)."""
+        grey_on = bool(getattr(greyscale, "greyscale", greyscale))
+        if not grey_on:
+            return cls(False, {}, {})
+        greys: dict[str, float] = {}  # colour -> L*
+        markings: dict[tuple[str, str], int] = {}
+        _assign(greys, [s.colour.lower() for s in game.game.sides], *_UNIT_RANGE)  # sides first: then formations
+        for side in game.game.sides:
+            used = [cls.unit_colour(game, u.side, u.group).lower() for u in game.units if u.side == side.id]
+            _assign(greys, sorted(set(used)), *_UNIT_RANGE, markings=markings, side=side.id)
+        for kind in (TerrainKind.HEXSIDE, TerrainKind.PATH):
+            _assign(greys, [t.colour.lower() for t in game.terrain.values() if t.kind is kind], *_LINE_RANGE)
+        by_pattern: dict[str, list[str]] = {}
+        for t in game.terrain.values():
+            if t.kind is TerrainKind.HEX:
+                by_pattern.setdefault(Pattern(t.pattern).value, []).append(t.colour.lower())
+        for _, fills in sorted(by_pattern.items()):
+            _assign(greys, fills, *_FILL_RANGE)
+        return cls(True, {c: grey_of_lightness(v) for c, v in sorted(greys.items())}, markings)
+
+
+def _fit_around(wants: list[float], fixed: list[float], lo: float, hi: float) -> list[float] | None:
+    """L* for values ``wants`` (ascending) in ``[lo, hi]``, at least ``_GAP`` from each other and from every
+    ``fixed`` value, in the same order and as close to ``wants`` as may be; None when they do not fit."""
+    gaps: list[tuple[float, float]] = []  # the stretches of [lo, hi] far enough from every fixed value
+    start = lo
+    for t in sorted(fixed):
+        if t - _GAP >= start - 1e-9:
+            gaps.append((start, t - _GAP))
+        start = max(start, t + _GAP)
+    if hi >= start - 1e-9:
+        gaps.append((start, hi))
+    caps = [int((b - a) // _GAP + 1e-9) + 1 for a, b in gaps]
+
+    def splits(n: int, i: int) -> Iterator[tuple[int, ...]]:
+        if i == len(caps):
+            if n == 0:
+                yield ()
+            return
+        for k in range(min(n, caps[i]) + 1):
+            for rest in splits(n - k, i + 1):
+                yield (k, *rest)
+
+    best: tuple[float, list[float]] | None = None
+    for counts in splits(len(wants), 0):
+        placed: list[float] = []
+        for (a, b), k in zip(gaps, counts, strict=True):
+            if k:
+                placed += _spread(wants[len(placed) : len(placed) + k], a, b)
+        cost = sum(abs(p - w) for p, w in zip(placed, wants, strict=True))
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, placed)
+    return None if best is None else best[1]
+
+
+def _assign(
+    greys: dict[str, float],
+    colours: list[str],
+    lo: float,
+    hi: float,
+    *,
+    markings: dict[tuple[str, str], int] | None = None,
+    side: str = "",
+) -> None:
+    """Give each of ``colours`` (distinct ones must be told apart) an L* in ``greys``; colours already there keep
+    theirs.  With ``markings``, a set larger than the greys that fit shares greys and gets markings."""
+    distinct = sorted(set(colours), key=lambda c: (lightness(grey(c)), c))
+    free = [c for c in distinct if c not in greys]
+    if not free:
+        return
+    fixed = [greys[c] for c in distinct if c in greys]
+    wants = [lightness(grey(c)) for c in free]
+    placed = _fit_around(wants, fixed, lo, hi)
+    if placed is not None:
+        greys.update(zip(free, placed, strict=True))
+        return
+    if markings is None:  # greys alone cannot do it: as far apart as they go
+        for c, w in zip(free, wants, strict=True):
+            greys[c] = _nearest_free(w, [greys[d] for d in distinct if d in greys], lo, hi)
+        return
+    # More colours than greys: a ladder of greys _GAP apart (through a fixed one, if any); consecutive colours
+    # share a rung and are told apart by their markings.
+    anchor = min(fixed) if fixed else lo
+    rungs = [anchor + k * _GAP for k in range(-int((anchor - lo) // _GAP), int((hi - anchor) // _GAP) + 1)]
+    for i, c in enumerate(free):
+        greys[c] = rungs[i * len(rungs) // len(free)]
+    for rung in rungs:
+        on = [d for d in distinct if abs(greys[d] - rung) < _GAP / 2]
+        on.sort(key=lambda d: (d in free, lightness(grey(d)), d))  # fixed ones first: they keep no marking
+        for k, d in enumerate(on):
+            markings[(side, d)] = min(k, len(MARKINGS) - 1)
 
 
 Polygon = Sequence[tuple[float, float]]
