@@ -414,3 +414,33 @@ def test_patterns_are_tiles_placed_many_times() -> None:
     assert content.count(" Do") == tiles
     assert content.count("/Subtype /Form") == 1
     assert len(buf.getvalue()) < 400_000
+
+
+def test_tiles_of_bare_paper_are_not_printed() -> None:
+    """Escape from Hell's Gate states a 22x34 in sheet, but its data draws only the top of it (a partial map and its
+    charts): the tiles of bare paper are left out and marked "blank: not printed" on the assembly plan.  A tile
+    whose only content lies in the strip it shares with the tile above or to the left is bare too (that tile
+    prints it).  Every tile of Hell's Gate's sheet holds map, so all are printed."""
+    data = Path(__file__).parent.parent / "data"
+    esc = load(data / "escape_from_hells_gate.yaml")
+    lay = M.sheet_layout(esc, BuildOptions())
+    plan = tiling.plan(lay.sheet_w, lay.sheet_h, *BuildOptions().paper_size())
+    g = lay.geometry
+    drawn = [tiling.Rect(g.ox, g.oy, *g.grid.extent(g.size))]
+    drawn += [tiling.Rect(p.x, p.y, p.w, p.item.height) for p in lay.pages[0].placed]
+
+    def holds_something(t: tiling.Tile) -> bool:
+        top = plan.overlap if t.row else 0.0
+        left = plan.overlap if t.column else 0.0
+        own = tiling.Rect(t.source.x + left, t.source.y + top, t.source.w - left, t.source.h - top)
+        return any(own.intersection(r) is not None for r in drawn)
+
+    printed = [t for t in plan.tiles if holds_something(t)]
+    assert 0 < len(printed) < len(plan.tiles) == 12
+    pdf = pdfium.PdfDocument(M.render(esc, BuildOptions()))
+    assembly = pdf[len(pdf) - 1].get_textpage().get_text_range()
+    assert len(pdf) == len(printed) + 1  # the tiles that hold something, and the assembly page
+    assert assembly.count("blank: not printed") == len(plan.tiles) - len(printed)
+    assert f"on {len(printed)} letter pages" in assembly
+    hg = pdfium.PdfDocument(M.render(load(data / "hells_gate.yaml"), BuildOptions()))
+    assert "blank: not printed" not in hg[len(hg) - 1].get_textpage().get_text_range()

@@ -477,7 +477,9 @@ def _status_text(ctx: _Ctx) -> str:
 def _scale_text(game: m.Game) -> str:
     sc = game.game.scale
     n = _noun(game.map.grid.grid())
-    return f"1 {n} = {_maybe(sc.km_per_hex)} km  ·  1 turn = {_maybe(sc.days_per_turn)} days"
+    days = sc.days_per_turn
+    unit = "day" if days == 1 or str(days) == "1" else "days"
+    return f"1 {n} = {_maybe(sc.km_per_hex)} km  ·  1 turn = {_maybe(days)} {unit}"
 
 
 def _size_text(game: m.Game, lay: MapLayout) -> str:
@@ -1767,11 +1769,32 @@ def _occupied(ctx: _Ctx, lay: MapLayout, page: int) -> list[tiling.Rect]:
 
 
 def _printed_tiles(ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, page: int) -> list[tiling.Tile]:
-    """The tiles of a sheet worth a page: all of a map sheet; those of a chart sheet that hold something."""
+    """The tiles of a sheet worth a page: those that hold something.  On a map sheet that is the grid, the charts
+    and the title; a stated sheet larger than what the data draws on it (Escape from Hell's Gate's partial map on
+    its 22x34 in sheet) leaves tiles of bare paper, which the assembly plan marks "blank: not printed"."""
     if lay.pages[page].kind == "map":
-        return list(tplan.tiles)
-    used = _occupied(ctx, lay, page)
-    return [t for t in tplan.tiles if any(t.source.intersection(r) is not None for r in used)]
+        g = lay.geometry
+        gw, gh = g.grid.extent(g.size)
+        used = [tiling.Rect(g.ox, g.oy, gw, gh)]
+        used += [tiling.Rect(p.x, p.y, p.w, p.item.height) for p in lay.pages[page].placed]
+        if not lay.title_on_map:
+            used.append(_compact_title_box(ctx, lay, page)[2])
+    else:
+        used = _occupied(ctx, lay, page)
+    return [t for t in tplan.tiles if any(_own_part(t).intersection(r) is not None for r in used)]
+
+
+def _own_part(tile: tiling.Tile) -> tiling.Rect:
+    """The part of a tile no earlier tile prints: its source less the strips it shares with the tiles to its left
+    and above (content there is on those tiles too, so it alone does not make this tile worth a page)."""
+    r = tile.source
+    x0, y0, x1, y1 = r.x, r.y, r.x + r.w, r.y + r.h
+    for strip in tile.strips:
+        if strip.side == "left":
+            x0 = max(x0, strip.rect.x + strip.rect.w)
+        elif strip.side == "top":
+            y0 = max(y0, strip.rect.y + strip.rect.h)
+    return tiling.Rect(x0, y0, x1 - x0, y1 - y0)
 
 
 def _inches(points: float) -> str:
