@@ -6,11 +6,13 @@ import errno
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
-from . import model as m
 from . import units as U
-from .errors import BuildWarning, collect_warnings
-from .pdf import commit, discard, remove_stale, stage_file, stage_folder
+
+if TYPE_CHECKING:  # BuildOptions alone (verify --no-print-check, the estimate) needs neither pydantic nor reportlab
+    from . import model as m
+    from .errors import BuildWarning
 
 COMPONENTS = ("map", "counters", "cards", "handout", "images")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
@@ -78,6 +80,9 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     the files (e.g. a file named like the folder).
     """
     import importlib
+
+    from .errors import collect_warnings
+    from .pdf import commit, discard, remove_stale, stage_file, stage_folder
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
         # Import only what is asked for: the images need cairosvg, the cards reportlab's platypus.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import stat
@@ -16,11 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .errors import BuildWarning, LoadError, Problem
-from .units import COUNTER_SIZES, PAPER
 
+# Only what every command needs is imported here: each command imports its own modules when it runs, so that
+# `forge --version` loads neither pydantic nor yaml and `forge check` no renderer (tests/test_startup.py).
 if TYPE_CHECKING:
     from .builder import BuildOptions
+    from .errors import BuildWarning, Problem
     from .model import Game
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
@@ -95,6 +95,7 @@ def _warn_glyphs(game: Game, path: str) -> None:
 def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | None:
     """The game in ``path``, or None after printing every problem in it (one per line, then a count); with
     ``options``, also None when rendering it so is estimated to cost too much (forge.estimate: nothing rendered)."""
+    from .errors import LoadError
     from .loader import load
 
     try:
@@ -118,6 +119,7 @@ def _print_warnings(path: str, warnings: Sequence[BuildWarning]) -> None:
     the positions only)."""
     if not warnings:
         return
+    from .errors import LoadError, Problem
     from .keypath import dotted
     from .loader import _decode, parse_yaml
 
@@ -145,10 +147,34 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
-def cmd_schema(args: argparse.Namespace) -> int:
-    from .model import Game
+DOCUMENTED_MODEL = "forge.model_documented"
 
-    schema = Game.model_json_schema()
+
+def documented_model() -> Any:
+    """forge.model loaded once more under the name ``forge.model_documented``, which reads its fields' docstrings
+    (the JSON Schema's descriptions).  The forge.model that every command imports skips them: reading them costs about
+    50 ms a run (forge.model's ``model_config``; docs/PERFORMANCE.md)."""
+    import importlib.util
+
+    if DOCUMENTED_MODEL in sys.modules:
+        return sys.modules[DOCUMENTED_MODEL]
+    spec = importlib.util.spec_from_file_location(DOCUMENTED_MODEL, Path(__file__).with_name("model.py"))
+    if spec is None or spec.loader is None:  # pragma: no cover - model.py is part of the package
+        raise ImportError(f"cannot load {DOCUMENTED_MODEL}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[DOCUMENTED_MODEL] = module  # pydantic resolves the annotations through sys.modules
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[DOCUMENTED_MODEL]
+        raise
+    return module
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
+    schema = documented_model().Game.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "Hexforge game"
     sys.stdout.write(json.dumps(schema, indent=2, sort_keys=True) + "\n")
@@ -298,7 +324,6 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from .builder import BuildOptions
-    from .pdf import remove_stale, write_atomic
     from .verifier import exit_code, render_findings, verify
 
     status = EXIT_OK
@@ -321,6 +346,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.report and status == EXIT_BAD_INPUT:  # a partial report must not replace a whole one (docs/errata/)
         print(f"forge verify: {args.report} not written: bad input", file=sys.stderr)
     elif args.report:
+        from .pdf import remove_stale, write_atomic
+
         report = Path(args.report)
         remove_stale(report.parent, [report.name])
         write_atomic(report, text.encode("utf-8"))
@@ -330,6 +357,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .units import COUNTER_SIZES, PAPER
+
     p = argparse.ArgumentParser(
         prog="forge",
         description="Hexforge: make and check hex-and-counter wargames on paper from one YAML file.",

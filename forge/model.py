@@ -20,7 +20,14 @@ FORMAT_VERSION = 1
 
 
 class Base(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True, coerce_numbers_to_str=True)
+    # The fields' docstrings are the JSON Schema's descriptions, but reading them costs about 50 ms a run: only the
+    # copy of this module that `forge schema` loads reads them (forge.cli.documented_model, docs/PERFORMANCE.md).
+    model_config = ConfigDict(
+        frozen=True,
+        extra="forbid",
+        use_attribute_docstrings=__name__ == "forge.model_documented",
+        coerce_numbers_to_str=True,
+    )
 
 
 class Unknown(Base):
