@@ -171,14 +171,65 @@ def documented_model() -> Any:
     return module
 
 
-def cmd_schema(args: argparse.Namespace) -> int:
+def schema_json() -> str:
+    """The JSON Schema of the game format, as ``forge schema`` prints it (docs/hexforge.schema.json)."""
     import json
 
     schema = documented_model().Game.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "Hexforge game"
-    sys.stdout.write(json.dumps(schema, indent=2, sort_keys=True) + "\n")
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    sys.stdout.write(schema_json())
     return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from . import new
+
+    try:
+        written = new.write(args.name, args.grid, Path(args.out), schema_json())
+    except new.NewGameError as e:
+        print(f"forge new: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(written)
+    if not args.quiet:
+        print(
+            f"next: forge check {written}  ·  forge build {written}  ·  forge verify {written}",
+            file=sys.stderr,
+        )
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from . import vassal
+    from .errors import LoadError
+
+    status = EXIT_OK
+    for path in args.files:
+        game = _load_or_report(path)
+        if game is None:
+            status = EXIT_BAD_INPUT
+            continue
+        try:
+            vassal.refuse(game, path)  # a located error before anything is rendered
+            if not args.quiet:
+                print(f"exporting {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
+            written = vassal.export(game, Path(args.out), file=path)
+        except vassal.VassalUnavailable as e:  # an ImportError: pywargame is not installed
+            print(f"forge export: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except LoadError as e:
+            for problem in e.problems:
+                print(problem, file=sys.stderr)
+            n = len(e.problems)
+            print(f"{path}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        print(written)
+    return status
 
 
 MAX_BACK_OFFSET_MM = 5.0  # the calibration page's scales reach 6 mm; a printer off by more needs servicing
@@ -427,6 +478,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("schema", help="print the JSON Schema of the game format (for editor completion)")
     s.set_defaults(func=cmd_schema)
+
+    n = sub.add_parser(
+        "new",
+        help="write a complete, playable game to start from (Ferry Point, a teaching game): forge new 'River Crossing'",
+        description="Writes OUT/<id>.yaml (the id from NAME: 'River Crossing' -> river_crossing) and the JSON Schema "
+        "beside it. Exit status: 0 written, 2 bad name or the file exists (never overwritten).",
+    )
+    n.add_argument("name", metavar="NAME", help="the game's title, e.g. 'River Crossing'")
+    n.add_argument("--grid", default="hex", help="hex (default) or square")
+    n.add_argument("--out", default=".", type=_out_folder, help="folder to write into (default: the current one)")
+    n.add_argument("-q", "--quiet", action="store_true", help="print only the file written")
+    n.set_defaults(func=cmd_new)
+
+    e = sub.add_parser(
+        "export",
+        help="export a game as a digital play module: forge export vassal data/hells_gate.yaml",
+        description="Exit status: 0 ok, 2 bad input (or pywargame missing: pip install 'hexforge[vassal]').",
+    )
+    e.add_argument("format", choices=["vassal"], help="module format: vassal (a VASSAL 3.7 .vmod)")
+    e.add_argument("files", nargs="+", metavar="GAME.yaml")
+    e.add_argument(
+        "--out",
+        default="output",
+        type=_out_folder,
+        help="output folder (default: output); the module goes to OUT/<game id>/<game id>.vmod",
+    )
+    e.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
+    e.set_defaults(func=cmd_export)
     return p
 
 
