@@ -14,97 +14,28 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from _kits import synthetic
 
 from forge.builder import BuildOptions, build
 from forge.loader import load, loads
 
 
 def large_game(columns: int = 50, rows: int = 40, counters_per_side: int = 300) -> str:
-    """YAML text of a synthetic game big enough to stress the renderers."""
-    terrains = ["clear", "woods", "marsh", "hills"]
-    hexes: dict[str, Any] = {}
-    for c in range(columns):
-        for r in range(rows):
-            t = terrains[(c * 7 + r * 3) % 4]
-            label = f"{c + 1:02d}{r + 1:02d}"
-            entry: dict[str, Any] = {"terrain": t}
-            if (c + r) % 37 == 0:
-                entry["name"] = f"Town {label}"
-                entry["features"] = ["town"]
-            hexes[label] = entry
-    units = []
-    types = ["infantry", "armour", "mechanised", "cavalry", "artillery"]
-    for side in ("red", "blue"):
-        for i in range(counters_per_side):
-            col = (i % columns) + 1
-            row = 1 + (i // columns) % rows if side == "red" else rows - (i // columns) % rows
-            units.append(
-                {
-                    "id": f"{side}-{i}",
-                    "side": side,
-                    "name": f"{i + 1}th {types[i % 5].title()}",
-                    "label": str(i + 1),
-                    "type": types[i % 5],
-                    "size": ["X", "XX", "XXX"][i % 3],
-                    "steps": [f"{4 + i % 5}-{3 + i % 4}-{6 + i % 3}", f"{2 + i % 3}-{1 + i % 2}-{6 + i % 3}"],
-                    "setup": f"{col:02d}{row:02d}",
-                }
-            )
-    game = {
-        "format": 1,
-        "game": {
-            "id": "large",
-            "title": "Large Synthetic Game",
-            "source": "bench/bench_build.py",
-            "scale": {"km_per_hex": 10, "days_per_turn": 2},
-            "sides": [
-                {"id": "red", "name": "Red", "colour": "#c8102e"},
-                {"id": "blue", "name": "Blue", "colour": "#1f4e9c"},
-            ],
-            "first_side": "red",
-            "strength_format": "attack-defense-movement",
-        },
-        "map": {
-            "grid": {"kind": "hex", "orientation": "flat", "parity": "even", "columns": columns, "rows": rows},
-            "sheet": "34x22in",
-            "hex_size": "0.6in",
-            "status": "complete",
-            "default_terrain": "clear",
-            "hexes": hexes,
-            "paths": [{"kind": "road", "hexes": [f"{c:02d}05" for c in range(1, columns + 1)]}],
-        },
-        "terrain": {
-            "clear": {"name": "Clear", "movement": {"all": 1}},
-            "woods": {"name": "Woods", "pattern": "trees", "colour": "#9cc47f", "movement": {"all": 2}},
-            "marsh": {"name": "Marsh", "pattern": "marsh", "colour": "#b7d3c8", "movement": {"all": 3}},
-            "hills": {"name": "Hills", "pattern": "hills", "colour": "#d9c29a", "movement": {"all": 2}},
-            "town": {"name": "Town", "kind": "feature", "symbol": "town", "movement": {"all": 1}},
-            "road": {"name": "Road", "kind": "path", "colour": "#7a5a3a", "movement": {"all": 0.5}},
-        },
-        "units": units,
-        "turns": {"turns": [{"number": n} for n in range(1, 13)]},
-        "combat": {
-            "kind": "odds",
-            "crt": {
-                "columns": ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"],
-                "rows": ["1", "2", "3", "4", "5", "6"],
-                "cells": [["AE", "AR", "DR", "DR", "DE", "DE", "DE"]] * 6,
-            },
-            "results": {
-                "AE": {"meaning": "Attacker eliminated"},
-                "AR": {"meaning": "Attacker retreats"},
-                "DR": {"meaning": "Defender retreats"},
-                "DE": {"meaning": "Defender eliminated"},
-            },
-        },
-    }
-    return yaml.safe_dump(game, sort_keys=False)
+    """YAML text of a synthetic game big enough to stress the renderers (bench/_kits.py makes it)."""
+    return synthetic(
+        columns,
+        rows,
+        counters_per_side,
+        setup=True,  # no sheet: sized to the grid (26 x 24 in of 0.6 in hexes: 34x22in no longer holds it)
+        road=True,
+        game_id="large",
+        title="Large Synthetic Game",
+        source="bench/bench_build.py",
+    )
 
 
 def timed(fn) -> float:  # type: ignore[no-untyped-def]

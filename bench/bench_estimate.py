@@ -25,118 +25,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from _kits import synthetic
 
 from forge.builder import BuildOptions
 from forge.errors import LoadError
 from forge.estimate import estimate
 from forge.loader import loads
-
-TERRAINS = ["clear", "woods", "marsh", "hills"]
-TYPES = ["infantry", "armour", "mechanised", "cavalry", "artillery"]
-
-
-def synthetic(
-    columns: int,
-    rows: int,
-    units_per_side: int = 10,
-    markers: int = 0,
-    turns: int = 12,
-    listed: int = 20_000,
-    hex_size: str = "0.6in",
-) -> str:
-    """YAML text of a synthetic game: ``columns`` x ``rows`` hexes (the first ``listed`` with varied terrain, a
-    town every 37th, the rest the default), ``units_per_side`` two-step units a side, ``markers`` markers in 10
-    kinds, ``turns`` turns."""
-    hexes: dict[str, Any] = {}
-    xxyy = max(columns, rows) <= 99
-    for n in range(min(listed, columns * rows)):
-        c, r = n % columns, n // columns
-        label = f"{c + 1:02d}{r + 1:02d}" if xxyy else f"{c + 1},{r + 1}"
-        entry: dict[str, Any] = {"terrain": TERRAINS[(c * 7 + r * 3) % 4]}
-        if (c + r) % 37 == 0:
-            entry["name"] = f"Town {label}"
-            entry["features"] = ["town"]
-        hexes[label] = entry
-    units = []
-    for side in ("red", "blue"):
-        for i in range(units_per_side):
-            units.append(
-                {
-                    "id": f"{side}-{i}",
-                    "side": side,
-                    "name": f"{i + 1}th {TYPES[i % 5].title()}",
-                    "label": str(i + 1),
-                    "type": TYPES[i % 5],
-                    "size": ["X", "XX", "XXX"][i % 3],
-                    "steps": [f"{4 + i % 5}-{3 + i % 4}-{6 + i % 3}", f"{2 + i % 3}-{1 + i % 2}-{6 + i % 3}"],
-                    "entry": {"turn": 1 + i % turns},
-                }
-            )
-    kinds = 10 if markers else 0
-    marker_list = [
-        {"id": f"mk-{k}", "name": f"Marker {k}", "front": f"M{k}", "back": f"B{k}", "count": markers // kinds}
-        for k in range(kinds)
-    ]
-    labels = "xxyy" if xxyy else "col,row"
-    game = {
-        "format": 1,
-        "game": {
-            "id": "synthetic",
-            "title": "Synthetic Game",
-            "source": "bench/bench_estimate.py",
-            "scale": {"km_per_hex": 10, "days_per_turn": 2},
-            "sides": [
-                {"id": "red", "name": "Red", "colour": "#c8102e"},
-                {"id": "blue", "name": "Blue", "colour": "#1f4e9c"},
-            ],
-            "first_side": "red",
-            "strength_format": "attack-defense-movement",
-        },
-        "map": {
-            "grid": {
-                "kind": "hex",
-                "orientation": "flat",
-                "parity": "even",
-                "columns": columns,
-                "rows": rows,
-                "labels": labels,
-            },
-            "hex_size": hex_size,
-            "status": "complete",
-            "default_terrain": "clear",
-            "hexes": hexes,
-        },
-        "terrain": {
-            "clear": {"name": "Clear", "movement": {"all": 1}},
-            "woods": {"name": "Woods", "pattern": "trees", "colour": "#9cc47f", "movement": {"all": 2}},
-            "marsh": {"name": "Marsh", "pattern": "marsh", "colour": "#b7d3c8", "movement": {"all": 3}},
-            "hills": {"name": "Hills", "pattern": "hills", "colour": "#d9c29a", "movement": {"all": 2}},
-            "town": {"name": "Town", "kind": "feature", "symbol": "town", "movement": {"all": 1}},
-        },
-        "units": units,
-        "markers": marker_list,
-        "turns": {"turns": [{"number": n} for n in range(1, turns + 1)]},
-        "combat": {
-            "kind": "odds",
-            "crt": {
-                "columns": ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"],
-                "rows": ["1", "2", "3", "4", "5", "6"],
-                "cells": [["AE", "AR", "DR", "DR", "DE", "DE", "DE"]] * 6,
-            },
-            "results": {
-                "AE": {"meaning": "Attacker eliminated"},
-                "AR": {"meaning": "Attacker retreats"},
-                "DR": {"meaning": "Defender retreats"},
-                "DE": {"meaning": "Defender eliminated"},
-            },
-        },
-    }
-    return yaml.safe_dump(game, sort_keys=False)
-
 
 def run(game_file: Path, out: Path, args: list[str], cap: int) -> tuple[float, float, float, int]:
     """Wall seconds, CPU seconds, peak RSS in bytes and exit status of a build in a child capped at ``cap`` bytes
