@@ -812,11 +812,36 @@ class Victory(Base):
     data_note: DataNote = None
 
 
+class SpecialEffect(StrEnum):
+    """What the play engine (:mod:`forge.rules.hells_gate`) does for a special rule.  The engine finds a special
+    rule by this key, never by its number: a rule another game numbers 11.1 is only text until it says what it
+    does."""
+
+    OPENING_TURN_LIMITS = "opening-turn-limits"
+    """Hell's Gate 11.1: on its turns only the first side's armour moves (and must end apart), only the second
+    side's armour present at the start attacks, and shift caps and retreat limits of these turns apply."""
+    SECOND_TURN_LIMITS = "second-turn-limits"
+    """Hell's Gate 11.2: no entry into Tichonovka for the second side, the first side's supply lines at most three
+    hexes, and the movement freeze around Korsun."""
+    POCKET_SUPPLY = "pocket-supply"
+    """Hell's Gate 11.3: the freeze around Korsun again, and the shift caps with this rule's number hold for the
+    pocket hexes (Korsun, Yanovka, Shenderovka) while the second side holds Korsun."""
+    REBUILD = "rebuild"
+    """Hell's Gate 11.4: on its turns (or the turns the track marks with this rule's number) the first side may
+    flip one reduced, supplied corps back to full strength."""
+    BREAKOUT = "breakout"
+    """Hell's Gate 11.5: unsupplied units that neither moved nor retreated may try to break out, read on the table
+    with this rule's number."""
+
+
 class SpecialRule(Base):
     rule: RuleRef
     title: str
     turns: list[int] = []
     summary: str
+    effect: SpecialEffect | None = None
+    """What the play engine does for this rule (:class:`SpecialEffect`).  None: the engine applies nothing for it
+    (a rule players read, or one the rules kit already plays from other fields)."""
     data_note: DataNote = None
 
 

@@ -284,3 +284,27 @@ def test_random_games_reach_combat_and_mud() -> None:
     assert "mud roll" in logs
     assert ": mud" in logs
     assert " retreats to " in logs
+
+
+def test_special_rules_are_found_by_what_they_do_not_by_their_number() -> None:
+    """The engine applies Hell's Gate's special rules by their ``effect``: without it a rule numbered 11.1 is only
+    text (another game's 11.1 means something else), and a renumbered rule with its effect still applies."""
+    from test_hells_gate import ASSUMED
+
+    game = _seed("hells_gate")
+    rules = State.initial(game, strengths=ASSUMED).rules
+    assert (rules.turns_11_1, rules.breakout_turns, rules.rebuild_turns) == ({1}, {8}, {5, 7})
+    plain = game.model_copy(
+        update={"special_rules": [sr.model_copy(update={"effect": None}) for sr in game.special_rules]}
+    )
+    rules = State.initial(plain, strengths=ASSUMED).rules
+    assert (rules.turns_11_1, rules.breakout_turns, rules.freeze_turns) == (frozenset(), frozenset(), frozenset())
+    renumbered = game.model_copy(
+        update={
+            "special_rules": [
+                sr.model_copy(update={"rule": "X" + sr.rule}) if sr.effect == "opening-turn-limits" else sr
+                for sr in game.special_rules
+            ]
+        }
+    )
+    assert State.initial(renumbered, strengths=ASSUMED).rules.turns_11_1 == {1}

@@ -9,9 +9,10 @@ caps and strength modifiers, read through :mod:`forge.rules.combat`; or dice-poo
 :mod:`forge.rules.dicepool`), the defender limits, the mandatory-retreat rule, two-hex moves from the movement kit
 (``rules.movement``), retreats from the retreat kit (``rules.retreat``), stacking from ``rules.stacking``, the
 weather table, the breakout threshold, the victory points and the handicap, and the turns on which each special
-rule applies (``special_rules[*].turns``).  Hell's Gate's special rules (6.2, 11.1-11.5) apply only when the data
-has them; the hexes they need are looked up by name on the map (Korsun, Yanovka, Shenderovka, Tichonovka) or read
-from the reinforcement's condition (the A2-A6 of 6.2).  Side roles follow the turn order (the first side is Hell's
+rule applies (``special_rules[*].turns``).  Hell's Gate's special rules (11.1-11.5) apply only when the data has
+them, found by their ``effect`` (:class:`forge.model.SpecialEffect`), never by their number; the hexes they need
+are looked up by name on the map (Korsun, Yanovka, Shenderovka, Tichonovka) or read from the reinforcement's
+condition (the A2-A6 of 6.2).  Side roles follow the turn order (the first side is Hell's
 Gate's Soviets).  :func:`problems` lists what a game's data lacks for play; :meth:`State.initial` raises
 :class:`~forge.rules.board.UnplayableGameError` with that list.
 
@@ -58,6 +59,8 @@ from ..model import (
     Modifier,
     Shift,
     ShiftCap,
+    SpecialEffect,
+    SpecialRule,
     TerrainKind,
     Unknown,
     UnitSize,
@@ -403,12 +406,22 @@ class _Rules:
         return self.crt
 
 
-def _rule_turns(game: Game, rule: str) -> frozenset[int]:
-    """The turns of special rule ``rule`` (none when the game has no such rule)."""
-    for sr in game.special_rules:
-        if sr.rule == rule:
-            return frozenset(sr.turns)
-    return frozenset()
+def _special(game: Game, effect: SpecialEffect) -> SpecialRule | None:
+    """The special rule that has ``effect`` (:class:`forge.model.SpecialEffect`): the engine finds a rule by what
+    it does, never by its number."""
+    return next((sr for sr in game.special_rules if sr.effect is effect), None)
+
+
+def _rule_turns(game: Game, effect: SpecialEffect) -> frozenset[int]:
+    """The turns of the special rule with ``effect`` (none when the game has no such rule)."""
+    sr = _special(game, effect)
+    return frozenset(sr.turns) if sr is not None else frozenset()
+
+
+def _rule_number(game: Game, effect: SpecialEffect) -> str | None:
+    """The number of the special rule with ``effect``: the tables, shift caps and turn marks it governs carry it."""
+    sr = _special(game, effect)
+    return sr.rule if sr is not None else None
 
 
 def _hexes_in_text(board: Board, text: str) -> frozenset[int]:
@@ -515,13 +528,17 @@ def problems(game: Game) -> list[str]:
     if weather is not None and weather.table is not None and not any(t.id == weather.table for t in game.tables):
         out.append(f"the weather table {weather.table!r} is missing (tables)")
     names = {h.name for h in game.map.hexes.values() if h.name}
-    for rule, needed in (("11.2", _NAMES_11_2), ("11.3", _NAMES_11_3)):
-        if _rule_turns(game, rule):
+    for effect, needed in ((SpecialEffect.SECOND_TURN_LIMITS, _NAMES_11_2), (SpecialEffect.POCKET_SUPPLY, _NAMES_11_3)):
+        if _rule_turns(game, effect):
             missing = [x for x in needed if x not in names]
             if missing:
-                out.append(f"special rule {rule} needs the map to name {', '.join(missing)} (map.hexes[*].name)")
-    if _rule_turns(game, "11.5") and not any(t.rule == "11.5" for t in game.tables):
-        out.append("special rule 11.5 needs its breakout table (tables[*].rule: '11.5')")
+                out.append(
+                    f"special rule {_rule_number(game, effect)} ({effect}) needs the map to name "
+                    f"{', '.join(missing)} (map.hexes[*].name)"
+                )
+    breakout = _rule_number(game, SpecialEffect.BREAKOUT)
+    if _rule_turns(game, SpecialEffect.BREAKOUT) and not any(t.rule == breakout for t in game.tables):
+        out.append(f"special rule {breakout} (breakout) needs its table (tables[*].rule: '{breakout}')")
     return out
 
 
@@ -543,7 +560,7 @@ def _compile(board: Board) -> _Rules:
     for u in board.units:
         if u.entry is not None and u.entry.condition:
             trigger |= _hexes_in_text(board, u.entry.condition)
-    t11_1 = _rule_turns(game, "11.1")
+    t11_1 = _rule_turns(game, SpecialEffect.OPENING_TURN_LIMITS)
     present_t1 = {u.id for u in board.units if u.setup is not None or (u.entry and u.entry.turn in t11_1)}
     armour = [UnitType.ARMOUR]
     t1_att = frozenset(
@@ -576,13 +593,17 @@ def _compile(board: Board) -> _Rules:
             table[int(col)] = cell
     fixed = {t.number: t.weather for t in game.turns.turns if t.weather is not None}
     roll_turns = frozenset(t.number for t in game.turns.turns if t.weather is None)
-    bt = next((x for x in game.tables if x.rule == "11.5"), None)
+    breakout = _rule_number(game, SpecialEffect.BREAKOUT)
+    bt = next((x for x in game.tables if breakout is not None and x.rule == breakout), None)
     target = 5
     if bt is not None:
         plus = [col for col in bt.columns if col.endswith("+")]
         if plus:
             target = int(plus[0].rstrip("+"))
-    rebuild = frozenset(t.number for t in game.turns.turns if "11.4" in t.marks) or _rule_turns(game, "11.4")
+    rebuild_rule = _rule_number(game, SpecialEffect.REBUILD)
+    rebuild = frozenset(
+        t.number for t in game.turns.turns if rebuild_rule is not None and rebuild_rule in t.marks
+    ) or _rule_turns(game, SpecialEffect.REBUILD)
     nb = board.neighbours
     two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
     # 8.2's two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
@@ -656,10 +677,12 @@ def _compile(board: Board) -> _Rules:
         mandatory_min_hits=mand.min_hits if mand is not None else 10**6,
         retreat_absorbs=rr.loss_reduction_max if rr is not None and rr.loss_reduction_max else 1,
         turns_11_1=t11_1,
-        turns_11_2=_rule_turns(game, "11.2"),
-        freeze_turns=_rule_turns(game, "11.2") | _rule_turns(game, "11.3"),
+        turns_11_2=_rule_turns(game, SpecialEffect.SECOND_TURN_LIMITS),
+        freeze_turns=(
+            _rule_turns(game, SpecialEffect.SECOND_TURN_LIMITS) | _rule_turns(game, SpecialEffect.POCKET_SUPPLY)
+        ),
         rebuild_turns=rebuild,
-        breakout_turns=_rule_turns(game, "11.5"),
+        breakout_turns=_rule_turns(game, SpecialEffect.BREAKOUT),
         korsun=korsun,
         next_to_korsun=frozenset(board.neighbours[korsun]) if korsun >= 0 else frozenset(),
         tichonovka=names["Tichonovka"][0] if "Tichonovka" in names else -1,
@@ -704,7 +727,12 @@ def _compile(board: Board) -> _Rules:
         actions=_ActionCache(board),
         shift_codes=tuple(_SHIFT_ORDER.index(sh.condition) for sh in c.shifts) if pool is None else (),
         picks={},
-        pocket_caps=frozenset(i for i, cap in enumerate(c.shift_caps) if cap.rule == "11.3"),
+        pocket_caps=frozenset(
+            i
+            for i, cap in enumerate(c.shift_caps)
+            if _special(game, SpecialEffect.POCKET_SUPPLY) is not None
+            and cap.rule == _rule_number(game, SpecialEffect.POCKET_SUPPLY)
+        ),
         arrivals=arrivals,
     )
 
