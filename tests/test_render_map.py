@@ -444,3 +444,42 @@ def test_tiles_of_bare_paper_are_not_printed() -> None:
     assert f"on {len(printed)} letter pages" in assembly
     hg = pdfium.PdfDocument(M.render(load(data / "hells_gate.yaml"), BuildOptions()))
     assert "blank: not printed" not in hg[len(hg) - 1].get_textpage().get_text_range()
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_registration_marks_cover_no_map_content(paper: str) -> None:
+    """Every registration mark (its circle and cross) stands clear of every hex label, of the symbols, names and
+    badges of the hexes that have them, and of the charts and title: a mark goes where its strip is clearest, and
+    is left out when the strip's other mark is clear and it is not (issue 10: marks covered a turn badge)."""
+    from dataclasses import replace
+
+    data = Path(__file__).parent.parent / "data"
+    marks = 0
+    for path in sorted(data.glob("*.yaml")):
+        game = load(path)
+        options = replace(BuildOptions(), paper=paper)
+        lay = M.sheet_layout(game, options)
+        pw, ph = options.paper_size()
+        ctx = M._Ctx.build(game, options, {})
+        for i in range(len(lay.pages)):
+            if tiling.fits(lay.sheet_w, lay.sheet_h, pw, ph):
+                continue
+            obstacles = M.mark_obstacles(ctx, lay, i)
+            for tile in tiling.plan(lay.sheet_w, lay.sheet_h, pw, ph).tiles:
+                for strip in tile.strips:
+                    points = M.registration_points(strip, obstacles)
+                    assert 1 <= len(points) <= 2
+                    r = strip.rect
+                    _, size, tw = M._overlap_label(strip)  # the strip's own "overlap — glue under tile N"
+                    label = (
+                        tiling.Rect(r.x + r.w / 2 - size * 0.75, r.y + r.h / 2 - tw / 2, size * 1.5, tw)
+                        if strip.side in ("left", "right")
+                        else tiling.Rect(r.x + r.w / 2 - tw / 2, r.y + r.h / 2 - size * 0.75, tw, size * 1.5)
+                    )
+                    for x, y in points:
+                        marks += 1
+                        assert r.x <= x <= r.x + r.w
+                        assert r.y <= y <= r.y + r.h
+                        clear = M._clearance(x, y, [*obstacles, label])
+                        assert clear >= M.REG_REACH, (path.stem, tile.name, strip.side)
+    assert marks > 100

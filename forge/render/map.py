@@ -1878,9 +1878,10 @@ def draw(
         _draw_sheet(Pen(c, lay.sheet_h, options, palette, text=False), ctx, lay, i)
         c.endForm()
     for i in range(len(lay.pages)):
+        obstacles = mark_obstacles(ctx, lay, i)
         for tile in _printed_tiles(ctx, lay, tplan, i):
             c.setPageSize((tplan.paper_w, tplan.paper_h))
-            _tile_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, tile, i, form)
+            _tile_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, tile, i, form, obstacles)
             finish(c)
     for i in range(len(lay.pages)):
         c.setPageSize((tplan.paper_w, tplan.paper_h))
@@ -1912,15 +1913,88 @@ def _registration(pen: Pen, x: float, y: float, r: float) -> None:
     pen.polyline([(x, y - r * 1.35), (x, y + r * 1.35)], stroke="crop", width=0.35, cap=0)
 
 
-def registration_points(strip: tiling.Strip) -> list[tuple[float, float]]:
-    """Sheet positions of the registration marks in an overlap strip: on its centre line, a quarter of the way
-    in from each end (the same points on both tiles that share the strip)."""
+REG_RADIUS = 0.09 * INCH
+"""Radius of a registration mark's outer circle; its cross reaches 1.35 times as far."""
+REG_REACH = 1.35 * REG_RADIUS
+
+
+def mark_obstacles(ctx: _Ctx, lay: MapLayout, page: int) -> list[tiling.Rect]:
+    """What a registration mark must not cover on a sheet, in sheet coordinates: every hex label, the symbols,
+    names and badges of every hex that has them, the charts and the title box."""
+    out = [tiling.Rect(p.x, p.y, p.w, p.item.height) for p in lay.pages[page].placed]
+    if not lay.title_on_map or lay.pages[page].kind != "map":
+        out.append(_compact_title_box(ctx, lay, page)[2])
+    if lay.pages[page].kind != "map":
+        return out
+    geom = lay.geometry
+    ri = geom.inner
+    lsize = min(8.0, max(MIN_PT, geom.size * 0.055))
+    for cell in geom.grid.cells():
+        cx, cy = geom.center(cell)
+        lw = text_width(ctx.grid.label(cell), lsize, FONT) + 4
+        out.append(tiling.Rect(cx - lw / 2, cy - 0.70 * ri - lsize * 0.9, lw, lsize * 1.2))
+        info = ctx.hexes.get(cell)
+        if info is not None and (info.name or info.features or info.supply or info.vp is not None or info.setup):
+            out.append(tiling.Rect(cx - 0.9 * ri, cy - 0.48 * ri, 1.8 * ri, 1.38 * ri))
+        elif ctx.terrain_of[cell] is None:  # the "?" of a hex the rules do not describe
+            out.append(tiling.Rect(cx - 0.1 * ri, cy - 0.1 * ri, 0.2 * ri, 0.3 * ri))
+    return out
+
+
+def _clearance(x: float, y: float, rects: Sequence[tiling.Rect]) -> float:
+    """Distance from a point to the nearest of ``rects`` (0 inside one)."""
+    best = math.inf
+    for r in rects:
+        dx = max(r.x - x, 0.0, x - (r.x + r.w))
+        dy = max(r.y - y, 0.0, y - (r.y + r.h))
+        best = min(best, math.hypot(dx, dy))
+    return best
+
+
+def _overlap_label(strip: tiling.Strip) -> tuple[str, float, float]:
+    """The label an overlap strip carries on the tile it belongs to: text, size, and length along the strip."""
     r = strip.rect
-    if strip.side in ("left", "right"):
-        x = r.x + r.w / 2
-        return [(x, r.y + r.h * 0.25), (x, r.y + r.h * 0.75)]
-    y = r.y + r.h / 2
-    return [(r.x + r.w * 0.25, y), (r.x + r.w * 0.75, y)]
+    along = r.h if strip.side in ("left", "right") else r.w
+    t, s = _fit(f"overlap — glue under tile {strip.neighbour}", along - 0.6 * INCH, 6.5, FONT_BOLD)
+    return t, s, text_width(t, s, FONT_BOLD) + 6
+
+
+def registration_points(
+    strip: tiling.Strip, obstacles: Sequence[tiling.Rect] = ()
+) -> list[tuple[float, float]]:
+    """Sheet positions of the registration marks in an overlap strip: two on its centre line, one in each half,
+    each where it stands clearest of ``obstacles`` (:func:`mark_obstacles`: labels, symbols, names, charts), the
+    point nearest the quarter mark when several are clear.  The positions depend only on the sheet, so both tiles
+    that share the strip print them at the same place."""
+    r = strip.rect
+    vertical = strip.side in ("left", "right")
+    length = r.h if vertical else r.w
+    near = [o for o in obstacles if o.intersection(tiling.Rect(r.x - 72, r.y - 72, r.w + 144, r.h + 144))]
+    _, size, tw = _overlap_label(strip)  # the strip's own label, at its middle, on the tile that owns it
+    if vertical:
+        near.append(tiling.Rect(r.x + r.w / 2 - size * 0.75, r.y + r.h / 2 - tw / 2, size * 1.5, tw))
+    else:
+        near.append(tiling.Rect(r.x + r.w / 2 - tw / 2, r.y + r.h / 2 - size * 0.75, tw, size * 1.5))
+
+    def at(t: float) -> tuple[float, float]:
+        return (r.x + r.w / 2, r.y + t) if vertical else (r.x + t, r.y + r.h / 2)
+
+    best: list[tuple[float, float]] = []  # (clearance, position along the strip), one per half
+    step = 3.6  # 0.05 in
+    for lo, hi, quarter in ((0.08, 0.5, 0.25), (0.5, 0.92, 0.75)):
+        best_t, best_key = quarter * length, (-math.inf, 0.0)
+        t = lo * length
+        while t <= hi * length:
+            clear = min(_clearance(*at(t), near), 4 * REG_REACH)  # beyond this, any point is clear enough
+            key = (clear, -abs(t - quarter * length))
+            if key > best_key:
+                best_t, best_key = t, key
+            t += step
+        best.append((best_key[0], best_t))
+    # A mark that would cover something is left out when the strip's other mark is clear (one mark and the hex
+    # lines still line the tiles up); a strip with no clear point keeps its clearer mark.
+    kept = [(c, t) for c, t in best if c >= REG_REACH]
+    return [at(t) for _, t in (kept or [max(best)])]
 
 
 def _scale_bar(pen: Pen, x: float, y: float) -> None:
@@ -1935,7 +2009,14 @@ def _scale_bar(pen: Pen, x: float, y: float) -> None:
 
 
 def _tile_page(
-    pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile: tiling.Tile, page: int, form: str = ""
+    pen: Pen,
+    ctx: _Ctx,
+    lay: MapLayout,
+    tplan: tiling.TilePlan,
+    tile: tiling.Tile,
+    page: int,
+    form: str = "",
+    obstacles: Sequence[tiling.Rect] = (),
 ) -> None:
     c = pen.c
     src = tile.source
@@ -1956,19 +2037,15 @@ def _tile_page(
         if strip.side in ("right", "bottom"):
             # This tile's strip goes under its right/lower neighbour: shade and label it.
             pen.rect(sx, sy, r.w, r.h, fill="overlap", alpha=0.3)
-            label = f"overlap — glue under tile {strip.neighbour}"
+            t, s, tw = _overlap_label(strip)
             if strip.side == "right":
-                t, s = _fit(label, r.h - 0.6 * INCH, 6.5, FONT_BOLD)
-                tw = text_width(t, s, FONT_BOLD) + 6
                 pen.rect(sx + r.w / 2 - s * 0.75, sy + r.h / 2 - tw / 2, s * 1.5, tw, fill="paper", radius=2)
                 pen.text(sx + r.w / 2 + s * 0.35, sy + r.h / 2, t, size=s, font=FONT_BOLD, align="centre", angle=90)
             else:
-                t, s = _fit(label, r.w - 0.6 * INCH, 6.5, FONT_BOLD)
-                tw = text_width(t, s, FONT_BOLD) + 6
                 pen.rect(sx + r.w / 2 - tw / 2, sy + r.h / 2 - s * 0.75, tw, s * 1.5, fill="paper", radius=2)
                 pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
-        for x, y in registration_points(strip):
-            _registration(pen, *to_page(x, y), 0.09 * INCH)
+        for x, y in registration_points(strip, obstacles):
+            _registration(pen, *to_page(x, y), REG_RADIUS)
     _crop_marks(pen, px, py, src.w, src.h)
     # Header and footer run between the tile's vertical crop marks (which stand above and below its corners,
     # at x = px and px + w), never across them.
