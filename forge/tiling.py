@@ -25,12 +25,17 @@ from typing import Literal
 
 from .impose import Rect
 
-__all__ = ["DEFAULT_MARGIN", "DEFAULT_OVERLAP", "Rect", "Strip", "Tile", "TilePlan", "fits", "plan"]
+__all__ = ["DEFAULT_MARGIN", "DEFAULT_OVERLAP", "PRINTABLE_MARGIN", "Rect", "Strip", "Tile", "TilePlan", "fits", "plan"]
 
 DEFAULT_MARGIN = 0.4 * 72
-"""Unprintable border kept clear on every side of the paper (0.4 in): most home printers need 0.25 in or less."""
+"""Border around a tile's trim on every side of the paper (0.4 in): the crop marks, header and footer go there,
+outside the printer margin (``PRINTABLE_MARGIN``)."""
 DEFAULT_OVERLAP = 0.5 * 72
 """Width of the strip two neighbouring tiles both print, to glue one under the other (0.5 in)."""
+PRINTABLE_MARGIN = 5 / 25.4 * 72
+"""The printer margin every layout assumes: nothing but a map's own artwork is printed within 5 mm of a paper
+edge (home inkjets and lasers print to 3-5 mm of it).  A tile's trim stands ``DEFAULT_MARGIN`` in, so its crop
+marks, header and footer fit between."""
 
 _EPS = 1e-6
 

@@ -843,7 +843,16 @@ def draw_calibration(c: Canvas, options: BuildOptions, *, title: str = "") -> in
     # ---- front
     c.setFillColor(ink)
     c.setStrokeColor(ink)
-    _text(c, 54, h - 60, f"Duplex calibration: FRONT{(' (' + title + ')') if title else ''}", 14, FONT_BOLD)
+    head, hs = fit_line(
+        f"Duplex calibration: FRONT{(' (' + title + ')') if title else ''}",
+        w - 108,
+        14,
+        font=FONT_BOLD,
+        where=("game", "title"),
+        what="calibration page title",
+        name=title or None,
+    )
+    _text(c, 54, h - 60, head, hs, FONT_BOLD)
     how = (
         f"Print pages 1-2 double-sided at 100% (actual size), flipping on the {flip} edge. Hold the sheet "
         "to the light: read where the centre of each ring printed on the back falls on the cross's scales "

@@ -1898,12 +1898,20 @@ CROP_CLEAR = 4.0
 """Room kept between a tile's vertical crop mark and the header or footer text beside it."""
 
 
-def _crop_marks(pen: Pen, x: float, y: float, w: float, h: float) -> None:
-    gap, ln = 0.06 * INCH, 0.22 * INCH
+def _crop_marks(pen: Pen, x: float, y: float, w: float, h: float, paper_w: float, paper_h: float) -> None:
+    """Crop marks at a tile's corners, outside it: each as long as 0.22 in allows before the printer margin
+    (``tiling.PRINTABLE_MARGIN``) of the paper edge it points to."""
+    gap = 0.06 * INCH
+    keep = tiling.PRINTABLE_MARGIN
     for cx, sx in ((x, -1), (x + w, 1)):
         for cy, sy in ((y, -1), (y + h, 1)):
-            pen.polyline([(cx + sx * gap, cy), (cx + sx * (gap + ln), cy)], stroke="crop", width=0.35, cap=0)
-            pen.polyline([(cx, cy + sy * gap), (cx, cy + sy * (gap + ln))], stroke="crop", width=0.35, cap=0)
+            room_x = (cx if sx < 0 else paper_w - cx) - keep - gap
+            room_y = (cy if sy < 0 else paper_h - cy) - keep - gap
+            lx, ly = min(0.22 * INCH, room_x), min(0.22 * INCH, room_y)
+            if lx > 0:
+                pen.polyline([(cx + sx * gap, cy), (cx + sx * (gap + lx), cy)], stroke="crop", width=0.35, cap=0)
+            if ly > 0:
+                pen.polyline([(cx, cy + sy * gap), (cx, cy + sy * (gap + ly))], stroke="crop", width=0.35, cap=0)
 
 
 def _registration(pen: Pen, x: float, y: float, r: float) -> None:
@@ -2046,7 +2054,7 @@ def _tile_page(
                 pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
         for x, y in registration_points(strip, obstacles):
             _registration(pen, *to_page(x, y), REG_RADIUS)
-    _crop_marks(pen, px, py, src.w, src.h)
+    _crop_marks(pen, px, py, src.w, src.h, tplan.paper_w, tplan.paper_h)
     # Header and footer run between the tile's vertical crop marks (which stand above and below its corners,
     # at x = px and px + w), never across them.
     left, right = max(tplan.margin, px + CROP_CLEAR), min(tplan.paper_w - tplan.margin, px + src.w - CROP_CLEAR)
