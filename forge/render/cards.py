@@ -673,7 +673,9 @@ def combat_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     out = crt_blocks(game, st, avail) + dice_pool_blocks(game, st, avail)
     out += shift_blocks(game, st, avail) + modifier_blocks(game, st, avail)
     limits = []
-    if c.max_attackers_per_hexside is not None:
+    if isinstance(c.max_attackers_per_hexside, Unknown):  # never "at most ?" on what players hold
+        limits.append("attackers per hexside: the rules give no limit")
+    elif c.max_attackers_per_hexside is not None:
         limits.append(f"attackers per hexside: at most {_num(c.max_attackers_per_hexside)}")
     for sid, n in sorted(c.max_defenders.items()):
         limits.append(f"{_side_name(game, sid)} defenders per hex: at most {n}")
