@@ -381,6 +381,15 @@ def _has_unknown(grid: list[list[str]]) -> bool:
     return any(x.strip() == "?" for row in grid for x in row)
 
 
+def write_in(grid: list[list[str]]) -> list[list[str]]:
+    """A results table as players get it: a cell the rules do not give is left empty, a box to write the published
+    value in, never a "?" to play with (as on the counters)."""
+    return [["" if x.strip() == "?" else x for x in row] for row in grid]
+
+
+WRITE_IN_NOTE = "An empty cell is a result the rules do not print: write it in from the published table."
+
+
 def _dice_label(crt: Crt) -> str:
     return crt.dice if len(crt.dice) <= 5 else "Die"
 
@@ -488,7 +497,9 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             grid = _grid_rows(sec_cells, crt.rows, n)
             unknown_any |= _has_unknown(grid)
             tables.append(
-                _crt_table(crt, grid, crt.rows, st, avail, corner=corner, title=_section_name(game, sec), grow=False)
+                _crt_table(
+                    crt, write_in(grid), crt.rows, st, avail, corner=corner, title=_section_name(game, sec), grow=False
+                )
             )
         out += _side_by_side([t for t in tables if isinstance(t, Table)], avail)
         out += [t for t in tables if not isinstance(t, Table)]
@@ -496,7 +507,7 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         cells = crt.cells if not isinstance(crt.cells, dict) else Unknown(unknown="sections without a section list")
         grid = _grid_rows(cells, crt.rows, n)
         unknown_any |= _has_unknown(grid)
-        out.append(_crt_table(crt, grid, crt.rows, st, avail, corner=corner))
+        out.append(_crt_table(crt, write_in(grid), crt.rows, st, avail, corner=corner))
         if isinstance(cells, Unknown):
             whole_unknown = cells.unknown or "the rules do not print it"
     legend: list[str] = []
@@ -525,7 +536,7 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         extra_note = f" {esc(auto.note)}" if auto.note else ""
         legend.append(f"<b>{where} {esc(col)}:</b> {what} {_rule(auto.rule)}.{extra_note}")
     if unknown_any:
-        legend.append(f"<b>?</b> = {esc(UNKNOWN_NOTE[4:])} (unknown, never invented).")
+        legend.append(f"<b>{esc(WRITE_IN_NOTE)}</b>")
     out += [P(line, st.small) for line in legend]
     if crt.secondary is not None:
         out += _secondary(crt, crt.secondary, st, avail)
@@ -539,8 +550,10 @@ def _secondary(crt: Crt, sec: Grid2D, st: Styles, avail: float) -> list[Flowable
     grid = _grid_rows(sec.cells, sec.rows, len(crt.columns))
     out: list[Flowable] = [
         heading(st, "Secondary dice: extra step losses, attacker / defender (- = none)", level=2),
-        _crt_table(crt, grid, sec.rows, st, avail, corner="Die", markup=False),
+        _crt_table(crt, write_in(grid), sec.rows, st, avail, corner="Die", markup=False),
     ]
+    if _has_unknown(grid):
+        out.append(note(st, WRITE_IN_NOTE))
     if isinstance(sec.cells, Unknown):
         out.append(note(st, f"Every secondary cell is unknown: {esc(sec.cells.unknown)}"))
     return out

@@ -84,8 +84,10 @@ class _Check:
         start: int = 0,
         title: str | None = None,
         row_header: str = "",
+        write_in: bool = False,
     ) -> int:
-        """Check a table printed title, header, then each row as its label and cells; return where it ends."""
+        """Check a table printed title, header, then each row as its label and cells; return where it ends.
+        ``write_in``: an unknown cell (``?``) is printed empty, a box to write the value in (the CRT's cells)."""
         if not isinstance(cells, list):
             return start
         text = self.text
@@ -101,8 +103,11 @@ class _Check:
             self.missing(rule, f"the {name} (headings {' '.join(columns)})", ref)
             return start
         pos = at + len(head)
+        def shown(cell: object) -> str:
+            return "" if write_in and str(cell).strip() == "?" else str(cell)
+
         for label, row in zip(rows, cells, strict=True):
-            want = _norm(label + "".join(str(c) for c in row))
+            want = _norm(label + "".join(shown(c) for c in row))
             found = text.find(want, pos, pos + len(want) + WINDOW)
             if found >= 0:
                 pos = found + len(want)
@@ -113,7 +118,7 @@ class _Check:
                 continue
             p = lab + len(_norm(label))
             for col, cell in zip(columns, row, strict=True):
-                c = _norm(str(cell))
+                c = _norm(shown(cell))
                 if text.startswith(c, p):
                     p += len(c)
                     continue
@@ -140,10 +145,18 @@ def check_cards(game: m.Game, pdf: bytes) -> list[Finding]:
                     rule=crt.rule,
                     ref="combat.crt",
                     start=pos,
+                    write_in=True,
                 )
         else:
             pos = chk.grid(
-                crt.columns, crt.rows, crt.cells, name="CRT", rule=crt.rule, ref="combat.crt", title=crt.title
+                crt.columns,
+                crt.rows,
+                crt.cells,
+                name="CRT",
+                rule=crt.rule,
+                ref="combat.crt",
+                title=crt.title,
+                write_in=True,
             )
             if crt.secondary is not None:
                 chk.grid(
@@ -154,6 +167,7 @@ def check_cards(game: m.Game, pdf: bytes) -> list[Finding]:
                     rule=crt.rule,
                     ref="combat.crt.secondary",
                     start=pos,
+                    write_in=True,
                 )
     for t in game.tables:
         chk.grid(
