@@ -100,6 +100,8 @@ _WHY: dict[str, tuple[str, str]] = {
     "row is read from CRT rows the book does not print, so no engine procedure picks the row", "book"),
     "row_used": ("7.4 applies only the defender's best terrain; whether the bridge row beats the clear row is read "
     "from CRT rows the book does not print, so no engine procedure picks the row", "book"),
+    "troops_min": ("how many men a counter stands for: the design's scale, which no rule uses", "context"),
+    "troops_max": ("how many men a counter stands for: the design's scale, which no rule uses", "context"),
     "without_c1": ("the column of the attack without the C1 divisions needs the strengths of the units in B1, C1 "
     "and B2, which the rulebook does not give", "book"),
 }
