@@ -63,26 +63,19 @@ def supplied_cells(
     ``enemy_occupied`` and from the zone it exerted in ``blocked``) never removes a cell; raising
     ``max_length`` never removes a cell.
     """
-    if max_length is not None and max_length < 0:
-        raise ValueError(f"max_length must be >= 0, not {max_length}")
+    return reachable(sources, neighbours, _Closed(enemy_occupied, friendly_occupied, blocked), max_length)
 
-    dist: dict[H, int] = {}
-    queue: deque[H] = deque()
-    for s in sources:
-        if s not in dist and s not in enemy_occupied and (s in friendly_occupied or s not in blocked):
-            dist[s] = 0
-            queue.append(s)
-    while queue:
-        cell = queue.popleft()
-        d = dist[cell] + 1
-        if max_length is not None and d > max_length:
-            continue
-        for n in neighbours(cell):
-            # passable(), inlined: this loop is the engine's hottest in a supply phase
-            if n not in dist and n not in enemy_occupied and (n in friendly_occupied or n not in blocked):
-                dist[n] = d
-                queue.append(n)
-    return dist
+
+class _Closed:
+    """The cells a supply line may not enter, as one container: the negation of :func:`passable`."""
+
+    __slots__ = ("blocked", "enemy", "friendly")
+
+    def __init__(self, enemy: Container[H], friendly: Container[H], blocked: Container[H]) -> None:
+        self.enemy, self.friendly, self.blocked = enemy, friendly, blocked
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self.enemy or (cell not in self.friendly and cell in self.blocked)
 
 
 def reachable(
