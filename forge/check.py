@@ -17,8 +17,20 @@ from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
 from .notation import DiffColumn, OddsColumn, Strength
 
-HEX_KEYS = {"hex", "hexes", "from", "to", "path", "via", "supply_source", "defender_hex", "attacker_hexes"}
-UNIT_KEYS = {"unit", "units", "attackers", "defenders", "attacker_units", "defender_units"}
+HEX_KEYS = {
+    "hex",
+    "hexes",
+    "from",
+    "to",
+    "path",
+    "via",
+    "supply_source",
+    "defender_hex",
+    "attacker_hexes",
+    "advance_to",
+    "enemy_hex",
+}
+UNIT_KEYS = {"unit", "units", "attackers", "defenders", "attacker_units", "defender_units", "advancing", "enemy"}
 SHIFT_KEYS = {"shifts"}
 COLUMN_KEYS = {"column", "final_column", "base_column"}
 
@@ -506,6 +518,12 @@ class _Checker:
             path: PathT = ("examples", i)
             if ex.id in seen:
                 self.err((*path, "id"), f"example id {ex.id!r} is used twice")
+            if ex.follows is not None and ex.follows not in seen:
+                what = "itself" if ex.follows == ex.id else "no example before it"
+                self.err(
+                    (*path, "follows"),
+                    f"follows {ex.follows!r}, which names {what} (expected an earlier example's id)",
+                )
             seen.add(ex.id)
             for part in ("given", "states"):
                 for sub, key, value in _walk(getattr(ex, part)):

@@ -890,6 +890,10 @@ class Example(Base):
     """Where the data's author suspects the book disagrees with its own rules."""
     source_line: int | None = None
     """Line of the seed text the example comes from."""
+    follows: Id | None = None
+    """The example this one continues, as the next step of one worked sequence (a worked turn): where the earlier
+    steps put a unit (a move's or a retreat's ``to``, an advance) still holds here, unless a step in between
+    moves it."""
 
 
 # --------------------------------------------------------------------------------------------------------- rules kit

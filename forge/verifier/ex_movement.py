@@ -453,6 +453,14 @@ def ex_movement_claims(ctx: Context, acc: Acc) -> None:
     for key in ("mp_inside_range", "kg_cost"):
         if key in st and mr is not None and mr.free_zones:
             acc.check(key, _free_zone_cost(ctx, _side_of(ctx, acc)), "two hexes moved inside a free zone")
+    if "exception" in st and mr is not None and any(z.negated_by_ezoc for z in mr.free_zones):
+        acc.skip(
+            "exception",
+            "where the bonus does not apply depends on where the enemy units stand: the rules' exception (an enemy "
+            "zone reaching any hex of the range cancels all of it) and one limited to the hexes under an enemy zone "
+            "agree whenever no enemy zone reaches the range, and the example does not say where the enemy units are",
+            "book",
+        )
 
     # --- mobile assaults ------------------------------------------------------------------------------------
     ma = mr.mobile_assault if mr is not None else None
@@ -515,11 +523,6 @@ _WHY: dict[str, tuple[str, str]] = {
     "independent recomputes it", "book"),
     "hexes": ("the units' start hexes and the other units' positions at that moment are not stated: the hexes come "
     "from the example itself (a partial map's geometry reconstructed from these same moves)", "book"),
-    "enemy_hex": (
-        "an enemy unit's position at that moment follows from the earlier steps of the worked example, which the "
-        "verifier does not carry from one example to the next",
-        "engine",
-    ),
     "exception": ("a statement in words (where the bonus does not apply), no value to recompute", "engine"),
     "legal": (
         "the move is not a path on the map (it leaves the map and comes back): not a move the movement kit models",
@@ -541,6 +544,8 @@ def ex_movement_unchecked(ctx: Context, acc: Acc) -> None:
             continue
         if acc.ex.kind is K.MOVEMENT and key in _WHY:
             acc.skip(key, *_WHY[key])
+            if key == "to":
+                acc.given("from")  # the start of the move whose end stays unchecked: an input of that claim alone
         elif isinstance(value, str) and re.search(r"\bMA\b", value) and ctx.game.rules.zoc is not None:
             acc.skip(
                 key, "a cost in words (a share of the unit's movement allowance): no unit, so no number to recompute"

@@ -11,6 +11,7 @@ from . import ex_results  # noqa: F401  (combat results, combat rule facts, tabl
 from . import ex_zoc_groups  # noqa: F401  (infiltration costs, organisational groups)
 from . import ex_units  # noqa: F401  (units' step counts against the step rule)
 from . import ex_support  # noqa: F401  (the defence after committed support markers)
+from . import ex_sequence  # noqa: F401  (positions carried through a worked sequence)
 from .core import HANDLERS, Acc, Claim, Context, _root, show
 
 __all__ = ["check_examples"]

@@ -455,9 +455,9 @@ def baseline(game: m.Game) -> Baseline:
 def names(f: Finding, site: Site) -> bool:
     """Does the finding name the site: its example (a stated value), its ``uses``, a ref ``<kind>.<id>`` or an
     extra ``<kind>: <id>`` (``terrain.town``, ``shift: town``), or (a CRT cell) its column and row?"""
-    if site.kind == "stated":
-        return site.example is not None and site.example in str(f.ref or "").split(", ")
     used = set(str(f.extra.get("uses", "")).split(", "))
+    if site.kind == "stated":  # its own example's finding, or a later step's that carried the value (ex_sequence)
+        return (site.example is not None and site.example in str(f.ref or "").split(", ")) or site.name in used
     if _read(site, used):
         return True
     kind, ident = site.name.split(":")[:2]
