@@ -218,6 +218,29 @@ def ex_sequence(ctx: Context, acc: Acc) -> None:
             acc.skip("phases", "the sequence lists phases by side, not one player turn")
     if "player_turns" in st and seq and all(p.side is None for p in seq):
         acc.check("player_turns", len(ctx.sides), "each side plays the whole sequence", how="data")
+    if "attack_steps" in st:
+        # the steps the book lists for one attack, against the numbered rules it then gives each step (the combat
+        # phase's rule number, one level down: 4.1 ... 4.4, with 4.4.1 and 4.4.2 inside 4.4)
+        combat = [p for p in seq if m.PhaseActivity.COMBAT in p.activities and p.rule]
+        heads = {str(p.rule) for p in combat}
+        steps = sorted(
+            {
+                ".".join(r.rule.split(".")[:2])
+                for r in ctx.game.special_rules
+                for h in heads
+                if r.rule.startswith(h + ".")
+            }
+        )
+        if len(heads) != 1 or not steps:
+            acc.skip("attack_steps", "the sequence of play names no combat phase whose rule has numbered sub-rules")
+        else:
+            acc.use("path:special_rules")
+            acc.check(
+                "attack_steps",
+                len(steps),
+                f"the numbered rules under the combat phase's rule {heads.pop()}: {', '.join(steps)}",
+                how="data",
+            )
     if "max_attacks_per_turn" in st and acc.has("side"):
         side = str(acc.given("side"))
         mine = [p for p in seq if p.side in (side, None)]

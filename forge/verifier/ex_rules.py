@@ -278,7 +278,15 @@ def ex_rules_claim(ctx: Context, acc: Acc) -> None:
         acc.check("min_per_side", rng[0] if rng else None, "rules.supply.sources_per_side", how="data")
         acc.check("max_per_side", rng[1] if rng else None, "rules.supply.sources_per_side", how="data")
         if "where" in st:
-            acc.skip("where", "where the sources lie is said in words (the scenario marks them)")
+            if any(h.supply for h in ctx.game.map.hexes.values()):
+                acc.skip("where", "where the sources lie is said in words (the scenario marks them)")
+            else:  # nothing to hold the words against: no hex of the map is a source
+                acc.skip(
+                    "where",
+                    "no hex of the map data is a supply source (the book's map, if it has one, is not in its text), "
+                    "so there are no sources to compare with where the book says they lie",
+                    "book",
+                )
 
 
 def _levels(ctx: Context, acc: Acc) -> None:

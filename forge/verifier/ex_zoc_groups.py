@@ -92,8 +92,6 @@ _WHY: dict[str, tuple[str, str]] = {
     "order of battle (the encircled infantry and their steps) to apply it to", "book"),
     "air_range": ("that air markers bombard at any range is said only in the limit's words (rules.limits 'what'); "
     "no engine check measures bombardment ranges, as no example places units", "engine"),
-    "attack_steps": ("the attack's steps are the numbered rules 4.1-4.4 in words; the sequence data holds phases, "
-    "not the steps within one", "engine"),
     "combat_penalty": ("a judgement in words ('severe'); the x1/2 it stands for is recomputed (values), and the "
     "data's doubt shows it is mild for small units", "context"),
     "row_without_engineer": ("7.4 applies only the defender's best terrain; whether the river row beats the clear "
