@@ -316,6 +316,22 @@ class _Checker:
             for uid, hx in sc.setup.items():
                 self.name(("scenarios", i, "setup", uid), uid, self.unit_ids, "unit id")
                 self.hex(("scenarios", i, "setup", uid), hx)
+            for mid in sc.markers:
+                self.name(("scenarios", i, "markers", mid), mid, [mk.id for mk in self.game.markers], "marker id")
+            for j, ft in enumerate(sc.features):
+                self.name(("scenarios", i, "features", j, "feature"), ft.feature, self.game.terrain, "terrain")
+                self.name(("scenarios", i, "features", j, "side"), ft.side, self.sides, "side")
+                for k, hx in enumerate(ft.hexes):
+                    self.hex(("scenarios", i, "features", j, "hexes", k), hx)
+        for i, ad in enumerate(self.game.combat.alone_defense):
+            for k, uid in enumerate(ad.units):
+                self.name(("combat", "alone_defense", i, "units", k), uid, self.unit_ids, "unit id")
+        mr = self.game.rules.movement
+        for i, lk in enumerate(mr.off_map if mr else []):
+            self.name(("rules", "movement", "off_map", i, "side"), lk.side, self.sides, "side")
+            for key in ("exits", "returns"):
+                for k, hx in enumerate(getattr(lk, key)):
+                    self.hex(("rules", "movement", "off_map", i, key, k), hx)
 
     def check_turns(self) -> None:
         tt = self.game.turns

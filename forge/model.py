@@ -376,6 +376,9 @@ class Unit(Base):
     group: str | None = None
     """Formation or colour group (a key of the side's ``groups``)."""
     copies: int = Field(default=1, ge=1, le=100)
+    returns_after: int | None = Field(default=None, ge=1)
+    """When eliminated, the unit comes back as a reinforcement this many turns later (a free replacement placed
+    ahead on the turn track); None: it does not come back by itself."""
     reconstructed: bool = False
     note: str | None = None
 
@@ -733,6 +736,8 @@ class Combat(Base):
     max_attackers_per_hexside: MaybeInt | None = None
     max_defenders: dict[str, int] = {}
     """Most units of each side that defend in one hex."""
+    alone_defense: list[AloneDefense] = []
+    """The defence strength of units (headquarters) caught with no other unit in their hex."""
     note: str | None = None
     """Printed as the combat notes: a rule summary players need.  A remark for the designer goes in ``data_note``."""
     data_note: DataNote = None
@@ -744,6 +749,17 @@ class TableRow(Base):
     cells: list[str]
 
 
+class TableModifier(Base):
+    """A die-roll modifier of a table, given in the rule's words or under the table."""
+
+    id: Id
+    when: str
+    """When it applies, in our words."""
+    add: int
+    """Added to the roll."""
+    rule: RuleRef | None = None
+
+
 class Table(Base):
     id: Id
     title: str
@@ -753,6 +769,8 @@ class Table(Base):
     rows: list[TableRow] = Field(min_length=1)
     notes: list[str] = []
     """Printed under the table: a rule summary each players need.  A remark for the designer goes in ``data_note``."""
+    modifiers: list[TableModifier] = []
+    """The roll's modifiers as numbers (examples' claims about them are compared with these)."""
     data_note: DataNote = None
 
 
@@ -780,6 +798,19 @@ class Phase(Base):
     each_side: bool = False
     """The phase belongs to a player turn that each side plays in turn, the first side first: a run of such phases
     is played whole by one side, then whole by the other (the tabletop's two player turns of six phases)."""
+    steps: list[PhaseStep] = []
+    """Housekeeping steps the phase holds at its start or end (markers removed, rolls made): examples that say
+    when a step happens are compared with these."""
+
+
+class PhaseStep(Base):
+    """One step of a phase, and whether it comes at the phase's start, at its end, or during it."""
+
+    id: Id
+    at: Literal["start", "end", "during"] = "during"
+    text: str | None = None
+    """What is done, in our words."""
+    rule: RuleRef | None = None
 
 
 class VpItem(Base):
@@ -853,8 +884,23 @@ class Scenario(Base):
     last_turn: int | None = None
     setup: dict[str, str] = {}
     """Unit id -> setup hex, overriding the units' own setup."""
+    markers: dict[Id, MaybeInt] = {}
+    """Marker id -> how many of its counters are on the map when the scenario starts."""
+    features: list[ScenarioFeature] = []
+    """Terrain features (a terrain id) the scenario puts in hexes, and whose they are."""
     summary: str | None = None
     data_note: DataNote = None
+
+
+class ScenarioFeature(Base):
+    """Hexes that hold a feature in one scenario only (a side's fortifications)."""
+
+    feature: Id
+    """A terrain id (``fortification``)."""
+    side: Id | None = None
+    """The side the feature belongs to (None: no side)."""
+    hexes: list[str] = Field(min_length=1)
+    rule: RuleRef | None = None
 
 
 class ExampleKind(StrEnum):
@@ -1044,6 +1090,10 @@ class MovementRules(Base):
     mobile_assault: MobileAssault | None = None
     enemy_hexes_prohibited: bool = True
     """A unit may never enter a hex holding an enemy unit."""
+    disrupts: list[MoveDisruption] = []
+    """Moves after which a unit becomes disrupted (a movement mode such as rail, or more than some hexes)."""
+    off_map: list[OffMapLink] = []
+    """Map-edge hexes where units may leave the map and come back at others (an off-map rail link)."""
     rule: RuleRef | None = None
 
 
@@ -1104,6 +1154,36 @@ class UnitSelector(Base):
     types: list[UnitType] = []
     sizes: list[UnitSize] = []
     side: Id | None = None
+
+
+class AloneDefense(UnitSelector):
+    """Units that defend with a fixed strength when no other unit shares their hex (``combat.alone_defense``)."""
+
+    defense: int = Field(ge=0)
+    rule: RuleRef | None = None
+
+
+class MoveDisruption(UnitSelector):
+    """A move that leaves the unit disrupted: one in a movement ``mode`` (``rail``), or one of more than
+    ``over_hexes`` hexes.  With no ``units``, ``types`` or ``sizes`` it covers every unit (of ``side``)."""
+
+    mode: Id | None = None
+    over_hexes: int | None = Field(default=None, ge=0)
+    phase: str | None = None
+    """The phase it applies in, in words (None: any)."""
+    rule: RuleRef | None = None
+
+
+class OffMapLink(Base):
+    """Units of ``side`` moving in ``mode`` may leave the map at one of ``exits`` and come back at one of
+    ``returns`` (also the other way round when ``both_ways``)."""
+
+    mode: Id
+    side: Id | None = None
+    exits: list[str] = Field(min_length=1)
+    returns: list[str] = Field(min_length=1)
+    both_ways: bool = False
+    rule: RuleRef | None = None
 
 
 class StackClass(UnitSelector):

@@ -1,0 +1,107 @@
+"""What a scenario puts on the map and what comes back later: markers on the map at the start, features the
+scenario gives to hexes (a side's fortifications), and units that return a fixed number of turns after they are
+eliminated.
+
+Inputs read from ``given`` (docs/FORMAT.md, "Examples and claims"):
+
+* ``scenario_markers: {states key: {scenario, marker}}`` -- ``scenarios[].markers`` (at most the marker's count);
+* ``hex`` examples with ``scenario`` and ``hexes``: a states key that is a terrain id (``fortification``) states the
+  side whose feature the scenario puts in those hexes (``scenarios[].features``), and ``count`` the number of hexes
+  it gives that side's feature;
+* ``units`` with a ``turns_later`` state -- the units' ``returns_after``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import model as m
+from .core import Acc, Context, handles, show
+
+K = m.ExampleKind
+
+
+def _scenario(ctx: Context, sid: Any) -> m.Scenario:
+    sc = next((s for s in ctx.game.scenarios if s.id == str(sid)), None)
+    if sc is None:
+        raise KeyError(f"no scenario {sid!r}")
+    return sc
+
+
+@handles(K.CLAIM)
+def ex_scenario_markers(ctx: Context, acc: Acc) -> None:
+    """How many counters of a marker a scenario puts on the map at the start."""
+    spec = acc.given("scenario_markers")
+    if not isinstance(spec, dict):
+        return
+    markers = {mk.id: mk for mk in ctx.game.markers}
+    for key, q in spec.items():
+        sc = _scenario(ctx, q["scenario"])
+        mid = str(q["marker"])
+        if mid not in markers:
+            raise KeyError(f"no marker {mid!r}")
+        acc.use(f"path:scenarios[{sc.id}].markers")
+        n = sc.markers.get(mid)
+        count = markers[mid].count
+        if isinstance(n, int) and isinstance(count, int) and n > count:
+            acc.invalid.append(f"scenario {sc.id} puts {n} {mid} markers on the map; the game has only {count}")
+        known = n if isinstance(n, int) else None
+        acc.check(
+            str(key),
+            known,
+            f"scenarios[{sc.id}].markers.{mid} = {show(n)}" if known is not None else f"{sc.id} gives no {mid} count",
+            how="data",
+        )
+
+
+@handles(K.HEX)
+def ex_scenario_features(ctx: Context, acc: Acc) -> None:
+    """Whose feature a scenario puts in the example's hexes, and in how many hexes."""
+    st = acc.ex.states
+    if not acc.has("scenario") or not acc.has("hexes"):
+        return
+    sc = _scenario(ctx, acc.given("scenario"))
+    hexes = [str(h) for h in acc.given("hexes") or []]
+    feats = [k for k in st if k in ctx.game.terrain]
+    acc.use(f"path:scenarios[{sc.id}].features")
+    for f in sc.features:
+        for h in f.hexes:
+            if ctx.cell(h) is None:
+                raise ValueError(f"scenario {sc.id}: {h!r} is not a hex on the map")
+    for fid in feats:
+        entries = [f for f in sc.features if f.feature == fid]
+        sides = {str(f.side) for f in entries for h in hexes if h in f.hexes}
+        bare = [h for h in hexes if not any(h in f.hexes for f in entries)]
+        if bare:
+            got: Any = f"no {fid} in {', '.join(bare)}"
+        else:
+            got = sides.pop() if len(sides) == 1 else sorted(sides)
+        acc.check(fid, got, f"scenarios[{sc.id}].features: {fid} in {', '.join(hexes)}", how="data")
+    if "count" in st and len(feats) == 1:
+        fid = feats[0]
+        side = st[fid]
+        cells = {h for f in sc.features if f.feature == fid and str(f.side) == str(side) for h in f.hexes}
+        acc.check("count", len(cells), f"hexes with a {side} {fid} in scenarios[{sc.id}].features", how="data")
+
+
+@handles(K.CLAIM)
+def ex_unit_returns(ctx: Context, acc: Acc) -> None:
+    """How many turns after its elimination a unit comes back (``units[].returns_after``)."""
+    key = "turns_later"
+    if key not in acc.ex.states or not acc.has("units"):
+        return
+    got: dict[str, int | None] = {}
+    for uid in [str(u) for u in acc.given("units") or []]:
+        unit = ctx.units.get(uid)
+        if unit is None:
+            raise KeyError(f"unit {uid!r} is not in the data")
+        acc.use(f"path:units[{uid}].returns_after")
+        got[uid] = unit.returns_after
+    note = "units' returns_after: " + ", ".join(f"{u} {show(v) if v else 'never'}" for u, v in got.items())
+    values = set(got.values())
+    if None in values:
+        acc.check(key, f"never for {', '.join(u for u, v in got.items() if v is None)}", note, how="data")
+    elif len(values) == 1:
+        acc.check(key, values.pop(), note, how="data")
+    else:
+        acc.check(key, sorted(v for v in values if v is not None), note, how="data")
