@@ -752,7 +752,9 @@ def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     out: list[Flowable] = []
     for t in game.tables:
         n = len(t.columns)
-        rows = [[f"<b>{esc(r.label)}</b>"] + [esc(x) for x in r.cells] + [""] * (n - len(r.cells)) for r in t.rows]
+        # a cell the rules do not give is an empty box to write the published value in, as on the CRT
+        cells = write_in([list(r.cells) for r in t.rows])
+        rows = [[f"<b>{esc(r.label)}</b>"] + [esc(x) for x in c] + [""] * (n - len(c)) for r, c in zip(t.rows, cells)]
         block: list[Flowable] = [
             heading(st, t.title, t.rule),
             grid_table(st, [esc(t.row_header)] + [esc(c) for c in t.columns], rows, avail, centre_from=1),
@@ -760,7 +762,7 @@ def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         for n_ in t.notes:
             block.append(note(st, esc(n_)))
         if any(x.strip() == "?" for r in t.rows for x in r.cells):
-            block.append(note(st, UNKNOWN_NOTE))
+            block.append(note(st, WRITE_IN_NOTE))
         out += block
     return out
 

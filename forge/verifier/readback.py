@@ -179,6 +179,7 @@ def check_cards(game: m.Game, pdf: bytes) -> list[Finding]:
             ref=f"tables.{t.id}",
             title=t.title,
             row_header=t.row_header,
+            write_in=True,
         )
     _shifts(chk, game)
     _limits(chk, game)
