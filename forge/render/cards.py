@@ -573,9 +573,13 @@ def result_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     for code in sorted(results):
         r = results[code]
         eff = []
-        if r.attacker_steps != 0:
+        if r.attacker_eliminated:  # every attacking unit, whatever its steps: no count to print
+            eff.append("A eliminated")
+        elif r.attacker_steps != 0:
             eff.append(_steps(r.attacker_steps, "A loses"))
-        if r.defender_steps != 0:
+        if r.defender_eliminated:
+            eff.append("D eliminated")
+        elif r.defender_steps != 0:
             eff.append(_steps(r.defender_steps, "D loses"))
         if r.defender_retreat != 0:
             eff.append(f"D retreats {_num(r.defender_retreat)}")
@@ -754,7 +758,10 @@ def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         n = len(t.columns)
         # a cell the rules do not give is an empty box to write the published value in, as on the CRT
         cells = write_in([list(r.cells) for r in t.rows])
-        rows = [[f"<b>{esc(r.label)}</b>"] + [esc(x) for x in c] + [""] * (n - len(c)) for r, c in zip(t.rows, cells)]
+        rows = [
+            [f"<b>{esc(r.label)}</b>"] + [esc(x) for x in c] + [""] * (n - len(c))
+            for r, c in zip(t.rows, cells, strict=True)
+        ]
         block: list[Flowable] = [
             heading(st, t.title, t.rule),
             grid_table(st, [esc(t.row_header)] + [esc(c) for c in t.columns], rows, avail, centre_from=1),
