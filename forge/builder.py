@@ -32,9 +32,16 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     """Measured front/back misregistration in points (dx, dy), subtracted from the backs."""
     bleed: bool = False
+    """1/8 in of colour past each counter's trim (counter sheets and counter images)."""
     greyscale: bool = False
+    """Grey palette, and every colour written as a grey level (DeviceGray), never RGB."""
     sets: int = 1
     """Handout: number of complete class sets."""
+    print_marks: bool = False
+    """Each page as drawn is the trim: 3 mm page bleed, crop marks outside it, TrimBox and BleedBox."""
+    tile: bool = True
+    """Tile a map sheet larger than the paper; False prints each sheet whole at its own size (a print shop's
+    poster)."""
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
     def paper_size(self) -> tuple[float, float]:
@@ -42,6 +49,34 @@ class BuildOptions:
 
     def counter_points(self) -> float:
         return U.length(self.counter_size or "5/8in")
+
+
+PRESETS: dict[str, dict[str, object]] = {
+    "home": {},
+    "print-shop": {
+        "only": ("map", "counters", "cards", "images"),
+        "bleed": True,
+        "print_marks": True,
+        "tile": False,
+    },
+    "greyscale-laser": {"greyscale": True, "bleed": False, "print_marks": False},
+}
+"""``--preset``: defaults for the options of :class:`BuildOptions` (docs/PRINTING.md says why each).  ``home`` is
+every option's own default.  ``print-shop``: one file per component (the handout, which binds several, is left
+out), counters with bleed and their 300 dpi images, every page finished for a trimming press (page bleed, crop
+marks, TrimBox and BleedBox) and the map's sheets whole at their own size (a shop prints a poster, not tiles to
+glue; and a tiled map's overlap strips are translucent, which PDF/X-1a forbids).  ``greyscale-laser``: the grey
+palette written as grey levels (black toner only), no bleed, so that counters keep the cut lines along their
+edges."""
+
+
+def preset_options(preset: str = "home", **given: object) -> BuildOptions:
+    """:class:`BuildOptions` from ``preset``'s defaults, with every option in ``given`` that is not None winning
+    over them (an option given explicitly on the command line)."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r} (expected one of {', '.join(PRESETS)})")
+    values = {**PRESETS[preset], **{k: v for k, v in given.items() if v is not None}}
+    return BuildOptions(**values)  # type: ignore[arg-type]
 
 
 Rendered = bytes | dict[str, bytes]
@@ -82,7 +117,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     import importlib
 
     from .errors import collect_warnings
-    from .pdf import commit, discard, remove_stale, stage_file, stage_folder
+    from .pdf import PAGE_BLEED, PageFinish, commit, discard, page_finish, remove_stale, stage_file, stage_folder
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
         # Import only what is asked for: the images need cairosvg, the cards reportlab's platypus.
@@ -91,7 +126,8 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
 
     folder = out / game.game.id
     rendered: dict[str, Rendered] = {}
-    with collect_warnings() as warnings:
+    finish = PageFinish(bleed=PAGE_BLEED if options.print_marks else 0.0, grey_ink=options.greyscale)
+    with collect_warnings() as warnings, page_finish(finish):
         for name in options.only:
             if options.progress:
                 options.progress(f"rendering {name}")

@@ -6,8 +6,18 @@ use: origin at the top-left, x to the right, y *down*, lengths in points; :meth:
 seen on the page.
 
 Style is given per call, never left behind as state: ``fill`` and ``stroke`` are ``#rrggbb`` colours or None
-(don't paint); ``width`` is the stroke width in points; ``dash`` an on/off pattern in points.  Only transforms and
-clips live in the save/restore state.  Line caps are butt and joins mitred on both backends.
+(don't paint); ``width`` is the stroke width in points; ``dash`` an on/off pattern in points; ``cap`` and ``join``
+the line ends and corners (butt and mitre unless asked).  Only transforms and clips live in the save/restore state.
+
+Both backends share one front (:class:`_Base`): it checks the style, skips what paints nothing and records what is
+placed (below), then hands the shape to the backend's few primitives (``_rect``, ``_ellipse``, ``_lines``,
+``_path``, ``_text``, ``_pattern``).
+
+**Recording.**  A canvas made with a :class:`Recorder` notes every text and every symbol it places, with its box
+in page coordinates (after transforms and clips) and the frame it was placed in: a counter face, a tile's
+printable area, a hex, a badge.  :mod:`forge.layout` checks the record (text inside its frame, no text over other
+text or a symbol, marks clear of content, nothing in the printer margin).  Without a recorder (the default)
+:meth:`Canvas.frame` is a no-op and nothing is computed.
 
 >>> svg = SvgCanvas(20, 10)
 >>> svg.rect(0, 0, 20, 10, fill="#ff0000")
@@ -18,26 +28,37 @@ True
 
 from __future__ import annotations
 
+import functools
 import io
+import math
 import re
+import struct
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from typing import Literal, Protocol, TypeAlias
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, FONTS_DIR, register_fonts, text_width
 
 __all__ = [
     "SVG_FONT_FAMILY",
     "Anchor",
+    "Box",
     "Canvas",
+    "Cap",
     "Colour",
+    "FrameKind",
+    "Join",
     "Path",
     "PdfCanvas",
+    "Placed",
     "Point",
+    "Recorder",
     "SvgCanvas",
+    "ink_extent",
 ]
 
 Colour: TypeAlias = str | None
@@ -45,6 +66,12 @@ Colour: TypeAlias = str | None
 Point: TypeAlias = tuple[float, float]
 Anchor = Literal["start", "middle", "end"]
 """Where ``(x, y)`` sits on a text's baseline: its start, its middle or its end."""
+Cap = Literal["butt", "round", "square"]
+Join = Literal["miter", "round", "bevel"]
+FrameKind = Literal["container", "symbol", "mark"]
+"""What :meth:`Canvas.frame` declares: an area text must stay inside (a counter face, a hex, a chart cell), a
+symbol (text drawn inside it is *on* it, by design; other text must keep off it), or a printer's mark (crop or
+registration: it must cover nothing)."""
 
 SVG_FONT_FAMILY = "'DejaVu Sans', 'Bitstream Vera Sans', sans-serif"
 """The PDF embeds DejaVu Sans (forge/fonts/); Bitstream Vera, its ancestor, has the same Latin metrics, so fitted
@@ -55,6 +82,8 @@ _SVG_FONTS: dict[str, tuple[str | None, str | None]] = {
     FONT_ITALIC: (None, "italic"),
 }
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+_CAPS: dict[str, int] = {"butt": 0, "round": 1, "square": 2}
+_JOINS: dict[str, int] = {"miter": 0, "round": 1, "bevel": 2}
 
 
 def _hex(colour: str) -> str:
@@ -100,6 +129,209 @@ class Path:
         return " ".join(" ".join([op, *map(_num, args)]) for op, args in self.ops)
 
 
+# ================================================================================================== recording
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle in page coordinates (points, y down): ``x0 <= x1``, ``y0 <= y1``."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def w(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> float:
+        return self.y1 - self.y0
+
+    def cut(self, other: Box | None) -> Box | None:
+        """The part of this box inside ``other`` (all of it when ``other`` is None); None when nothing is."""
+        if other is None:
+            return self
+        x0, y0 = max(self.x0, other.x0), max(self.y0, other.y0)
+        x1, y1 = min(self.x1, other.x1), min(self.y1, other.y1)
+        return Box(x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+    def overlap(self, other: Box) -> float:
+        """How far the two boxes overlap: the smaller of the overlap's width and height (<= 0: they don't)."""
+        return min(min(self.x1, other.x1) - max(self.x0, other.x0), min(self.y1, other.y1) - max(self.y0, other.y0))
+
+    def inside(self, other: Box, eps: float = 0.05) -> bool:
+        return (
+            self.x0 >= other.x0 - eps
+            and self.y0 >= other.y0 - eps
+            and self.x1 <= other.x1 + eps
+            and self.y1 <= other.y1 + eps
+        )
+
+    def __str__(self) -> str:
+        return f"({self.x0:.1f}, {self.y0:.1f})-({self.x1:.1f}, {self.y1:.1f}) pt"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One thing a recording canvas placed: a text, a symbol, a mark or a container, on page ``page``."""
+
+    kind: Literal["text", "container", "symbol", "mark"]
+    box: Box
+    """Where it is on the page (the visible part, when a clip cuts it)."""
+    label: str
+    """The text itself, or what the frame is (``counter 1 front``, ``hex 0304``, ``registration mark``)."""
+    page: int
+    parent: int | None
+    """Index (in :attr:`Recorder.items`) of the innermost frame it was placed in, None for the page itself."""
+    cover: bool = False
+    """A frame that lies over the content below it on purpose (a label patch on an overlap strip, whose content
+    the neighbouring tile prints in full): what is placed in it may overlap what was placed before, outside it."""
+    clipped: bool = False
+    """A clip cut part of it away (map content at a tile's trim line)."""
+
+
+@dataclass
+class _Page:
+    width: float
+    height: float
+    name: str
+    printable: Box | None
+    """Where anything may be printed (the paper less the printer margin); None: no margin rule (artwork of a
+    page that is trimmed, or an image)."""
+
+
+class _Surface(NamedTuple):
+    height: float
+    items: list[Placed]
+    page: int
+
+
+@dataclass
+class Recorder:
+    """What a recording canvas placed, page by page.  The renderer says when a page starts (:meth:`page`); forms
+    (:meth:`Canvas.begin_form`) are recorded once and placed again, transformed and clipped, wherever used."""
+
+    component: str = ""
+    items: list[Placed] = field(default_factory=list)
+    pages: list[_Page] = field(default_factory=list)
+    forms: dict[str, list[Placed]] = field(default_factory=dict)
+    _stack: list[_Surface] = field(default_factory=list)
+    _frames: list[int] = field(default_factory=list)
+    _page_frames: list[list[int]] = field(default_factory=list)
+
+    def page(self, width: float, height: float, name: str = "", *, margin: float | None = None) -> None:
+        """A new page ``width`` x ``height`` starts; ``margin`` is the printer margin nothing may be printed in
+        (None: none checked)."""
+        printable = None if margin is None else Box(margin, margin, width - margin, height - margin)
+        self.pages.append(_Page(width, height, name or f"page {len(self.pages) + 1}", printable))
+        self._frames = []
+
+    # -- used by the canvases
+    @property
+    def _target(self) -> _Surface:
+        if self._stack:
+            return self._stack[-1]
+        if not self.pages:
+            self.page(0.0, 0.0, "page 1")
+        p = self.pages[-1]
+        return _Surface(p.height, self.items, len(self.pages) - 1)
+
+    @property
+    def surface_height(self) -> float:
+        """Height of the page (or form) being drawn; 0 before the first page."""
+        if self._stack:
+            return self._stack[-1].height
+        return self.pages[-1].height if self.pages else 0.0
+
+    def add(
+        self,
+        kind: Literal["text", "container", "symbol", "mark"],
+        box: Box | None,
+        label: str,
+        *,
+        cover: bool = False,
+        clipped: bool = False,
+    ) -> int | None:
+        """Note one thing placed on the current page (or form) in the current frame; returns its index (None when
+        a clip hid all of it)."""
+        if box is None:
+            return None
+        t = self._target
+        parent = self._frames[-1] if self._frames else None
+        t.items.append(Placed(kind, box, label, t.page, parent, cover, clipped))
+        return len(t.items) - 1
+
+    def begin_form(self, name: str, height: float) -> None:
+        self.forms[name] = []
+        self._stack.append(_Surface(height, self.forms[name], -1))
+        self._page_frames.append(self._frames)
+        self._frames = []
+
+    def end_form(self) -> None:
+        self._stack.pop()
+        self._frames = self._page_frames.pop()
+
+    def use_form(self, name: str, place: Any, clip: Box | None) -> None:
+        """Place the records of form ``name`` again: ``place(box)`` maps a form box to the page."""
+        t = self._target
+        index: dict[int, int | None] = {}
+        base = self._frames[-1] if self._frames else None
+        for i, it in enumerate(self.forms.get(name, ())):
+            box = place(it.box)
+            seen = box.cut(clip)
+            if seen is None:
+                index[i] = None
+                continue
+            parent = index.get(it.parent, base) if it.parent is not None else base
+            t.items.append(Placed(it.kind, seen, it.label, t.page, parent, it.cover, it.clipped or seen != box))
+            index[i] = len(t.items) - 1
+
+    def push(self, i: int | None) -> None:
+        self._frames.append(-1 if i is None else i)
+
+    def pop(self) -> None:
+        self._frames.pop()
+
+
+@functools.cache
+def _glyph_extents(font: str) -> dict[int, tuple[float, float]]:
+    """Per character code: the top and bottom of its glyph's outline above the baseline, in ems (read from the
+    font's ``glyf`` table; characters without an outline, as a space, are left out)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    f = TTFontFile(str(FONTS_DIR / f"{font}.ttf"))
+    data = f._ttf_data
+    glyf = f.table["glyf"]["offset"]
+    em = float(f.unitsPerEm)
+    out: dict[int, tuple[float, float]] = {}
+    for code, gid in f.charToGlyph.items():
+        if gid + 1 >= len(f.glyphPos) or f.glyphPos[gid] == f.glyphPos[gid + 1]:
+            continue  # no outline (a space)
+        _, _, y_min, _, y_max = struct.unpack(">hhhhh", data[glyf + f.glyphPos[gid] : glyf + f.glyphPos[gid] + 10])
+        out[code] = (y_max / em, y_min / em)
+    return out
+
+
+def ink_extent(s: str, font: str, size: float) -> tuple[float, float]:
+    """How far the outlines of ``s`` reach above (positive) and below (negative) the baseline, in points; (0, 0)
+    for blank text.
+
+    >>> top, bottom = ink_extent("Ag", FONT, 10)
+    >>> 7 < top < 8, -3 < bottom < -2
+    (True, True)
+    """
+    table = _glyph_extents(font)
+    hi, lo = -math.inf, math.inf
+    for ch in s:
+        e = table.get(ord(ch))
+        if e is not None:
+            hi, lo = max(hi, e[0]), min(lo, e[1])
+    if hi == -math.inf:
+        return 0.0, 0.0
+    return hi * size, lo * size
+
+
+# ==================================================================================================== protocol
 class Canvas(Protocol):
     """What a renderer may ask of a drawing surface (points, y down, clockwise rotation)."""
 
@@ -116,6 +348,9 @@ class Canvas(Protocol):
     def rotate(self, degrees: float) -> None:
         """Turn what is drawn next clockwise (as seen on the page) about the current origin."""
 
+    def scale(self, f: float) -> None:
+        """Scale what is drawn next by ``f`` about the current origin."""
+
     def clip_rect(self, x: float, y: float, w: float, h: float) -> None:
         """Clip what is drawn next (until :meth:`restore`) to a rectangle."""
 
@@ -130,8 +365,10 @@ class Canvas(Protocol):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        join: Join = "miter",
+        alpha: float = 1.0,
     ) -> None:
-        """A rectangle whose top-left corner is ``(x, y)``."""
+        """A rectangle whose top-left corner is ``(x, y)``; ``alpha`` is the fill's opacity."""
 
     def rounded_rect(
         self,
@@ -145,6 +382,8 @@ class Canvas(Protocol):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        join: Join = "miter",
+        alpha: float = 1.0,
     ) -> None: ...
 
     def line(
@@ -157,6 +396,7 @@ class Canvas(Protocol):
         stroke: Colour = "#000000",
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        cap: Cap = "butt",
     ) -> None: ...
 
     def polyline(
@@ -166,6 +406,8 @@ class Canvas(Protocol):
         stroke: Colour = "#000000",
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        cap: Cap = "butt",
+        join: Join = "miter",
     ) -> None:
         """An open chain of straight lines."""
 
@@ -177,8 +419,20 @@ class Canvas(Protocol):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        join: Join = "miter",
     ) -> None:
         """A closed outline."""
+
+    def polygons(
+        self,
+        polys: Sequence[Sequence[Point]],
+        *,
+        fill: Colour = None,
+        stroke: Colour = None,
+        width: float = 1.0,
+        join: Join = "miter",
+    ) -> None:
+        """Several closed outlines painted as one path (a few operators for all of them: every hex of a map)."""
 
     def circle(
         self,
@@ -213,7 +467,13 @@ class Canvas(Protocol):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        cap: Cap = "butt",
+        join: Join = "miter",
     ) -> None: ...
+
+    def pattern(self, polys: Sequence[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        """A terrain fill pattern (:class:`forge.model.Pattern`) in ``ink`` inside each of ``polys``, its marks
+        scaled for a cell ``cell`` points across and anchored to the origin, so that neighbouring cells join."""
 
     def text(
         self,
@@ -227,15 +487,153 @@ class Canvas(Protocol):
         fill: Colour = "#000000",
     ) -> None:
         """``s`` on the baseline ``y``; ``anchor`` says which point of the baseline ``x`` is.  ``font`` is one of
-        :data:`forge.pdf.FONT`, ``FONT_BOLD``, ``FONT_ITALIC`` (Bitstream Vera)."""
+        :data:`forge.pdf.FONT`, ``FONT_BOLD``, ``FONT_ITALIC`` (DejaVu Sans)."""
+
+    def begin_form(self, name: str, w: float, h: float) -> None:
+        """Draw what follows (until :meth:`end_form`) once into a reusable picture ``w`` x ``h``, origin at its
+        top-left, instead of onto the page."""
+
+    def end_form(self) -> None: ...
+
+    def use_form(self, name: str, *, record: bool = True) -> None:
+        """Place form ``name`` with its top-left at the current origin (``record=False``: a thumbnail, whose
+        records are not placed again)."""
+
+    def frame(
+        self, kind: FrameKind, x: float, y: float, w: float, h: float, label: str = "", *, cover: bool = False
+    ) -> AbstractContextManager[None]:
+        """Declare a container, symbol or mark at ``(x, y, w, h)``: what is drawn inside the ``with`` belongs to
+        it.  Only a recording canvas notes it; otherwise a no-op."""
+
+
+class _Style(NamedTuple):
+    fill: str | None
+    stroke: str | None
+    width: float
+    dash: tuple[float, ...]
+    cap: int
+    join: int
+    alpha: float
+
+
+def _style(
+    fill: Colour,
+    stroke: Colour,
+    width: float,
+    dash: Sequence[float] | None,
+    cap: str = "butt",
+    join: str = "miter",
+    alpha: float = 1.0,
+) -> _Style | None:
+    """The checked paint of one shape, or None when it paints nothing."""
+    if fill is None and stroke is None:
+        return None
+    return _Style(
+        None if fill is None else _hex(fill),
+        None if stroke is None else _hex(stroke),
+        float(width),
+        tuple(float(d) for d in dash) if dash else (),
+        _CAPS[cap],
+        _JOINS[join],
+        float(alpha),
+    )
+
+
+_Matrix: TypeAlias = tuple[float, float, float, float, float, float]
+_IDENTITY: _Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _times(m: _Matrix, n: _Matrix) -> _Matrix:
+    """``m`` then ``n`` applied first: the matrix of drawing in ``n``'s space inside ``m``'s."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
+
+
+def _apply(m: _Matrix, box: Box) -> Box:
+    a, b, c, d, e, f = m
+    xs, ys = [], []
+    for x, y in ((box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1)):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return Box(min(xs), min(ys), max(xs), max(ys))
 
 
 class _Base:
-    def save(self) -> None:
+    """The front both backends share: style checks, the save/restore stack of the recorder's view (transform and
+    clip, y down, in page coordinates) and the recording itself."""
+
+    def __init__(self, recorder: Recorder | None) -> None:
+        self.recorder = recorder
+        self._m: _Matrix = _IDENTITY
+        """Local y-down coordinates to the surface's (page or form) y-down coordinates; kept when recording."""
+        self._clip: Box | None = None
+        self._states: list[tuple[_Matrix, Box | None]] = []
+
+    # -- backend primitives
+    def _save(self) -> None:
         raise NotImplementedError
 
-    def restore(self) -> None:
+    def _restore(self) -> None:
         raise NotImplementedError
+
+    def _translate(self, dx: float, dy: float) -> None:
+        raise NotImplementedError
+
+    def _rotate(self, degrees: float) -> None:
+        raise NotImplementedError
+
+    def _scale(self, f: float) -> None:
+        raise NotImplementedError
+
+    def _clip_rect(self, x: float, y: float, w: float, h: float) -> None:
+        raise NotImplementedError
+
+    def _rect(self, x: float, y: float, w: float, h: float, r: float, st: _Style) -> None:
+        raise NotImplementedError
+
+    def _ellipse(self, cx: float, cy: float, rx: float, ry: float, st: _Style) -> None:
+        raise NotImplementedError
+
+    def _lines(self, polys: Sequence[Sequence[Point]], closed: bool, batch: bool, st: _Style) -> None:
+        raise NotImplementedError
+
+    def _path(self, path: Path, st: _Style) -> None:
+        raise NotImplementedError
+
+    def _pattern(self, polys: list[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        raise NotImplementedError
+
+    def _text(self, x: float, y: float, s: str, font: str, size: float, anchor: Anchor, fill: str) -> None:
+        raise NotImplementedError
+
+    def _begin_form(self, name: str, w: float, h: float) -> None:
+        raise NotImplementedError
+
+    def _end_form(self) -> None:
+        raise NotImplementedError
+
+    def _use_form(self, name: str) -> tuple[float, float]:
+        """Place the form; return its size."""
+        raise NotImplementedError
+
+    # -- state
+    def save(self) -> None:
+        self._save()
+        if self.recorder is not None:
+            self._states.append((self._m, self._clip))
+
+    def restore(self) -> None:
+        self._restore()
+        if self.recorder is not None:
+            self._m, self._clip = self._states.pop()
 
     @contextmanager
     def saved(self) -> Iterator[None]:
@@ -245,63 +643,62 @@ class _Base:
         finally:
             self.restore()
 
-
-# ------------------------------------------------------------------------------------------------------- PDF
-class PdfCanvas(_Base):
-    """Draws on a reportlab canvas, whose space is y *up*.
-
-    ``top`` is the reportlab y of this canvas' origin: ``PdfCanvas(c, top=page_height)`` draws a whole page with
-    the origin at its top-left corner; ``PdfCanvas(c)`` (top 0) puts the origin at reportlab's current origin,
-    for a component the caller has already translated to its top-left corner.  Every y-down to y-up conversion
-    is in :meth:`_y`, :meth:`translate` and :meth:`rotate`.
-    """
-
-    def __init__(self, c: ReportlabCanvas, *, top: float = 0.0) -> None:
-        register_fonts()
-        self.c = c
-        self.top = top
-
-    # -- the conversion
-    def _y(self, y: float) -> float:
-        return self.top - y
-
     def translate(self, dx: float, dy: float) -> None:
-        self.c.translate(dx, -dy)
+        self._translate(dx, dy)
+        if self.recorder is not None:
+            self._m = _times(self._m, (1.0, 0.0, 0.0, 1.0, dx, dy))
 
     def rotate(self, degrees: float) -> None:
-        if self.top:
-            self.c.translate(0, self.top)
-        self.c.rotate(-degrees)  # clockwise on the page is negative in reportlab's y-up space
-        if self.top:
-            self.c.translate(0, -self.top)
+        self._rotate(degrees)
+        if self.recorder is not None:
+            t = math.radians(degrees)
+            co, si = math.cos(t), math.sin(t)
+            self._m = _times(self._m, (co, si, -si, co, 0.0, 0.0))  # y down: positive turns clockwise
 
-    # -- state
-    def save(self) -> None:
-        self.c.saveState()
-
-    def restore(self) -> None:
-        self.c.restoreState()
+    def scale(self, f: float) -> None:
+        self._scale(f)
+        if self.recorder is not None:
+            self._m = _times(self._m, (f, 0.0, 0.0, f, 0.0, 0.0))
 
     def clip_rect(self, x: float, y: float, w: float, h: float) -> None:
-        p = self.c.beginPath()
-        p.rect(x, self._y(y + h), w, h)
-        self.c.clipPath(p, stroke=0, fill=0)
+        self._clip_rect(x, y, w, h)
+        if self.recorder is not None:
+            box = _apply(self._m, Box(x, y, x + w, y + h))
+            self._clip = box.cut(self._clip) or Box(box.x0, box.y0, box.x0, box.y0)
 
-    def _style(self, fill: Colour, stroke: Colour, width: float, dash: Sequence[float] | None) -> tuple[int, int]:
-        """Set the paint of the next shape (all of it, every time: the wrapped canvas may be shared); return
-        reportlab's ``stroke`` and ``fill`` flags."""
-        if fill is not None:
-            self.c.setFillColor(HexColor(_hex(fill)))
-        if stroke is not None:
-            self.c.setStrokeColor(HexColor(_hex(stroke)))
-            self.c.setLineWidth(width)
-            if dash:
-                self.c.setDash([float(d) for d in dash], 0)
-            else:
-                self.c.setDash()
-            self.c.setLineCap(0)
-            self.c.setLineJoin(0)
-        return (1 if stroke is not None else 0), (1 if fill is not None else 0)
+    # -- recording
+    def _page_box(self, x0: float, y0: float, x1: float, y1: float) -> Box:
+        return _apply(self._m, Box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+
+    def frame(
+        self, kind: FrameKind, x: float, y: float, w: float, h: float, label: str = "", *, cover: bool = False
+    ) -> AbstractContextManager[None]:
+        if self.recorder is None:
+            return nullcontext()
+        return self._frame(self.recorder, kind, x, y, w, h, label, cover)
+
+    @contextmanager
+    def _frame(
+        self, rec: Recorder, kind: FrameKind, x: float, y: float, w: float, h: float, label: str, cover: bool
+    ) -> Iterator[None]:
+        box = self._page_box(x, y, x + w, y + h)
+        seen = box.cut(self._clip)
+        i = rec.add(kind, seen, label, cover=cover, clipped=seen is not None and seen != box)
+        rec.push(i)
+        try:
+            yield
+        finally:
+            rec.pop()
+
+    def _record_text(self, rec: Recorder, x: float, y: float, s: str, font: str, size: float, anchor: Anchor) -> None:
+        if not s.strip():
+            return
+        w = text_width(s, size, font)
+        x0 = x - (w if anchor == "end" else w / 2 if anchor == "middle" else 0.0)
+        top, bottom = ink_extent(s, font, size)
+        box = self._page_box(x0, y - top, x0 + w, y - bottom)
+        seen = box.cut(self._clip)
+        rec.add("text", seen, s, clipped=seen is not None and seen != box)
 
     # -- shapes
     def rect(
@@ -315,10 +712,12 @@ class PdfCanvas(_Base):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        join: Join = "miter",
+        alpha: float = 1.0,
     ) -> None:
-        s, f = self._style(fill, stroke, width, dash)
-        if s or f:
-            self.c.rect(x, self._y(y + h), w, h, stroke=s, fill=f)
+        st = _style(fill, stroke, width, dash, join=join, alpha=alpha)
+        if st is not None:
+            self._rect(x, y, w, h, 0.0, st)
 
     def rounded_rect(
         self,
@@ -332,10 +731,12 @@ class PdfCanvas(_Base):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        join: Join = "miter",
+        alpha: float = 1.0,
     ) -> None:
-        s, f = self._style(fill, stroke, width, dash)
-        if s or f:
-            self.c.roundRect(x, self._y(y + h), w, h, r, stroke=s, fill=f)
+        st = _style(fill, stroke, width, dash, join=join, alpha=alpha)
+        if st is not None:
+            self._rect(x, y, w, h, r, st)
 
     def line(
         self,
@@ -347,30 +748,11 @@ class PdfCanvas(_Base):
         stroke: Colour = "#000000",
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        cap: Cap = "butt",
     ) -> None:
-        if stroke is not None:
-            self._style(None, stroke, width, dash)
-            self.c.line(x1, self._y(y1), x2, self._y(y2))
-
-    def _points(
-        self,
-        points: Sequence[Point],
-        close: bool,
-        fill: Colour,
-        stroke: Colour,
-        width: float,
-        dash: Sequence[float] | None,
-    ) -> None:
-        s, f = self._style(fill, stroke, width, dash)
-        if not (s or f) or not points:
-            return
-        p = self.c.beginPath()
-        p.moveTo(points[0][0], self._y(points[0][1]))
-        for x, y in points[1:]:
-            p.lineTo(x, self._y(y))
-        if close:
-            p.close()
-        self.c.drawPath(p, stroke=s, fill=f)
+        st = _style(None, stroke, width, dash, cap)
+        if st is not None:
+            self._lines([[(x1, y1), (x2, y2)]], False, False, st)
 
     def polyline(
         self,
@@ -379,8 +761,12 @@ class PdfCanvas(_Base):
         stroke: Colour = "#000000",
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        cap: Cap = "butt",
+        join: Join = "miter",
     ) -> None:
-        self._points(points, False, None, stroke, width, dash)
+        st = _style(None, stroke, width, dash, cap, join)
+        if st is not None and points:
+            self._lines([points], False, False, st)
 
     def polygon(
         self,
@@ -390,8 +776,25 @@ class PdfCanvas(_Base):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        join: Join = "miter",
     ) -> None:
-        self._points(points, True, fill, stroke, width, dash)
+        st = _style(fill, stroke, width, dash, join=join)
+        if st is not None and points:
+            self._lines([points], True, False, st)
+
+    def polygons(
+        self,
+        polys: Sequence[Sequence[Point]],
+        *,
+        fill: Colour = None,
+        stroke: Colour = None,
+        width: float = 1.0,
+        join: Join = "miter",
+    ) -> None:
+        st = _style(fill, stroke, width, None, join=join)
+        polys = [p for p in polys if p]
+        if st is not None and polys:
+            self._lines(polys, True, True, st)
 
     def circle(
         self,
@@ -404,9 +807,9 @@ class PdfCanvas(_Base):
         width: float = 1.0,
         dash: Sequence[float] | None = None,
     ) -> None:
-        s, f = self._style(fill, stroke, width, dash)
-        if s or f:
-            self.c.circle(cx, self._y(cy), r, stroke=s, fill=f)
+        st = _style(fill, stroke, width, dash)
+        if st is not None:
+            self._ellipse(cx, cy, r, r, st)
 
     def ellipse(
         self,
@@ -420,10 +823,9 @@ class PdfCanvas(_Base):
         width: float = 1.0,
         dash: Sequence[float] | None = None,
     ) -> None:
-        s, f = self._style(fill, stroke, width, dash)
-        if s or f:
-            y = self._y(cy)
-            self.c.ellipse(cx - rx, y - ry, cx + rx, y + ry, stroke=s, fill=f)
+        st = _style(fill, stroke, width, dash)
+        if st is not None:
+            self._ellipse(cx, cy, rx, ry, st)
 
     def path(
         self,
@@ -433,21 +835,17 @@ class PdfCanvas(_Base):
         stroke: Colour = None,
         width: float = 1.0,
         dash: Sequence[float] | None = None,
+        cap: Cap = "butt",
+        join: Join = "miter",
     ) -> None:
-        s, f = self._style(fill, stroke, width, dash)
-        if not (s or f) or not path.ops:
-            return
-        p = self.c.beginPath()
-        for op, a in path.ops:
-            if op == "M":
-                p.moveTo(a[0], self._y(a[1]))
-            elif op == "L":
-                p.lineTo(a[0], self._y(a[1]))
-            elif op == "C":
-                p.curveTo(a[0], self._y(a[1]), a[2], self._y(a[3]), a[4], self._y(a[5]))
-            else:
-                p.close()
-        self.c.drawPath(p, stroke=s, fill=f)
+        st = _style(fill, stroke, width, dash, cap, join)
+        if st is not None and path.ops:
+            self._path(path, st)
+
+    def pattern(self, polys: Sequence[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        kept = [q for q in polys if len(q) >= 3]
+        if kept and str(getattr(pattern, "value", pattern)) != "none":
+            self._pattern(kept, pattern, _hex(ink), cell)
 
     def text(
         self,
@@ -462,10 +860,193 @@ class PdfCanvas(_Base):
     ) -> None:
         if fill is None:
             return
-        self._style(fill, None, 1.0, None)
-        self.c.setFont(_font(font), size)
+        self._text(x, y, s, _font(font), size, anchor, _hex(fill))
+        if self.recorder is not None:
+            self._record_text(self.recorder, x, y, s, font, size, anchor)
+
+    # -- forms
+    def begin_form(self, name: str, w: float, h: float) -> None:
+        self._begin_form(name, w, h)
+        if self.recorder is not None:
+            self._states.append((self._m, self._clip))
+            self._m, self._clip = _IDENTITY, None
+            self.recorder.begin_form(name, h)
+
+    def end_form(self) -> None:
+        self._end_form()
+        if self.recorder is not None:
+            self.recorder.end_form()
+            self._m, self._clip = self._states.pop()
+
+    def use_form(self, name: str, *, record: bool = True) -> None:
+        self._use_form(name)
+        if self.recorder is not None and record:
+            m = self._m
+            self.recorder.use_form(name, lambda b: _apply(m, b), self._clip)
+
+
+# ------------------------------------------------------------------------------------------------------- PDF
+class PdfCanvas(_Base):
+    """Draws on a reportlab canvas, whose space is y *up*.
+
+    ``top`` is the reportlab y of this canvas' origin: ``PdfCanvas(c, top=page_height)`` draws a whole page with
+    the origin at its top-left corner; ``PdfCanvas(c)`` (top 0) puts the origin at reportlab's current origin,
+    for a component the caller has already translated to its top-left corner.  Every y-down to y-up conversion
+    is in :meth:`_y`, :meth:`_translate`, :meth:`_rotate` and :meth:`_scale`.
+
+    A recording canvas starts from where the caller's reportlab transform has put its origin on the page.
+    """
+
+    def __init__(self, c: ReportlabCanvas, *, top: float = 0.0, recorder: Recorder | None = None) -> None:
+        register_fonts()
+        super().__init__(recorder)
+        self.c = c
+        self.top = top
+        self._tops: list[float] = []
+        if recorder is not None:
+            # reportlab's matrix maps its y-up user space to the surface's y-up space; ours is y down on both.
+            a, b, cc, d, e, f = c._currentMatrix
+            hh = recorder.surface_height
+            self._m = (a, -b, -cc, d, e + cc * top, hh - f - d * top)
+
+    def _y(self, y: float) -> float:
+        return self.top - y
+
+    def _translate(self, dx: float, dy: float) -> None:
+        self.c.translate(dx, -dy)
+
+    def _about_origin(self, op: Any) -> None:
+        if self.top:
+            self.c.translate(0, self.top)
+        op()
+        if self.top:
+            self.c.translate(0, -self.top)
+
+    def _rotate(self, degrees: float) -> None:
+        self._about_origin(lambda: self.c.rotate(-degrees))  # clockwise on the page is negative in y-up space
+
+    def _scale(self, f: float) -> None:
+        self._about_origin(lambda: self.c.scale(f, f))
+
+    def _save(self) -> None:
+        self.c.saveState()
+
+    def _restore(self) -> None:
+        self.c.restoreState()
+
+    def _clip_rect(self, x: float, y: float, w: float, h: float) -> None:
+        p = self.c.beginPath()
+        p.rect(x, self._y(y + h), w, h)
+        self.c.clipPath(p, stroke=0, fill=0)
+
+    def _paint(self, st: _Style) -> tuple[int, int]:
+        """Set the paint of the next shape (all of it, every time: the wrapped canvas may be shared); return
+        reportlab's ``stroke`` and ``fill`` flags."""
+        if st.fill is not None:
+            self.c.setFillColor(HexColor(st.fill))
+            if st.alpha != 1.0:  # after the colour: setting a colour resets reportlab's fill alpha
+                self.c.setFillAlpha(st.alpha)
+        if st.stroke is not None:
+            self.c.setStrokeColor(HexColor(st.stroke))
+            self.c.setLineWidth(st.width)
+            if st.dash:
+                self.c.setDash(list(st.dash), 0)
+            else:
+                self.c.setDash()
+            self.c.setLineCap(st.cap)
+            self.c.setLineJoin(st.join)
+        return (1 if st.stroke is not None else 0), (1 if st.fill is not None else 0)
+
+    def _unpaint(self, st: _Style) -> None:
+        if st.fill is not None and st.alpha != 1.0:
+            self.c.setFillAlpha(1)
+
+    def _rect(self, x: float, y: float, w: float, h: float, r: float, st: _Style) -> None:
+        s, f = self._paint(st)
+        if r > 0:
+            self.c.roundRect(x, self._y(y + h), w, h, r, stroke=s, fill=f)
+        else:
+            self.c.rect(x, self._y(y + h), w, h, stroke=s, fill=f)
+        self._unpaint(st)
+
+    def _ellipse(self, cx: float, cy: float, rx: float, ry: float, st: _Style) -> None:
+        s, f = self._paint(st)
+        y = self._y(cy)
+        if rx == ry:
+            self.c.circle(cx, y, rx, stroke=s, fill=f)
+        else:
+            self.c.ellipse(cx - rx, y - ry, cx + rx, y + ry, stroke=s, fill=f)
+
+    def _lines(self, polys: Sequence[Sequence[Point]], closed: bool, batch: bool, st: _Style) -> None:
+        s, f = self._paint(st)
+        if batch:  # paint in batches of bounded length (pdfium drops the rest of a huge path)
+            from .render.style import PathBatch
+
+            pb = PathBatch(self.c, stroke=bool(s), fill=bool(f))
+            for pts in polys:
+                pb.moveTo(pts[0][0], self._y(pts[0][1]))
+                for x, y in pts[1:]:
+                    pb.lineTo(x, self._y(y))
+                pb.lineTo(pts[0][0], self._y(pts[0][1]))
+                pb.close()
+            pb.flush()
+            return
+        p = self.c.beginPath()
+        for pts in polys:
+            p.moveTo(pts[0][0], self._y(pts[0][1]))
+            for x, y in pts[1:]:
+                p.lineTo(x, self._y(y))
+            if closed:
+                p.close()
+        self.c.drawPath(p, stroke=s, fill=f)
+
+    def _path(self, path: Path, st: _Style) -> None:
+        s, f = self._paint(st)
+        p = self.c.beginPath()
+        for op, a in path.ops:
+            if op == "M":
+                p.moveTo(a[0], self._y(a[1]))
+            elif op == "L":
+                p.lineTo(a[0], self._y(a[1]))
+            elif op == "C":
+                p.curveTo(a[0], self._y(a[1]), a[2], self._y(a[3]), a[4], self._y(a[5]))
+            else:
+                p.close()
+        self.c.drawPath(p, stroke=s, fill=f)
+
+    def _pattern(self, polys: list[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        from .render.style import draw_pattern
+
+        draw_pattern(self.c, [[(x, self._y(y)) for x, y in q] for q in polys], pattern, HexColor(ink), cell)
+
+    def _text(self, x: float, y: float, s: str, font: str, size: float, anchor: Anchor, fill: str) -> None:
+        self.c.setFillColor(HexColor(fill))
+        self.c.setFont(font, size)
         draw = {"start": self.c.drawString, "middle": self.c.drawCentredString, "end": self.c.drawRightString}
         draw[anchor](x, self._y(y), s)
+
+    # -- forms: reportlab form XObjects, their sizes kept on the reportlab canvas (one per document)
+    def _forms(self) -> dict[str, tuple[float, float]]:
+        forms: dict[str, tuple[float, float]] = self.c.__dict__.setdefault("_hexforge_forms", {})
+        return forms
+
+    def _begin_form(self, name: str, w: float, h: float) -> None:
+        self._forms()[name] = (w, h)
+        self._tops.append(self.top)
+        self.c.beginForm(name, 0, 0, w, h)
+        self.top = h
+
+    def _end_form(self) -> None:
+        self.c.endForm()
+        self.top = self._tops.pop()
+
+    def _use_form(self, name: str) -> tuple[float, float]:
+        w, h = self._forms()[name]
+        self.c.saveState()
+        self.c.translate(0, self.top - h)
+        self.c.doForm(name)
+        self.c.restoreState()
+        return w, h
 
 
 # ------------------------------------------------------------------------------------------------------- SVG
@@ -479,6 +1060,41 @@ def _num(v: float) -> str:
     return "0" if s in ("-0", "") else s
 
 
+class _SvgMarks:
+    """A stand-in for reportlab's path object, so :mod:`forge.render.style`'s pattern marks can be drawn into an
+    SVG path (``d``) as they are into a PDF one."""
+
+    def __init__(self) -> None:
+        self.d: list[str] = []
+
+    def moveTo(self, x: float, y: float) -> None:
+        self.d.append(f"M {_num(x)} {_num(y)}")
+
+    def lineTo(self, x: float, y: float) -> None:
+        self.d.append(f"L {_num(x)} {_num(y)}")
+
+    def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:
+        self.d.append("C " + " ".join(_num(v) for v in (x1, y1, x2, y2, x3, y3)))
+
+    def circle(self, x: float, y: float, r: float) -> None:
+        self.arc(x - r, y - r, x + r, y + r, 0, 360)
+        self.d.append("Z")
+
+    def arc(self, x1: float, y1: float, x2: float, y2: float, startAng: float = 0, extent: float = 90) -> None:
+        from reportlab.pdfgen import pdfgeom
+
+        curves = pdfgeom.bezierArc(x1, y1, x2, y2, startAng, extent)
+        self.moveTo(curves[0][0], curves[0][1])
+        for c in curves:
+            self.curveTo(*c[2:8])
+
+    def close(self) -> None:
+        self.d.append("Z")
+
+    def flush(self) -> None:
+        pass
+
+
 class SvgCanvas(_Base):
     """Draws into an svgwrite ``Drawing`` ``width`` x ``height`` points (a viewBox in points).
 
@@ -487,7 +1103,8 @@ class SvgCanvas(_Base):
     Transforms become nested groups; :meth:`save` / :meth:`restore` open and close them.
     """
 
-    def __init__(self, width: float, height: float, *, id_prefix: str = "") -> None:
+    def __init__(self, width: float, height: float, *, id_prefix: str = "", recorder: Recorder | None = None) -> None:
+        super().__init__(recorder)
         self.width, self.height = width, height
         import svgwrite  # only SVG output needs it: keep PDF builds' start-up light
 
@@ -503,6 +1120,9 @@ class SvgCanvas(_Base):
         """Per save: how many groups it opened (popped again on restore)."""
         self._fresh: object | None = None
         """The transform group opened last, while still empty: a further transform joins its attribute."""
+        self._form_stack: list[tuple[list[object], list[int]]] = []
+        self._form_ids: dict[str, tuple[str, float, float]] = {}
+        self._patterns: dict[tuple[str, str, float], str] = {}
 
     def _next_id(self, kind: str) -> str:
         self._ids += 1
@@ -520,11 +1140,11 @@ class SvgCanvas(_Base):
         self._fresh = None
 
     # -- state
-    def save(self) -> None:
+    def _save(self) -> None:
         self._frames.append(0)
         self._fresh = None
 
-    def restore(self) -> None:
+    def _restore(self) -> None:
         if len(self._frames) == 1:
             raise RuntimeError("restore() without save()")
         for _ in range(self._frames.pop()):
@@ -539,13 +1159,16 @@ class SvgCanvas(_Base):
         g = self._open(transform=t)
         self._fresh = g
 
-    def translate(self, dx: float, dy: float) -> None:
+    def _translate(self, dx: float, dy: float) -> None:
         self._transform(f"translate({_num(dx)} {_num(dy)})")
 
-    def rotate(self, degrees: float) -> None:
+    def _rotate(self, degrees: float) -> None:
         self._transform(f"rotate({_num(degrees)})")  # SVG's y-down rotation is already clockwise
 
-    def clip_rect(self, x: float, y: float, w: float, h: float) -> None:
+    def _scale(self, f: float) -> None:
+        self._transform(f"scale({_num(f)})")
+
+    def _clip_rect(self, x: float, y: float, w: float, h: float) -> None:
         cid = self._next_id("clip")
         cp = self.dwg.defs.add(self.dwg.clipPath(id=cid))
         cp.add(self.dwg.rect(insert=(_num(x), _num(y)), size=(_num(w), _num(h))))
@@ -553,156 +1176,87 @@ class SvgCanvas(_Base):
 
     # -- shapes
     @staticmethod
-    def _paint(fill: Colour, stroke: Colour, width: float, dash: Sequence[float] | None) -> dict[str, str]:
-        a = {"fill": "none" if fill is None else _hex(fill), "stroke": "none" if stroke is None else _hex(stroke)}
-        if stroke is not None:
-            a["stroke_width"] = _num(width)
-            if dash:
-                a["stroke_dasharray"] = ",".join(_num(d) for d in dash)
+    def _attrs(st: _Style) -> dict[str, str]:
+        a = {"fill": "none" if st.fill is None else st.fill, "stroke": "none" if st.stroke is None else st.stroke}
+        if st.fill is not None and st.alpha != 1.0:
+            a["fill_opacity"] = _num(st.alpha)
+        if st.stroke is not None:
+            a["stroke_width"] = _num(st.width)
+            if st.dash:
+                a["stroke_dasharray"] = ",".join(_num(d) for d in st.dash)
+            if st.cap:
+                a["stroke_linecap"] = ("butt", "round", "square")[st.cap]
+            if st.join:
+                a["stroke_linejoin"] = ("miter", "round", "bevel")[st.join]
         return a
 
-    def rect(
-        self,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if fill is None and stroke is None:
-            return
-        a = self._paint(fill, stroke, width, dash)
+    def _rect(self, x: float, y: float, w: float, h: float, r: float, st: _Style) -> None:
+        a = self._attrs(st)
+        if r > 0:
+            a["rx"] = a["ry"] = _num(r)
         self._add(self.dwg.rect(insert=(_num(x), _num(y)), size=(_num(w), _num(h)), **a))
 
-    def rounded_rect(
-        self,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        r: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if fill is None and stroke is None:
-            return
-        a = self._paint(fill, stroke, width, dash)
-        self._add(self.dwg.rect(insert=(_num(x), _num(y)), size=(_num(w), _num(h)), rx=_num(r), ry=_num(r), **a))
-
-    def line(
-        self,
-        x1: float,
-        y1: float,
-        x2: float,
-        y2: float,
-        *,
-        stroke: Colour = "#000000",
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if stroke is None:
-            return
-        a = self._paint(None, stroke, width, dash)
-        del a["fill"]
-        self._add(self.dwg.line(start=(_num(x1), _num(y1)), end=(_num(x2), _num(y2)), **a))
+    def _ellipse(self, cx: float, cy: float, rx: float, ry: float, st: _Style) -> None:
+        a = self._attrs(st)
+        if rx == ry:
+            self._add(self.dwg.circle(center=(_num(cx), _num(cy)), r=_num(rx), **a))
+        else:
+            self._add(self.dwg.ellipse(center=(_num(cx), _num(cy)), r=(_num(rx), _num(ry)), **a))
 
     @staticmethod
     def _pts(points: Sequence[Point]) -> list[tuple[str, str]]:
         return [(_num(x), _num(y)) for x, y in points]
 
-    def polyline(
-        self,
-        points: Sequence[Point],
-        *,
-        stroke: Colour = "#000000",
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if stroke is None or not points:
-            return
-        self._add(self.dwg.polyline(points=self._pts(points), **self._paint(None, stroke, width, dash)))
+    def _lines(self, polys: Sequence[Sequence[Point]], closed: bool, batch: bool, st: _Style) -> None:
+        a = self._attrs(st)
+        if len(polys) > 1 or batch:
+            d = []
+            for pts in polys:
+                d.append("M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in pts) + (" Z" if closed else ""))
+            self._add(self.dwg.path(d=" ".join(d), **a))
+        elif closed:
+            self._add(self.dwg.polygon(points=self._pts(polys[0]), **a))
+        elif len(polys[0]) == 2:
+            del a["fill"]
+            (x1, y1), (x2, y2) = polys[0]
+            self._add(self.dwg.line(start=(_num(x1), _num(y1)), end=(_num(x2), _num(y2)), **a))
+        else:
+            self._add(self.dwg.polyline(points=self._pts(polys[0]), **a))
 
-    def polygon(
-        self,
-        points: Sequence[Point],
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if (fill is None and stroke is None) or not points:
-            return
-        self._add(self.dwg.polygon(points=self._pts(points), **self._paint(fill, stroke, width, dash)))
+    def _path(self, path: Path, st: _Style) -> None:
+        self._add(self.dwg.path(d=path.svg_d(), **self._attrs(st)))
 
-    def circle(
-        self,
-        cx: float,
-        cy: float,
-        r: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if fill is None and stroke is None:
-            return
-        a = self._paint(fill, stroke, width, dash)
-        self._add(self.dwg.circle(center=(_num(cx), _num(cy)), r=_num(r), **a))
+    def _pattern(self, polys: list[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        from .model import Pattern
+        from .render.style import _PATTERNS
 
-    def ellipse(
-        self,
-        cx: float,
-        cy: float,
-        rx: float,
-        ry: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if fill is None and stroke is None:
-            return
-        a = self._paint(fill, stroke, width, dash)
-        self._add(self.dwg.ellipse(center=(_num(cx), _num(cy)), r=(_num(rx), _num(ry)), **a))
+        p = Pattern(pattern)
+        s = max(cell, 4.0)
+        key = (p.value, ink, round(s, 4))
+        if key not in self._patterns:
+            draw, width, period = _PATTERNS[p]
+            px, py = period(s)
+            tw, th = max(1, math.ceil(s / px)) * px, max(1, math.ceil(s / py)) * py
+            pid = self._next_id("pattern")
+            # The PDF draws the marks y up from the origin; the same marks, flipped, look the same in SVG.
+            pat = self.dwg.pattern(
+                id=pid, patternUnits="userSpaceOnUse", size=(_num(tw), _num(th)), patternTransform="scale(1 -1)"
+            )
+            strokes, fills = _SvgMarks(), _SvgMarks()
+            draw(strokes, fills, [(0.0, 0.0, tw, th)], s, (tw, th))  # type: ignore[arg-type]
+            if strokes.d:
+                pat.add(self.dwg.path(d=" ".join(strokes.d), fill="none", stroke=ink, stroke_width=_num(width(s)),
+                                      stroke_linecap="round", stroke_linejoin="round"))  # fmt: skip
+            if fills.d:
+                pat.add(self.dwg.path(d=" ".join(fills.d), fill=ink, stroke="none"))
+            self.dwg.defs.add(pat)
+            self._patterns[key] = pid
+        d = " ".join("M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in q) + " Z" for q in polys)
+        self._add(self.dwg.path(d=d, fill=f"url(#{self._patterns[key]})", stroke="none"))
 
-    def path(
-        self,
-        path: Path,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None:
-        if (fill is None and stroke is None) or not path.ops:
-            return
-        self._add(self.dwg.path(d=path.svg_d(), **self._paint(fill, stroke, width, dash)))
-
-    def text(
-        self,
-        x: float,
-        y: float,
-        s: str,
-        *,
-        font: str = FONT,
-        size: float,
-        anchor: Anchor = "start",
-        fill: Colour = "#000000",
-    ) -> None:
-        if fill is None:
-            return
-        weight, style = _SVG_FONTS[_font(font)]
-        a = {"font_family": SVG_FONT_FAMILY, "font_size": _num(size), "fill": _hex(fill)}
+    def _text(self, x: float, y: float, s: str, font: str, size: float, anchor: Anchor, fill: str) -> None:
+        weight, style = _SVG_FONTS[font]
+        a = {"font_family": SVG_FONT_FAMILY, "font_size": _num(size), "fill": fill}
         if anchor != "start":
             a["text_anchor"] = anchor
         if weight:
@@ -710,6 +1264,25 @@ class SvgCanvas(_Base):
         if style:
             a["font_style"] = style
         self._add(self.dwg.text(s, insert=(_num(x), _num(y)), **a))
+
+    # -- forms: groups in <defs>, placed with <use>
+    def _begin_form(self, name: str, w: float, h: float) -> None:
+        fid = f"{self._prefix}form-{name}"
+        g = self.dwg.g(id=fid)
+        self.dwg.defs.add(g)
+        self._form_ids[name] = (fid, w, h)
+        self._form_stack.append((self._groups, self._frames))
+        self._groups, self._frames = [g], [0]
+        self._fresh = None
+
+    def _end_form(self) -> None:
+        self._groups, self._frames = self._form_stack.pop()
+        self._fresh = None
+
+    def _use_form(self, name: str) -> tuple[float, float]:
+        fid, w, h = self._form_ids[name]
+        self._add(self.dwg.use(f"#{fid}"))
+        return w, h
 
     # -- output
     def tobytes(self) -> bytes:

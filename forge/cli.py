@@ -208,7 +208,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .errors import LoadError
 
     status = EXIT_OK
-    for path in args.files:
+    steps = len(vassal.EXPORT_STEPS)
+    bar = Progress(len(args.files) * steps, quiet=args.quiet)
+    for i, path in enumerate(args.files):
+        bar.done = i * steps
         game = _load_or_report(path)
         if game is None:
             status = EXIT_BAD_INPUT
@@ -217,7 +220,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             vassal.refuse(game, path)  # a located error before anything is rendered
             if not args.quiet:
                 print(f"exporting {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
-            written = vassal.export(game, Path(args.out), file=path)
+            gid = game.game.id
+
+            def stage(step: str, gid: str = gid) -> None:
+                bar.step(f"{gid}: {step}")
+
+            try:
+                written = vassal.export(game, Path(args.out), file=path, progress=stage)
+            finally:
+                bar.close()
         except vassal.VassalUnavailable as e:  # an ImportError: pywargame is not installed
             print(f"forge export: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -322,22 +333,58 @@ def _report_file(text: str) -> str:
     return text
 
 
+class Progress:
+    """A one-line progress bar on standard error, drawn only when standard error is a terminal and the command
+    is not quiet (``-q``): piped or redirected, nothing is drawn.  No dependency: a bar this simple is a few lines,
+    and the commands that show one start fast (tests/test_startup.py)."""
+
+    WIDTH = 24
+
+    def __init__(self, total: int, *, quiet: bool = False, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = max(1, total)
+        self.done = 0
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = not quiet and bool(isatty and isatty())
+        self._shown = False
+
+    def step(self, label: str) -> None:
+        """Start the next of ``total`` steps, named ``label``."""
+        self.draw(label)
+        self.done = min(self.total, self.done + 1)
+
+    def draw(self, label: str) -> None:
+        if not self.enabled:
+            return
+        filled = self.WIDTH * self.done // self.total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        self.stream.write(f"\r\x1b[K[{bar}] {self.done}/{self.total} {label[:60]}")
+        self.stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        """Clear the bar's line (what follows is printed from the start of a clean line)."""
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from .builder import DEFAULT_COMPONENTS, BuildOptions, build
+    from .builder import DEFAULT_COMPONENTS, PRESETS, preset_options
 
-    only = args.only or (DEFAULT_COMPONENTS + (("handout",) if args.sets else ()))
+    preset = PRESETS[args.preset]
+    default_only: tuple[str, ...] = preset.get("only", DEFAULT_COMPONENTS)  # type: ignore[assignment]
+    only = args.only or (default_only + (("handout",) if args.sets else ()))
     if args.sets is not None and not 1 <= args.sets <= 200:
         print("forge build: --sets must be between 1 and 200", file=sys.stderr)
         return EXIT_BAD_INPUT
     t0 = time.perf_counter()
-
-    def progress(msg: str) -> None:
-        if not args.quiet:
-            print(f"  {msg} ...", file=sys.stderr, flush=True)
-
-    options = BuildOptions(
+    bar = Progress(len(args.files) * len(only), quiet=args.quiet)
+    options = preset_options(
+        args.preset,
         paper=args.paper,
         only=only,
         counter_size=args.counter_size,
@@ -345,32 +392,50 @@ def cmd_build(args: argparse.Namespace) -> int:
         back_offset=args.back_offset,
         bleed=args.bleed,
         greyscale=args.greyscale,
+        print_marks=args.print_marks,
+        tile=args.tile,
         sets=args.sets or 1,
-        progress=progress,
     )
     status = EXIT_OK
-    for path in args.files:
-        game = _load_or_report(path, options)
-        if game is None:
-            status = EXIT_BAD_INPUT
-            continue
-        if not args.quiet:
-            print(f"building {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
-        folder = Path(args.out) / game.game.id
-        sub: dict[Path, int] = {}
-        built = build(game, Path(args.out), options)
-        _print_warnings(path, built.warnings)
-        for written in built:
-            if written.parent == folder:
-                print(written)
-            else:  # a folder component (the images): one line for the folder, not one per file
-                top = folder / written.relative_to(folder).parts[0]
-                sub[top] = sub.get(top, 0) + 1
-        for top, n in sub.items():
-            print(f"{top}/ ({n} files)")
+    try:
+        for path in args.files:
+            status = max(status, _build_one(args, path, options, bar))
+    finally:
+        bar.close()
     if not args.quiet and status == EXIT_OK:
         print(f"done in {time.perf_counter() - t0:.2f}s", file=sys.stderr)
     return status
+
+
+def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: Progress) -> int:
+    """Build one game file for ``cmd_build``, each component a step of ``bar``; its exit status."""
+    import dataclasses
+
+    from .builder import build
+
+    game = _load_or_report(path, options)
+    if game is None:
+        bar.done += len(options.only)
+        return EXIT_BAD_INPUT
+    if not args.quiet:
+        bar.close()
+        print(f"building {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
+    gid = game.game.id
+    folder = Path(args.out) / gid
+    sub: dict[Path, int] = {}
+    built = build(game, Path(args.out), dataclasses.replace(options, progress=lambda msg: bar.step(f"{gid}: {msg}")))
+    bar.close()
+    _print_warnings(path, built.warnings)
+    for written in built:
+        if written.parent == folder:
+            print(written)
+        else:  # a folder component (the images): one line for the folder, not one per file
+            top = folder / written.relative_to(folder).parts[0]
+            sub[top] = sub.get(top, 0) + 1
+    for top, n in sub.items():
+        print(f"{top}/ ({n} files)")
+    sys.stdout.flush()
+    return EXIT_OK
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -407,29 +472,74 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
+EXAMPLES = {
+    "check": "forge check data/hells_gate.yaml",
+    "build": "forge build data/hells_gate.yaml --preset print-shop --out print/",
+    "verify": "forge verify data/hells_gate.yaml --format markdown --report errata.md",
+    "schema": "forge schema > hexforge.schema.json",
+    "new": "forge new 'River Crossing' --grid square",
+    "export": "forge export vassal data/hells_gate.yaml --out modules/",
+}
+"""One example per command, in ``forge --help`` and each command's own help (tests/test_cli.py checks that every
+command has one)."""
+
+HELP_EPILOG = (
+    "examples, one per command:\n"
+    + "".join(f"  {e}\n" for e in EXAMPLES.values())
+    + "\nexit status:\n"
+    "  0    ok (verify: nothing disagrees)\n"
+    "  1    verify found errors or warnings (possible errata)\n"
+    "  2    bad input: a game file, an option or a name; nothing half-written\n"
+    "  130  interrupted (Ctrl-C); 143 stopped by SIGTERM, 129 by SIGHUP; no temporary left behind\n"
+    "\nResults (files written, reports, summaries) go to standard output; errors, warnings and progress to\n"
+    "standard error. A progress bar is drawn only when standard error is a terminal, never with -q."
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .units import COUNTER_SIZES, PAPER
 
     p = argparse.ArgumentParser(
         prog="forge",
         description="Hexforge: make and check hex-and-counter wargames on paper from one YAML file.",
-        epilog="Exit status: 0 ok, 1 findings, 2 bad input.",
+        epilog=HELP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"forge {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    c = sub.add_parser("check", help="validate game files and summarise what each holds")
+    c = sub.add_parser(
+        "check",
+        help="validate game files and summarise what each holds",
+        description="Exit status: 0 every file valid, 2 bad input.",
+        epilog=f"example: {EXAMPLES['check']}",
+    )
     c.add_argument("files", nargs="+", metavar="GAME.yaml")
     c.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     c.set_defaults(func=cmd_check)
 
-    b = sub.add_parser("build", help="build print-ready PDFs: map, counters, reference cards, class handouts")
+    b = sub.add_parser(
+        "build",
+        help="build print-ready PDFs: map, counters, reference cards, class handouts",
+        description="Exit status: 0 built, 2 bad input (nothing written). A preset sets defaults for the options "
+        "below; an option given with it wins (--preset print-shop --no-bleed has no counter bleed).",
+        epilog=f"example: {EXAMPLES['build']}",
+    )
     b.add_argument("files", nargs="+", metavar="GAME.yaml")
     b.add_argument(
         "--out",
         default="output",
         type=_out_folder,
         help="output folder (default: output); files go to OUT/<game id>/",
+    )
+    b.add_argument(
+        "--preset",
+        default="home",
+        choices=["home", "print-shop", "greyscale-laser"],
+        help="defaults for a kind of printer (default home: every option's own default). print-shop: map, counters, "
+        "cards and counter images, one file each; counter bleed, --print-marks, map sheets whole (--no-tile). "
+        "greyscale-laser: --greyscale, --no-bleed. Options given explicitly win over the preset's. "
+        "See docs/PRINTING.md",
     )
     b.add_argument(
         "--paper",
@@ -452,8 +562,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="front/back offset measured on the calibration page, in mm unless a unit is given (e.g. 0.5,-0.3); "
         "at most 5 mm",
     )
-    b.add_argument("--bleed", action="store_true", help="add 1/8in bleed around counters for print services")
-    b.add_argument("--greyscale", action="store_true", help="greyscale palette for black-and-white printers")
+    b.add_argument(
+        "--bleed",
+        action=argparse.BooleanOptionalAction,
+        help="add 1/8in bleed around counters (sheets and images) for print services (default: the preset's; off)",
+    )
+    b.add_argument(
+        "--greyscale",
+        action=argparse.BooleanOptionalAction,
+        help="greyscale palette, written as grey levels (black toner only), for black-and-white and laser printers "
+        "(default: the preset's; off)",
+    )
+    b.add_argument(
+        "--print-marks",
+        action=argparse.BooleanOptionalAction,
+        help="each page is the trim: 3 mm page bleed, crop marks outside it, TrimBox and BleedBox on every page "
+        "(default: the preset's; off)",
+    )
+    b.add_argument(
+        "--tile",
+        action=argparse.BooleanOptionalAction,
+        help="tile a map larger than --paper; --no-tile prints each map sheet whole at its own size "
+        "(default: the preset's; on)",
+    )
     b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
     b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     b.set_defaults(func=cmd_build)
@@ -462,6 +593,7 @@ def build_parser() -> argparse.ArgumentParser:
         "verify",
         help="recompute the rulebook's examples and check the tables and the printed components against the rules",
         description="Exit status: 0 nothing disagrees, 1 findings (errors or warnings), 2 invalid input.",
+        epilog=f"example: {EXAMPLES['verify']}",
     )
     v.add_argument("files", nargs="+", metavar="GAME.yaml")
     v.add_argument(
@@ -476,14 +608,20 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
     v.set_defaults(func=cmd_verify)
 
-    s = sub.add_parser("schema", help="print the JSON Schema of the game format (for editor completion)")
+    s = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of the game format (for editor completion)",
+        description="Exit status: 0.",
+        epilog=f"example: {EXAMPLES['schema']}",
+    )
     s.set_defaults(func=cmd_schema)
 
     n = sub.add_parser(
         "new",
-        help="write a complete, playable game to start from (Ferry Point, a teaching game): forge new 'River Crossing'",
+        help="write a complete, playable game to start from (Ferry Point, a teaching game)",
         description="Writes OUT/<id>.yaml (the id from NAME: 'River Crossing' -> river_crossing) and the JSON Schema "
         "beside it. Exit status: 0 written, 2 bad name or the file exists (never overwritten).",
+        epilog=f"example: {EXAMPLES['new']}",
     )
     n.add_argument("name", metavar="NAME", help="the game's title, e.g. 'River Crossing'")
     n.add_argument("--grid", default="hex", help="hex (default) or square")
@@ -493,8 +631,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser(
         "export",
-        help="export a game as a digital play module: forge export vassal data/hells_gate.yaml",
+        help="export a game as a digital play module (VASSAL)",
         description="Exit status: 0 ok, 2 bad input (or pywargame missing: pip install 'hexforge[vassal]').",
+        epilog=f"example: {EXAMPLES['export']}",
     )
     e.add_argument("format", choices=["vassal"], help="module format: vassal (a VASSAL 3.7 .vmod)")
     e.add_argument("files", nargs="+", metavar="GAME.yaml")

@@ -166,7 +166,7 @@ def _map_part(game: m.Game, options: BuildOptions) -> Part:
     listed = min(hexes, len(game.map.hexes)) + len(game.map.hexsides) + sum(len(p.hexes) for p in game.map.paths)
     sw, sh = map_sheet(game)
     pw, ph = options.paper_size()
-    tiled = not tiling.fits(sw, sh, pw, ph)
+    tiled = options.tile and not tiling.fits(sw, sh, pw, ph)  # --no-tile: each sheet whole
     tiles = _tiles(sw, sh, pw, ph) if tiled else 0
     draws = 2 if tiled else 1  # a tiled sheet is drawn twice: the sheet itself and its miniature
     what = f"map {g.columns}x{g.rows} hexes = {_fmt(hexes)} hexes"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import io
 import os
@@ -11,11 +12,15 @@ import shutil
 import signal
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import Any
 
+from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
 
 FONTS_DIR = Path(__file__).parent / "fonts"
 """The bundled DejaVu Sans faces (Debian's fonts-dejavu 2.37-6; see fonts/README.md and fonts/LICENSE)."""
@@ -40,12 +45,170 @@ def register_fonts() -> None:
     _registered = True
 
 
+MM = 72 / 25.4
+PAGE_BLEED = 3 * MM
+"""The print-shop page bleed: 3 mm (8.504 pt) past the trim on every side (docs/PRINTING.md)."""
+CROP_MARK_OFFSET = 3.0
+"""Points between the bleed box and the start of a crop mark: the marks never reach the bleed."""
+CROP_MARK_LENGTH = 18.0
+CROP_MARK_WIDTH = 0.25
+"""A hairline, but above the 0.2 pt that print shops give as the thinnest line they hold."""
+
+
+@dataclass(frozen=True)
+class PageFinish:
+    """How every page of a PDF is finished for the printer it goes to (see :func:`page_finish`)."""
+
+    bleed: float = 0.0
+    """Page bleed in points; above 0, each page as drawn is the trim: the page grows by the bleed and the crop
+    marks around it, and gets a TrimBox and a BleedBox (the print-shop preset)."""
+    grey_ink: bool = False
+    """Every colour written as a DeviceGray level (``g``/``G``), never RGB: a colour laser prints it with its black
+    toner alone, and a PDF/X workflow reads grey, not RGB (``--greyscale``)."""
+
+    @property
+    def margin(self) -> float:
+        """What each page grows by on every side: the bleed, the gap and the crop marks."""
+        return self.bleed + CROP_MARK_OFFSET + CROP_MARK_LENGTH if self.bleed > 0 else 0.0
+
+
+_FINISH: contextvars.ContextVar[PageFinish | None] = contextvars.ContextVar("forge_page_finish", default=None)
+
+
+@contextlib.contextmanager
+def page_finish(finish: PageFinish | None) -> Iterator[None]:
+    """Finish every canvas made by :func:`new_canvas` inside the block so (the build sets it per component, so that
+    no renderer needs to know about page boxes)."""
+    token = _FINISH.set(finish if finish is not None and (finish.bleed > 0 or finish.grey_ink) else None)
+    try:
+        yield
+    finally:
+        _FINISH.reset(token)
+
+
+def _grey_level(colour: Any) -> tuple[float, float | None]:
+    """The grey (0 black .. 1 white) of a reportlab colour, by luminance (ITU-R BT.601, as forge.render.style's
+    greys), and its alpha."""
+    if isinstance(colour, str):
+        colour = toColor(colour)
+    elif isinstance(colour, (tuple, list)):
+        colour = Color(*colour) if len(colour) == 3 else CMYKColor(*colour)
+    if isinstance(colour, CMYKColor):
+        r, g, b = colour.rgb()
+    else:
+        r, g, b = colour.red, colour.green, colour.blue
+    level = round(0.299 * r + 0.587 * g + 0.114 * b, 4)
+    return min(1.0, max(0.0, level)), getattr(colour, "alpha", None)
+
+
+class _GreyInk:
+    """Colour setters that write every colour as its grey level (mixed into the canvas and its text objects)."""
+
+    def setFillColor(self, aColor: Any, alpha: float | None = None) -> None:
+        level, own = _grey_level(aColor)
+        self.setFillGray(level)  # type: ignore[attr-defined]
+        if alpha is not None or own is not None:
+            self.setFillAlpha(alpha if alpha is not None else own)  # type: ignore[attr-defined]
+
+    def setStrokeColor(self, aColor: Any, alpha: float | None = None) -> None:
+        level, own = _grey_level(aColor)
+        self.setStrokeGray(level)  # type: ignore[attr-defined]
+        if alpha is not None or own is not None:
+            self.setStrokeAlpha(alpha if alpha is not None else own)  # type: ignore[attr-defined]
+
+
+class _GreyText(_GreyInk, PDFTextObject):
+    pass
+
+
+class FinishedCanvas(Canvas):
+    """A canvas that finishes each page as its :class:`PageFinish` says.
+
+    With a bleed, the page as the renderer drew it becomes the trim: on ``showPage`` its drawing is moved in by
+    :attr:`PageFinish.margin` and clipped to the bleed box, crop marks are drawn outside the bleed box in
+    registration colour (every separation), and the page gets its TrimBox and BleedBox; the MediaBox holds the
+    marks.  Renderers keep drawing in the trim's coordinates and never see the margin."""
+
+    _pagesize: tuple[float, float]
+
+    def __init__(self, *args: Any, finish: PageFinish, **kwargs: Any) -> None:
+        self._finish = finish
+        super().__init__(*args, **kwargs)
+
+    def beginText(self, x: float = 0, y: float = 0, direction: Any = None) -> PDFTextObject:
+        if self._finish.grey_ink:
+            return _GreyText(self, x, y, direction=direction)
+        return super().beginText(x, y, direction=direction)
+
+    def setFillColor(self, aColor: Any, alpha: float | None = None) -> None:
+        if self._finish.grey_ink:
+            _GreyInk.setFillColor(self, aColor, alpha)
+        else:
+            super().setFillColor(aColor, alpha)
+
+    def setStrokeColor(self, aColor: Any, alpha: float | None = None) -> None:
+        if self._finish.grey_ink:
+            _GreyInk.setStrokeColor(self, aColor, alpha)
+        else:
+            super().setStrokeColor(aColor, alpha)
+
+    def showPage(self) -> None:
+        f = self._finish
+        if f.bleed <= 0:
+            super().showPage()
+            return
+        w, h = self._pagesize
+        m, b = f.margin, f.bleed
+        n = _num
+        # The marks first, in the grown page's own coordinates; then the drawing, moved and clipped to the bleed box
+        # (it cannot reach the marks, and a state the drawing leaves open cannot move them).
+        self._code[0:0] = [
+            _crop_marks(w, h, f),
+            f"q 1 0 0 1 {n(m)} {n(m)} cm {n(-b)} {n(-b)} {n(w + 2 * b)} {n(h + 2 * b)} re W n",
+        ]
+        self._code.append("Q")
+        self._trimBox = (m, m, m + w, m + h)
+        self._bleedBox = (m - b, m - b, m + w + b, m + h + b)
+        grown = (w + 2 * m, h + 2 * m)
+        self._pagesize = grown
+        try:
+            super().showPage()
+        finally:
+            if self._pagesize == grown:  # the next page is drawn at the trim's size again
+                self._pagesize = (w, h)
+
+
+def _num(x: float) -> str:
+    return f"{x:.3f}".rstrip("0").rstrip(".") or "0"
+
+
+def _crop_marks(w: float, h: float, f: PageFinish) -> str:
+    """The eight crop marks of a ``w`` x ``h`` trim (in the grown page's coordinates): each on a trim line's
+    extension, from the media edge to :data:`CROP_MARK_OFFSET` short of the bleed box."""
+    m, n, ml = f.margin, _num, CROP_MARK_LENGTH
+    x0, x1, y0, y1 = m, m + w, m, m + h
+    right, top = w + 2 * m, h + 2 * m
+    lines = [
+        (x0, 0, x0, ml), (x1, 0, x1, ml), (x0, top - ml, x0, top), (x1, top - ml, x1, top),
+        (0, y0, ml, y0), (0, y1, ml, y1), (right - ml, y0, right, y0), (right - ml, y1, right, y1),
+    ]  # fmt: skip
+    path = " ".join(f"{n(a)} {n(b)} m {n(c)} {n(d)} l" for a, b, c, d in lines)
+    return f"q 1 1 1 1 K {n(CROP_MARK_WIDTH)} w 0 J [] 0 d {path} S Q"
+
+
 def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str = "", subject: str = "") -> Canvas:
-    """A reportlab canvas whose output depends only on what is drawn (``invariant=1``: fixed dates and ids)."""
+    """A reportlab canvas whose output depends only on what is drawn (``invariant=1``: fixed dates and ids); a
+    :class:`FinishedCanvas` inside :func:`page_finish`."""
     register_fonts()
     # reportlab's initial font is Helvetica, which it names (unembedded) in every page's resources even when no
     # text uses it; starting in our own face leaves only embedded fonts in the file.
-    c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT)
+    finish = _FINISH.get()
+    if finish is not None:
+        c: Canvas = FinishedCanvas(
+            buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT, finish=finish
+        )
+    else:
+        c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT)
     c.setTitle(title)
     c.setSubject(subject)
     c.setCreator("Hexforge")

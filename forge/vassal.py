@@ -34,7 +34,7 @@ import re
 import sys
 import warnings
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -516,8 +516,13 @@ def _dice_buttons(game: m.Game) -> list[tuple[int, int]]:
     return out
 
 
-def build(game: m.Game, *, dpi: int = 300) -> dict[str, bytes]:
-    """The module's files by name (``buildFile.xml``, ``moduledata``, ``images/...``)."""
+EXPORT_STEPS = ("board", "counters", "charts", "module")
+"""The stages :func:`export` reports to its ``progress`` callback, in order (the command line's progress bar)."""
+
+
+def build(game: m.Game, *, dpi: int = 300, progress: Callable[[str], None] | None = None) -> dict[str, bytes]:
+    """The module's files by name (``buildFile.xml``, ``moduledata``, ``images/...``); ``progress`` is told each
+    stage of :data:`EXPORT_STEPS` but the last as it starts."""
     from .builder import BuildOptions
     from .errors import collect_warnings
     from .render import map as map_
@@ -527,7 +532,9 @@ def build(game: m.Game, *, dpi: int = 300) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     gid = _safe(game.game.id)
 
+    tell = progress or (lambda step: None)
     # --- the board
+    tell("board")
     lay = map_.sheet_layout(game, options)
     with collect_warnings():  # a build reports the map's own warnings (texts cut short ...); this is the same map
         sheet = map_.sheet_pdf(game, options, layout=lay)
@@ -539,6 +546,7 @@ def build(game: m.Game, *, dpi: int = 300) -> dict[str, bytes]:
     geom = lay.geometry
     spec = grid_spec(geom.grid, geom.size, geom.ox, geom.oy, scale, (bw, bh))
 
+    tell("counters")
     counters, faces, piece_px = _counters(game, dpi)
     for name, data in faces.items():
         files[f"images/{name}"] = data
@@ -628,6 +636,7 @@ def build(game: m.Game, *, dpi: int = 300) -> dict[str, bytes]:
                 at_start(wmap, window, f"{b}: {c.key}", x, y, [c])
 
     # --- charts
+    tell("charts")
     cards = _card_images(game, min(dpi, 150))
     if cards:
         charts = mod.addChartWindow(name="Charts", text="Charts", tooltip="Reference cards", description="")
@@ -690,7 +699,14 @@ def zip_bytes(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-def export(game: m.Game, out_dir: Path | str, *, dpi: int = 300, file: str = "") -> Path:
+def export(
+    game: m.Game,
+    out_dir: Path | str,
+    *,
+    dpi: int = 300,
+    file: str = "",
+    progress: Callable[[str], None] | None = None,
+) -> Path:
     """Write ``out_dir/<game id>/<game id>.vmod`` and return its path.
 
     The command line is ``forge export vassal GAME.yaml [--out DIR]`` (``--out`` defaults to ``output``).  ``dpi``
@@ -707,7 +723,10 @@ def export(game: m.Game, out_dir: Path | str, *, dpi: int = 300, file: str = "")
     if found:
         raise LoadError([_problem(file, path, msg) for path, msg in found])
     pywargame()  # fail before rendering when the library is missing
-    data = zip_bytes(build(game, dpi=dpi))
+    files = build(game, dpi=dpi, progress=progress)
+    if progress:
+        progress("module")
+    data = zip_bytes(files)
     folder = Path(out_dir) / game.game.id
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{game.game.id}.vmod"

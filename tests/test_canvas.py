@@ -19,7 +19,8 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 import forge.canvas
-from forge.canvas import Canvas, Path, PdfCanvas, SvgCanvas
+import forge.pdf
+from forge.canvas import Box, Canvas, Path, PdfCanvas, Recorder, SvgCanvas
 from forge.pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -261,3 +262,121 @@ def test_svg_is_deterministic() -> None:
     assert b'cx="3.333"' in a
     assert b'stroke-dasharray="0.5,0.25"' in a
     assert b"<?xml" in a[:10]
+
+
+# ----------------------------------------------------------------------------------- what the map needs too
+def test_map_primitives_look_alike() -> None:
+    """Batched polygons, scaling, forms, fill alpha, line caps and joins and terrain patterns rasterise alike in
+    both backends (the map draws with them)."""
+
+    def draw(c: Canvas) -> None:
+        c.rect(0, 0, W, H, fill="#ffffff")
+        c.polygons([[(4, 4), (20, 4), (12, 18)], [(24, 4), (40, 4), (32, 18)]], fill="#2f6fc4", stroke="#000000")
+        c.polyline([(46, 6), (70, 6), (70, 18)], stroke="#000000", width=4, cap="round", join="round")
+        c.rect(76, 4, 30, 14, fill="#000000", alpha=0.3)
+        c.pattern([[(4, 30), (60, 30), (60, 76), (4, 76)]], "hatch", "#1a1a1a", 200.0)  # 1.3 pt lines, 20 pt apart
+        c.begin_form("badge", 20, 10)
+        c.rounded_rect(0, 0, 20, 10, 3, fill="#c8102e")
+        c.end_form()
+        with c.saved():
+            c.translate(70, 30)
+            c.use_form("badge")
+            c.translate(0, 20)
+            c.scale(2)
+            c.use_form("badge")
+
+    a, b = pdf_image(draw, dpi=144), svg_image(draw, dpi=144)
+    assert mean_diff(a, b) < 4.0  # cairosvg blurs pattern tiles a little: the stripes lie in the same places
+    k = 2
+    for img in (a, b):
+        assert img.getpixel((round(12 * k), round(8 * k))) < 200  # inside the first polygon
+        assert img.getpixel((round(22 * k), round(16 * k))) > 225  # between the two
+        assert 120 < img.getpixel((round(90 * k), round(10 * k))) < 230  # 30 % black
+        assert img.getpixel((round(80 * k), round(35 * k))) < 200  # the form, at (70, 30)
+        assert img.getpixel((round(100 * k), round(65 * k))) < 200  # ... and twice the size at (70, 50)
+        assert img.getpixel((round(100 * k), round(45 * k))) > 225
+
+
+def test_pattern_none_and_degenerate_polygons_draw_nothing() -> None:
+    def draw(c: Canvas) -> None:
+        c.pattern([[(0, 0), (5, 5)]], "hatch", "#000000", 20)
+        c.pattern([[(0, 0), (5, 0), (5, 5)]], "none", "#000000", 20)
+
+    svg = svg_bytes(draw)
+    assert b"<path" not in svg
+    assert b"<pattern" not in svg
+
+
+# ------------------------------------------------------------------------------------------------- recording
+def test_no_recorder_records_and_tracks_nothing() -> None:
+    c = SvgCanvas(20, 20)
+    with c.frame("container", 0, 0, 10, 10, "face"), c.saved():
+        c.translate(3, 3)
+        c.text(0, 5, "x", size=5)
+    assert c.recorder is None
+    assert c._states == []
+    assert c._m == (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("backend", ["pdf", "svg"])
+def test_recorded_boxes_are_in_page_coordinates(backend: str) -> None:
+    """Boxes come out in page coordinates (y down) after translations, rotations and scaling, in the frame they
+    were drawn in; a clip cuts what it hides."""
+    rec = Recorder("test")
+    rec.page(W, H, "p1", margin=5)
+
+    def draw(c: Canvas) -> None:
+        with c.saved():
+            c.translate(20, 30)
+            with c.frame("container", 0, 0, 40, 20, "face"):
+                c.text(2, 10, "AB", size=10)
+                with c.saved():
+                    c.rotate(90)
+                    c.text(0, 0, "AB", size=10)  # runs down the page from (20, 30)
+        with c.saved():
+            c.translate(80, 10)
+            c.scale(2)
+            with c.frame("symbol", 0, 0, 5, 5, "badge"):
+                pass
+        with c.saved():
+            c.clip_rect(0, 0, 100, 60)
+            c.text(95, 65, "cut", size=10)  # baseline below the clip: only its top shows
+
+    if backend == "pdf":
+        render_pdf((W, H), lambda rc: draw(PdfCanvas(rc, top=H, recorder=rec)))
+    else:
+        c = SvgCanvas(W, H, recorder=rec)
+        draw(c)
+    face, ab, down, badge, cut = rec.items
+    assert (face.kind, face.box, face.parent) == ("container", Box(20, 30, 60, 50), None)
+    top, bottom = forge.canvas.ink_extent("AB", FONT, 10)
+    wide = forge.pdf.text_width("AB", 10)
+    assert ab.parent == 0
+    assert ab.box == pytest.approx(Box(22, 40 - top, 22 + wide, 40 - bottom))
+    assert down.parent == 0
+    assert (down.box.x0, down.box.x1) == pytest.approx((20 + bottom, 20 + top))
+    assert (down.box.y0, down.box.y1) == pytest.approx((30, 30 + wide))
+    assert badge.box == pytest.approx(Box(80, 10, 90, 20))
+    assert cut.clipped
+    assert cut.box.y1 == pytest.approx(60)
+
+
+def test_forms_are_recorded_once_and_placed_wherever_used() -> None:
+    rec = Recorder()
+    c = SvgCanvas(W, H, recorder=rec)
+    c.begin_form("sheet", 50, 50)
+    with c.frame("container", 0, 0, 50, 50, "hex"):
+        c.text(10, 10, "0101", size=6)
+    c.end_form()
+    rec.page(W, H, "tile")
+    with c.saved():
+        c.clip_rect(0, 0, 30, 30)
+        c.translate(5, 5)
+        c.use_form("sheet")
+        c.use_form("sheet", record=False)
+    hexes = [it for it in rec.items if it.page == 0]
+    assert [it.kind for it in hexes] == ["container", "text"]
+    assert hexes[0].clipped
+    assert hexes[0].box == Box(5, 5, 30, 30)
+    assert hexes[1].parent == 0
+    assert hexes[1].box.x0 == pytest.approx(15)

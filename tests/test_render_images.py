@@ -93,7 +93,7 @@ def test_bleed_extends_the_colour_and_keeps_the_trim(hg: Game) -> None:
     files = images.render(hg, BuildOptions(bleed=True))
     row = next(r for r in index_rows(files) if r["id"] == "sov-29tc" and r["file"].endswith("front.png"))
     img = png(files[row["file"]]).convert("RGB")
-    assert img.size == (262, 262)  # (5/8 + 2/8) in * 300
+    assert img.size == (263, 263)  # (5/8 + 2/8) in * 300 = 262.5, rounded up: never under 300 dpi
     corner, centre_bg = img.getpixel((2, 2)), img.getpixel((40, 120))
     assert corner == centre_bg  # the side colour runs to the image's edge
     svg = ET.fromstring(files[row["file"].replace(".png", ".svg")])

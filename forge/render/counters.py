@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .. import units as U
 from ..canvas import Anchor
 from ..canvas import Canvas as DrawCanvas
-from ..canvas import PdfCanvas
+from ..canvas import Box, PdfCanvas, Recorder
 from ..impose import (
     Flip,
     SheetLayout,
@@ -43,6 +43,7 @@ from ..impose import (
 from ..model import Game, Marker, Unit, UnitSize, UnitType, Unknown
 from ..notation import Strength
 from ..errors import Where
+from ..tiling import PRINTABLE_MARGIN
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf, text_width
 from . import nato
 from .fit import MIN_TEXT_PT, fit, fit_line
@@ -147,7 +148,9 @@ def draw_write_in_text(
     for i, run in enumerate(text.split(_STAND_IN)):
         if i:
             bx, bw, bh = x0 + box_w * 0.04, box_w * 0.92, size * 0.9
-            c.rect(bx, y - size * 0.8, bw, bh, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=max(0.5, size * 0.07))
+            with c.frame("symbol", bx, y - size * 0.8, bw, bh, "write-in box"):
+                lw = max(0.5, size * 0.07)
+                c.rect(bx, y - size * 0.8, bw, bh, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=lw)
             boxes.append((bx, y - size * 0.8, bw, bh))
             x0 += box_w
         if run:
@@ -440,12 +443,14 @@ def _corner(c: DrawCanvas, face: Face, s: float, label_right: float, right: floa
         if WRITE_IN.fullmatch(num):  # turn not given: an empty white circle to write it in
             r = fs * 0.75
             cx, cy = right - r, base - fs * 0.36
-            c.circle(cx, cy, r, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=max(0.4, s * 0.014))
+            with c.frame("symbol", cx - r, cy - r, 2 * r, 2 * r, "entry turn write-in circle"):
+                c.circle(cx, cy, r, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=max(0.4, s * 0.014))
         else:
             r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * 0.25, fs * 0.62)
             cx, cy = right - r, base - fs * 0.36
-            c.circle(cx, cy, r, fill=face.background, stroke=ink, width=max(0.4, s * 0.014))
-            c.text(cx, base, num, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+            with c.frame("symbol", cx - r, cy - r, 2 * r, 2 * r, "entry turn circle"):
+                c.circle(cx, cy, r, fill=face.background, stroke=ink, width=max(0.4, s * 0.014))
+                c.text(cx, base, num, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
         left = cx - r
         if face.entry_hex:
             room = max(left - s * 0.03 - label_right, s * 0.3)
@@ -471,18 +476,21 @@ def _corner(c: DrawCanvas, face: Face, s: float, label_right: float, right: floa
     return right - text_width(shown, fs, font)
 
 
-def draw_face(c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.0, rotate: int = 0) -> None:
+def draw_face(
+    c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.0, rotate: int = 0, name: str = ""
+) -> None:
     """Draw ``face`` as a counter ``s`` points across whose trim box's top-left corner is the origin of ``c``
     (a :class:`forge.canvas.Canvas`, y down); colour runs ``bleed`` past the trim line; ``rotate`` 180 turns the
     face about its centre (the backs of a short-edge-flip sheet).
 
     A bare reportlab canvas is accepted too, as before the canvas protocol: its current origin is then the trim
-    box's lower-left corner (reportlab's y-up space).
+    box's lower-left corner (reportlab's y-up space).  On a recording canvas the face is the container of what
+    is drawn on it (``name``: which counter, for the layout report).
     """
     if isinstance(c, Canvas):
         c = PdfCanvas(c, top=s)
     ink = face.ink
-    with c.saved():
+    with c.saved(), c.frame("container", 0, 0, s, s, name or f"counter {face.label or face.text or ''}".strip()):
         if rotate:
             c.translate(s / 2, s / 2)
             c.rotate(rotate)
@@ -584,9 +592,12 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, pad: float) -> None:
     if face.unit_type is not None:
         # The HQ staff hangs 30% of the frame's height below it: a shorter frame keeps it off the strength.
         fh = bh / 1.3 if face.unit_type is UnitType.HQ else bh
-        _draw_marked_symbol(c, face, bx, by, bw, fh, max(0.5, s * 0.022))
+        with c.frame("symbol", bx, by, bw, bh, "unit symbol"):
+            _draw_marked_symbol(c, face, bx, by, bw, fh, max(0.5, s * 0.022))
     if face.size is not None:
-        nato.draw_size_mark(c, face.size, cx=s / 2, y=by - s * 0.035, height=s * 0.075, ink=ink)
+        mw, mh = nato.size_mark_width(face.size, s * 0.075), s * 0.075
+        with c.frame("symbol", s / 2 - mw / 2, by - s * 0.035 - mh, mw, mh, "size mark"):
+            nato.draw_size_mark(c, face.size, cx=s / 2, y=by - s * 0.035, height=mh, ink=ink)
     # Steps lost, shown on reduced faces.
     if face.step > 0 and face.steps > 1:
         _step_track(c, face, s)
@@ -640,39 +651,48 @@ def _inch_label(points: float) -> str:
 
 
 def _page_furniture(
-    c: Canvas, layout: SheetLayout, *, left: str, right: str, footer: Sequence[str], scale_bar: bool, title: str = ""
+    c: Canvas,
+    layout: SheetLayout,
+    *,
+    left: str,
+    right: str,
+    footer: Sequence[str],
+    scale_bar: bool,
+    title: str = "",
+    recorder: Recorder | None = None,
 ) -> None:
-    """Header (top margin) and footer lines (bottom margin), all y-down converted here."""
+    """Header (top margin) and footer lines (bottom margin), drawn through a y-down canvas (recording them when
+    ``recorder`` is given)."""
     w, h = layout.paper_w, layout.paper_h
+    pc = PdfCanvas(c, top=h, recorder=recorder)
+    ink = DEFAULT_COLORS["ink"]
     x0, x1 = layout.margin_x, w - layout.margin_x
     ext = layout.extent()
-    c.setFillColor(_c(DEFAULT_COLORS["ink"]))
-    top_base = h - min(30.0, max(ext.y - 26.0, 24.0))
+    top_base = min(30.0, max(ext.y - 26.0, 24.0))
     right_w = text_width(right, 8, FONT_BOLD) if right else 0.0
     shown, fs = fit_line(
         left, x1 - x0 - right_w - 12, 8.5, font=FONT_BOLD, where=("game", "title"), what="sheet header", name=title
     )
-    _text(c, x0, top_base, shown, fs, FONT_BOLD)
+    pc.text(x0, top_base, shown, size=fs, font=FONT_BOLD, fill=ink)
     if right:
-        _text(c, x1, top_base, right, 8, FONT_BOLD, "right")
-    y = max(h - ext.bottom - 22.0, 28.0)
+        pc.text(x1, top_base, right, size=8, font=FONT_BOLD, anchor="end", fill=ink)
+    y = h - max(h - ext.bottom - 22.0, 28.0)
     bar = U.length("2in") if scale_bar else 0.0
     for i, line in enumerate(footer):
         room = x1 - x0 - (bar + 10 if i == 0 else 0)
         shown, fs = fit_text(line, room, 6.5, FONT, what="sheet footer")
-        _text(c, x0, y - i * 8.0, shown, fs, FONT)
+        pc.text(x0, y + i * 8.0, shown, size=fs, font=FONT, fill=ink)
     if scale_bar:
-        c.setStrokeColor(_c(DEFAULT_COLORS["ink"]))
-        c.setLineWidth(0.6)
         bx = x1 - bar
-        c.line(bx, y + 2, x1, y + 2)
-        for k in range(9):
-            t = 3.5 if k % 4 == 0 else 2.0
-            c.line(bx + k * bar / 8, y + 2, bx + k * bar / 8, y + 2 + t)
-        _text(c, bx - 3, y, "2 in:", 5.5, FONT, "right")
+        with pc.frame("symbol", bx, y - 5.5 - 0.3, bar, 3.5 + 0.6, "scale bar"):
+            pc.line(bx, y - 2, x1, y - 2, stroke=ink, width=0.6)
+            for k in range(9):
+                t = 3.5 if k % 4 == 0 else 2.0
+                pc.line(bx + k * bar / 8, y - 2, bx + k * bar / 8, y - 2 - t, stroke=ink, width=0.6)
+        pc.text(bx - 3, y, "2 in:", size=5.5, font=FONT, anchor="end", fill=ink)
 
 
-def _draw_marks(c: Canvas, layout: SheetLayout, slots: list[Slot]) -> None:
+def _draw_marks(c: Canvas, layout: SheetLayout, slots: list[Slot], recorder: Recorder | None = None) -> None:
     """Cut lines along the counters' edges (sheets without bleed) and crop marks around the printed block."""
     h = layout.paper_h
     if not layout.bleed:
@@ -684,6 +704,9 @@ def _draw_marks(c: Canvas, layout: SheetLayout, slots: list[Slot]) -> None:
     c.setLineWidth(0.4)
     for (xa, ya), (xb, yb) in crop_marks(layout, slots, edge=20.0, length=10.0):
         c.line(xa, h - ya, xb, h - yb)
+        if recorder is not None:
+            box = Box(min(xa, xb) - 0.2, min(ya, yb) - 0.2, max(xa, xb) + 0.2, max(ya, yb) + 0.2)
+            recorder.add("mark", box, "crop mark")
 
 
 def draw_counter_pages(
@@ -694,10 +717,12 @@ def draw_counter_pages(
     mode: Mode | None = None,
     set_code: str | None = None,
     first_page: int = 1,
+    recorder: Recorder | None = None,
 ) -> int:
     """Draw the counter sheets of ``game`` on ``c``, front page then back page for each sheet; return how many
     pages were drawn.  ``first_page`` is the PDF page number the first front lands on (for the back-page
-    notes). ``set_code`` is printed on every back and in every header (class sets)."""
+    notes). ``set_code`` is printed on every back and in every header (class sets).  A ``recorder`` notes what
+    each page places (:mod:`forge.layout`)."""
     layout = sheet_layout(options)
     flip = _flip(options)
     mode = mode or ("grey" if options.greyscale else "colour")
@@ -722,7 +747,10 @@ def draw_counter_pages(
     for page in pages:
         n = len(pages)
         front_no = first_page + 2 * page.number
+        sheet = f"{set_code + ' ' if set_code else ''}counter sheet {page.number + 1}"
         # Front.
+        if recorder is not None:
+            recorder.page(layout.paper_w, h, f"{sheet} fronts", margin=PRINTABLE_MARGIN)
         _page_furniture(
             c,
             layout,
@@ -731,16 +759,20 @@ def draw_counter_pages(
             footer=footer,
             scale_bar=True,
             title=title,
+            recorder=recorder,
         )
-        for slot, piece in page.items:
+        for k, (slot, piece) in enumerate(page.items):
             r = layout.trim(slot)
             c.saveState()
             c.translate(r.x, h - r.bottom)  # reportlab origin at the trim lower-left: the face top is s above
-            draw_face(PdfCanvas(c, top=s), piece.front, s=s, bleed=bleed)
+            face = PdfCanvas(c, top=s, recorder=recorder)
+            draw_face(face, piece.front, s=s, bleed=bleed, name=f"counter {k + 1} front ({piece.front.label})")
             c.restoreState()
-        _draw_marks(c, layout, [slot for slot, _ in page.items])
+        _draw_marks(c, layout, [slot for slot, _ in page.items], recorder)
         c.showPage()
         # Back: each back behind its front, mirrored for the flip, corrected for the printer's offset.
+        if recorder is not None:
+            recorder.page(layout.paper_w, h, f"{sheet} backs", margin=PRINTABLE_MARGIN)
         _page_furniture(
             c,
             layout,
@@ -749,13 +781,15 @@ def draw_counter_pages(
             footer=footer,
             scale_bar=False,
             title=title,
+            recorder=recorder,
         )
         # No guides on the backs: sheets are cut from the front.
-        for slot, piece in page.items:
+        for k, (slot, piece) in enumerate(page.items):
             r = back_rect(slot, layout, flip=flip, back_offset=options.back_offset)
             c.saveState()
             c.translate(r.x, h - r.bottom)
-            draw_face(PdfCanvas(c, top=s), piece.back, s=s, bleed=bleed, rotate=rot)
+            face = PdfCanvas(c, top=s, recorder=recorder)
+            draw_face(face, piece.back, s=s, bleed=bleed, rotate=rot, name=f"counter {k + 1} back ({piece.back.label})")
             c.restoreState()
         c.showPage()
     return 2 * len(pages)
@@ -902,11 +936,12 @@ def draw_calibration(c: Canvas, options: BuildOptions, *, title: str = "") -> in
 
 
 # ------------------------------------------------------------------------------------------------ entry point
-def render(game: Game, options: BuildOptions) -> bytes:
-    """The counters PDF: a duplex calibration sheet, then each counter sheet's fronts and backs."""
+def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = None) -> bytes:
+    """The counters PDF: a duplex calibration sheet, then each counter sheet's fronts and backs (a ``recorder``
+    notes what the counter sheets place, :mod:`forge.layout`)."""
 
     def draw(c: Canvas) -> None:
         n = draw_calibration(c, options, title=game.game.title)
-        draw_counter_pages(c, game, options, first_page=n + 1)
+        draw_counter_pages(c, game, options, first_page=n + 1, recorder=recorder)
 
     return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: counters")

@@ -42,6 +42,7 @@ from ..pdf import FONT, FONT_BOLD, new_canvas, render_pdf, text_width
 from . import cards
 from . import map as map_
 from .cards import CardBreak, Region, Styles, esc, grid_table, heading, note
+from ..canvas import Recorder
 from .counters import draw_counter_pages, fit_text
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
@@ -188,7 +189,7 @@ def _to_odd_page(c: Canvas, game: Game, code: str) -> None:
         _blank_page(c, game, code)
 
 
-def _map_pages(c: Canvas, game: Game, options: BuildOptions, code: str) -> None:
+def _map_pages(c: Canvas, game: Game, options: BuildOptions, code: str, recorder: Recorder | None = None) -> None:
     """The map, tiled on the set's paper (or whole when it fits), each page on a sheet of its own: a tile is cut
     out and glued, so its back stays blank."""
 
@@ -197,7 +198,7 @@ def _map_pages(c: Canvas, game: Game, options: BuildOptions, code: str) -> None:
         _blank_page(cv, game, code, " (the back of a map page)")
 
     _to_odd_page(c, game, code)
-    map_.draw(c, game, options, set_code=code, end_page=end_page)
+    map_.draw(c, game, options, set_code=code, end_page=end_page, recorder=recorder)
     c.setPageSize(options.paper_size())  # the map's pages set their own size; the rest of the set is on the paper
 
 
@@ -562,17 +563,24 @@ def aid_scales(game: Game, options: BuildOptions) -> dict[str, float]:
 
 
 def set_pages(
-    c: Canvas, game: Game, options: BuildOptions, index: int, *, scales: dict[str, float] | None = None
+    c: Canvas,
+    game: Game,
+    options: BuildOptions,
+    index: int,
+    *,
+    scales: dict[str, float] | None = None,
+    recorder: Recorder | None = None,
 ) -> None:
     """Draw class set ``index`` (1-based) on ``c``, starting on a fresh sheet: the map, the counters, the player
     aids, the set-up sheet and the victory point record, every page marked with the set's code.  ``scales`` is
-    :func:`aid_scales` (worked out here when not given)."""
+    :func:`aid_scales` (worked out here when not given).  A ``recorder`` notes what the map and counter pages place
+    (:mod:`forge.layout`; the player aids and sheets are platypus flowables, not recorded)."""
     opts = _greyscale(options)
     code = set_code(index)
     scales = scales if scales is not None else aid_scales(game, options)
-    _map_pages(c, game, opts, code)
+    _map_pages(c, game, opts, code, recorder)
     _to_odd_page(c, game, code)
-    draw_counter_pages(c, game, opts, mode="class", set_code=code, first_page=c.getPageNumber())
+    draw_counter_pages(c, game, opts, mode="class", set_code=code, first_page=c.getPageNumber(), recorder=recorder)
     for side in game.game.sides:
         aid = _aid_maker(game, opts, side.id)
         _part(c, opts, game, code, f"Player aid: {side.name}", aid, scale=scales.get(side.id, 1.0))
@@ -580,12 +588,12 @@ def set_pages(
     _part(c, opts, game, code, "Victory point record", lambda st, width: _vp_record(game, st, width), fresh=False)
 
 
-def render(game: Game, options: BuildOptions) -> bytes:
+def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = None) -> bytes:
     """``options.sets`` complete class sets, greyscale-safe, each marked with its set code (S01, S02 ...)."""
 
     def draw(c: Canvas) -> None:
         scales = aid_scales(game, options)
         for i in range(1, max(1, options.sets) + 1):
-            set_pages(c, game, options, i, scales=scales)
+            set_pages(c, game, options, i, scales=scales, recorder=recorder)
 
     return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: class handout")

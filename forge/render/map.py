@@ -12,8 +12,9 @@
   (:mod:`forge.tiling`), one page each at true scale with crop and registration marks, followed by an assembly
   page.  When the sheet fits the paper, each sheet is one page of the sheet's own size.
 
-Everything is drawn in sheet coordinates with y pointing down (as :mod:`forge.hexgrid` computes them); the one
-conversion to reportlab's y-up space is :meth:`Pen.y`.
+Everything is drawn through :class:`forge.canvas.Canvas` in sheet coordinates with y pointing down (as
+:mod:`forge.hexgrid` computes them); :class:`Pen` adds the palette.  A :class:`forge.canvas.Recorder` passed to
+:func:`draw` notes every text, symbol and mark with its container, for :mod:`forge.layout`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -31,12 +33,14 @@ from reportlab.pdfgen.canvas import Canvas
 from .. import model as m
 from .. import tiling
 from .. import units as U
+from ..canvas import Anchor, Cap, FrameKind, PdfCanvas, Recorder
+from ..canvas import Canvas as DrawCanvas
 from ..hexgrid import Cell, Grid, GridKind, Hexside, LabelScheme
 from ..errors import Where, warn
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf, text_width
 from . import fit
 from .fit import fit_line
-from .style import DEFAULT_COLORS, Palette, PathBatch, colour, combat_facts, draw_pattern, grey, mix
+from .style import DEFAULT_COLORS, Palette, combat_facts, grey, mix
 
 __all__ = ["MapGeometry", "MapLayout", "draw", "page_size", "render", "sheet_layout", "sheet_pdf"]
 
@@ -141,41 +145,30 @@ def _maybe(value: Any) -> str:
 
 
 # ========================================================================================================= pen
-class Pen:
-    """Drawing in sheet coordinates (points, y down) on a reportlab canvas whose origin is the sheet's
-    bottom-left corner.  :meth:`y` is the single place where y-down becomes reportlab's y-up."""
+_CAP_NAMES: dict[int, Cap] = {0: "butt", 1: "round", 2: "square"}
+_ALIGN: dict[str, Anchor] = {"left": "start", "centre": "middle", "right": "end"}
 
-    def __init__(
-        self, canvas: Canvas, height: float, options: Any, colors: dict[str, str], *, text: bool = True
-    ) -> None:
+
+class Pen:
+    """The map's palette on a :class:`forge.canvas.Canvas` (sheet coordinates, points, y down): colours are
+    given by role (``ink``, ``paper``: :data:`~forge.render.style.DEFAULT_COLORS`) or as ``#rrggbb`` and printed
+    grey with ``options.greyscale``; corners are round.  ``text=False`` draws no text (the assembly page's
+    thumbnail of the sheet)."""
+
+    def __init__(self, canvas: DrawCanvas, options: Any, colors: dict[str, str], *, text: bool = True) -> None:
         self.c = canvas
-        self.height = height
         self.options = options
         self.colors = colors
         self.text_enabled = text
+        self._grey = bool(getattr(options, "greyscale", False))
 
-    def y(self, y: float) -> float:
-        return self.height - y
+    def col(self, name: str) -> str:
+        """A role name or colour as the ``#rrggbb`` printed."""
+        hex_colour = self.colors.get(name, self.colors.get(name.lower(), name))
+        return grey(hex_colour) if self._grey else hex_colour
 
-    def col(self, hex_colour: str) -> Any:
-        return colour(self.colors.get(hex_colour, self.colors.get(hex_colour.lower(), hex_colour)), self.options)
-
-    def _path(self, points: Sequence[tuple[float, float]], close: bool) -> Any:
-        p = self.c.beginPath()
-        p.moveTo(points[0][0], self.y(points[0][1]))
-        for x, y in points[1:]:
-            p.lineTo(x, self.y(y))
-        if close:
-            p.close()
-        return p
-
-    def _style(self, fill: str | None, stroke: str | None, width: float, dash: Sequence[float] | None) -> None:
-        if fill is not None:
-            self.c.setFillColor(self.col(fill))
-        if stroke is not None:
-            self.c.setStrokeColor(self.col(stroke))
-            self.c.setLineWidth(width)
-            self.c.setDash(list(dash) if dash else [], 0)
+    def _col(self, name: str | None) -> str | None:
+        return None if name is None else self.col(name)
 
     def polygon(
         self,
@@ -186,9 +179,7 @@ class Pen:
         width: float = 0.5,
         dash: Sequence[float] | None = None,
     ) -> None:
-        self._style(fill, stroke, width, dash)
-        self.c.setLineJoin(1)
-        self.c.drawPath(self._path(points, True), stroke=int(stroke is not None), fill=int(fill is not None))
+        self.c.polygon(points, fill=self._col(fill), stroke=self._col(stroke), width=width, dash=dash, join="round")
 
     def polygons(
         self,
@@ -198,20 +189,8 @@ class Pen:
         stroke: str | None = None,
         width: float = 0.5,
     ) -> None:
-        """Several polygons painted as one path (a few PDF operators for all of them, see
-        :class:`~forge.render.style.PathBatch`)."""
-        if not polys:
-            return
-        self._style(fill, stroke, width, None)
-        self.c.setLineJoin(1)
-        batch = PathBatch(self.c, stroke=stroke is not None, fill=fill is not None)
-        for pts in polys:
-            batch.moveTo(pts[0][0], self.y(pts[0][1]))
-            for x, y in pts[1:]:
-                batch.lineTo(x, self.y(y))
-            batch.lineTo(pts[0][0], self.y(pts[0][1]))
-            batch.close()
-        batch.flush()
+        """Several polygons painted as one path (a few PDF operators for all of them)."""
+        self.c.polygons(polys, fill=self._col(fill), stroke=self._col(stroke), width=width, join="round")
 
     def polyline(
         self,
@@ -222,18 +201,12 @@ class Pen:
         dash: Sequence[float] | None = None,
         cap: int = 1,
     ) -> None:
-        self._style(None, stroke, width, dash)
-        self.c.setLineCap(cap)
-        self.c.setLineJoin(1)
-        self.c.drawPath(self._path(points, False), stroke=1, fill=0)
-        self.c.setLineCap(0)
-        self.c.setDash([], 0)
+        self.c.polyline(points, stroke=self.col(stroke), width=width, dash=dash, cap=_CAP_NAMES[cap], join="round")
 
     def circle(
         self, x: float, y: float, r: float, *, fill: str | None = None, stroke: str | None = None, width: float = 0.5
     ) -> None:
-        self._style(fill, stroke, width, None)
-        self.c.circle(x, self.y(y), r, stroke=int(stroke is not None), fill=int(fill is not None))
+        self.c.circle(x, y, r, fill=self._col(fill), stroke=self._col(stroke), width=width)
 
     def rect(
         self,
@@ -249,17 +222,12 @@ class Pen:
         dash: Sequence[float] | None = None,
         alpha: float | None = None,
     ) -> None:
-        self._style(fill, stroke, width, dash)
-        if alpha is not None:  # after the colour: setting a colour resets reportlab's fill alpha
-            self.c.setFillAlpha(alpha)
-        s, f = int(stroke is not None), int(fill is not None)
+        a = 1.0 if alpha is None else alpha
+        f, s = self._col(fill), self._col(stroke)
         if radius > 0:
-            self.c.roundRect(x, self.y(y + h), w, h, radius, stroke=s, fill=f)
+            self.c.rounded_rect(x, y, w, h, radius, fill=f, stroke=s, width=width, dash=dash, join="round", alpha=a)
         else:
-            self.c.rect(x, self.y(y + h), w, h, stroke=s, fill=f)
-        self.c.setDash([], 0)
-        if alpha is not None:
-            self.c.setFillAlpha(1)
+            self.c.rect(x, y, w, h, fill=f, stroke=s, width=width, dash=dash, join="round", alpha=a)
 
     def text(
         self,
@@ -273,26 +241,17 @@ class Pen:
         align: str = "left",
         angle: float = 0.0,
     ) -> None:
-        """``s`` with its baseline at ``y``; ``align`` left, centre or right of ``x``."""
+        """``s`` with its baseline at ``y``; ``align`` left, centre or right of ``x``; ``angle`` degrees
+        counter-clockwise."""
         if not self.text_enabled or not s:
             return
-        self.c.setFillColor(self.col(fill))
-        self.c.setFont(font, size)
         if angle:
-            self.c.saveState()
-            self.c.translate(x, self.y(y))
-            self.c.rotate(angle)
-            x, yy = 0.0, 0.0
+            with self.c.saved():
+                self.c.translate(x, y)
+                self.c.rotate(-angle)
+                self.c.text(0.0, 0.0, s, size=size, font=font, fill=self.col(fill), anchor=_ALIGN[align])
         else:
-            yy = self.y(y)
-        if align == "centre":
-            self.c.drawCentredString(x, yy, s)
-        elif align == "right":
-            self.c.drawRightString(x, yy, s)
-        else:
-            self.c.drawString(x, yy, s)
-        if angle:
-            self.c.restoreState()
+            self.c.text(x, y, s, size=size, font=font, fill=self.col(fill), anchor=_ALIGN[align])
 
     def knockout(self, x: float, y: float, w: float, h: float, *, fill: str) -> None:
         """A patch of ``fill`` that keeps patterns off the text about to be printed on it (no text, no patch)."""
@@ -307,13 +266,17 @@ class Pen:
         self, polys: Sequence[Sequence[tuple[float, float]]], pattern: m.Pattern, ink: str, cell: float
     ) -> None:
         """``pattern`` inside each of the polygons ``polys``."""
-        if polys:
-            draw_pattern(self.c, [[(x, self.y(y)) for x, y in q] for q in polys], pattern, self.col(ink), cell)
+        self.c.pattern(polys, pattern, self.col(ink), cell)
 
     def clip_rect(self, x: float, y: float, w: float, h: float) -> None:
-        p = self.c.beginPath()
-        p.rect(x, self.y(y + h), w, h)
-        self.c.clipPath(p, stroke=0, fill=0)
+        self.c.clip_rect(x, y, w, h)
+
+    def frame(
+        self, kind: FrameKind, x: float, y: float, w: float, h: float, label: str = "", *, cover: bool = False
+    ) -> AbstractContextManager[None]:
+        """What is drawn inside the ``with`` belongs to this container, symbol or mark (recorded for
+        :mod:`forge.layout`; nothing when the canvas does not record)."""
+        return self.c.frame(kind, x, y, w, h, label, cover=cover)
 
 
 # ==================================================================================================== geometry
@@ -636,9 +599,10 @@ def _unit_colour(ctx: _Ctx, u: m.Unit) -> tuple[str, str]:
 def _chip(pen: Pen, ctx: _Ctx, u: m.Unit, x: float, y: float, w: float, h: float) -> None:
     """A miniature counter: the unit's colours and its label."""
     fill, ink = _unit_colour(ctx, u)
-    pen.rect(x, y, w, h, fill=fill, stroke="ink", width=0.4, radius=1.2)
-    t, s = _fit(u.label, w - 2, 5.8, FONT_BOLD)
-    pen.text(x + w / 2, y + h / 2 + s * 0.36, t, size=s, font=FONT_BOLD, fill=ink, align="centre")
+    with pen.frame("symbol", x, y, w, h, f"counter {u.label}"):
+        pen.rect(x, y, w, h, fill=fill, stroke="ink", width=0.4, radius=1.2)
+        t, s = _fit(u.label, w - 2, 5.8, FONT_BOLD)
+        pen.text(x + w / 2, y + h / 2 + s * 0.36, t, size=s, font=FONT_BOLD, fill=ink, align="centre")
 
 
 def _chip_width(u: m.Unit) -> float:
@@ -746,8 +710,9 @@ class _TurnTrack(Block):
                 bx -= bw
                 if bx < x + pad + text_width(num, 13.0, FONT_BOLD) + 2:
                     break
-                pen.rect(bx, y + pad + 1, bw, 10, fill="mark", radius=2)
-                pen.text(bx + bw / 2, y + pad + 8.6, mt, size=ms, font=FONT_BOLD, fill="#ffffff", align="centre")
+                with pen.frame("symbol", bx, y + pad + 1, bw, 10, f"turn mark {mt}"):
+                    pen.rect(bx, y + pad + 1, bw, 10, fill="mark", radius=2)
+                    pen.text(bx + bw / 2, y + pad + 8.6, mt, size=ms, font=FONT_BOLD, fill="#ffffff", align="centre")
                 bx -= 2
             yy = y + pad + top
             for ln in lines:
@@ -1340,30 +1305,34 @@ def _star(cx: float, cy: float, r: float, points: int = 5) -> list[tuple[float, 
 
 def _supply_symbol(pen: Pen, x: float, y: float, r: float, side: m.Side) -> None:
     """A supply source: a disc in the side's colour with a ring and the side's initial (reads in grey)."""
-    pen.circle(x, y, r, fill=side.colour, stroke="ink", width=0.7)
-    pen.circle(x, y, r * 0.78, stroke=side.text_colour, width=max(0.5, r * 0.08))
-    letter = side.name[:1].upper()
-    size = max(MIN_PT, r * 1.05)
-    pen.text(x, y + size * 0.36, letter, size=size, font=FONT_BOLD, fill=side.text_colour, align="centre")
+    with pen.frame("symbol", x - r, y - r, 2 * r, 2 * r, f"{side.name} supply source"):
+        pen.circle(x, y, r, fill=side.colour, stroke="ink", width=0.7)
+        pen.circle(x, y, r * 0.78, stroke=side.text_colour, width=max(0.5, r * 0.08))
+        letter = side.name[:1].upper()
+        size = max(MIN_PT, r * 1.05)
+        pen.text(x, y + size * 0.36, letter, size=size, font=FONT_BOLD, fill=side.text_colour, align="centre")
 
 
 def _vp_symbol(pen: Pen, x: float, y: float, value: str, size: float) -> None:
     text = f"{value} VP"
     w = text_width(text, size, FONT_BOLD) + 4
     h = size * 1.4
-    pen.rect(x - w / 2, y - h / 2, w, h, fill="paper", stroke="vp", width=0.9, radius=h / 2)
-    pen.text(x, y + size * 0.36, text, size=size, font=FONT_BOLD, fill="vp", align="centre")
+    with pen.frame("symbol", x - w / 2, y - h / 2, w, h, "VP badge"):
+        pen.rect(x - w / 2, y - h / 2, w, h, fill="paper", stroke="vp", width=0.9, radius=h / 2)
+        pen.text(x, y + size * 0.36, text, size=size, font=FONT_BOLD, fill="vp", align="centre")
 
 
 def _setup_symbol(pen: Pen, x: float, y: float, code: str, size: float) -> None:
     w = text_width(code, size, FONT_BOLD) + 4
     h = size * 1.35
-    pen.rect(x - w / 2, y - h / 2, w, h, fill="paper", stroke="ink", width=0.5, dash=(1.2, 0.8))
-    pen.text(x, y + size * 0.36, code, size=size, font=FONT_BOLD, align="centre")
+    with pen.frame("symbol", x - w / 2, y - h / 2, w, h, "setup code"):
+        pen.rect(x - w / 2, y - h / 2, w, h, fill="paper", stroke="ink", width=0.5, dash=(1.2, 0.8))
+        pen.text(x, y + size * 0.36, code, size=size, font=FONT_BOLD, align="centre")
 
 
 def _reconstructed_mark(pen: Pen, x: float, y: float, r: float) -> None:
-    pen.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill="paper", stroke="reconstructed", width=0.7)
+    with pen.frame("symbol", x - r, y - r, 2 * r, 2 * r, "reconstructed mark"):
+        pen.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill="paper", stroke="reconstructed", width=0.7)
 
 
 def _unknown_swatch(pen: Pen, x: float, y: float, r: float, grid: Grid) -> None:
@@ -1378,6 +1347,11 @@ _UNKNOWN_FILL = "#eeeeee"
 
 def _feature_symbol(pen: Pen, kind: str, x: float, y: float, r: float, fill: str) -> None:
     """A map symbol of half-size ``r`` centred on ``(x, y)``."""
+    with pen.frame("symbol", x - r, y - r, 2 * r, 2 * r, kind):
+        _draw_feature_symbol(pen, kind, x, y, r, fill)
+
+
+def _draw_feature_symbol(pen: Pen, kind: str, x: float, y: float, r: float, fill: str) -> None:
     ink = "ink"
     w = max(0.5, r / 14)
     if kind == "city":
@@ -1450,6 +1424,11 @@ def _cell_shape(
 
 def _swatch(pen: Pen, ctx: _Ctx, tid: str, t: m.TerrainType, x: float, y: float, s: float, cell: float) -> None:
     """The chart's sample of a terrain, ``s`` points square with its top-left at ``(x, y)``."""
+    with pen.frame("symbol", x, y, s, s, f"{tid} sample"):
+        _draw_swatch(pen, ctx, tid, t, x, y, s, cell)
+
+
+def _draw_swatch(pen: Pen, ctx: _Ctx, tid: str, t: m.TerrainType, x: float, y: float, s: float, cell: float) -> None:
     cx, cy = x + s / 2, y + s / 2
     r = s / 2
     hexpts, right_side = _cell_shape(ctx.grid, cx, cy, r)
@@ -1481,7 +1460,7 @@ def draw_terrain_sample(c: Canvas, game: m.Game, options: Any, tid: str, s: floa
     palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping()}
     ctx = _Ctx(game, options, palette, game.map.grid.grid(), {}, {})
     cell = min(U.length(game.map.hex_size), PATTERN_MAX)
-    _swatch(Pen(c, s, options, palette), ctx, tid, game.terrain[tid], 0.0, 0.0, s, cell)
+    _swatch(Pen(PdfCanvas(c, top=s), options, palette), ctx, tid, game.terrain[tid], 0.0, 0.0, s, cell)
 
 
 def _base_fill(ctx: _Ctx) -> str:
@@ -1627,7 +1606,11 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
             continue
         _draw_path(pen, path.kind, game.terrain[path.kind], pts, texture)
     for cell in cells:
-        _draw_hex_content(pen, ctx, geom, cell)
+        corners = geom.corners(cell)
+        x0, y0 = min(p[0] for p in corners), min(p[1] for p in corners)
+        x1, y1 = max(p[0] for p in corners), max(p[1] for p in corners)
+        with pen.frame("container", x0, y0, x1 - x0, y1 - y0, f"hex {ctx.grid.label(cell)}"):
+            _draw_hex_content(pen, ctx, geom, cell)
 
 
 def _draw_hex_content(pen: Pen, ctx: _Ctx, geom: MapGeometry, cell: Cell) -> None:
@@ -1716,16 +1699,16 @@ def _draw_sheet(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
     sheet = lay.pages[page]
     pen.rect(0, 0, lay.sheet_w, lay.sheet_h, fill="paper")
     if sheet.kind == "map":
-        pen.c.saveState()
-        pen.clip_rect(0, 0, lay.sheet_w, lay.sheet_h)
-        _draw_grid(pen, ctx, lay.geometry)
-        pen.c.restoreState()
+        with pen.c.saved():
+            pen.clip_rect(0, 0, lay.sheet_w, lay.sheet_h)
+            _draw_grid(pen, ctx, lay.geometry)
         if not lay.title_on_map:
             _compact_title(pen, ctx, lay, page)
     else:
         _compact_title(pen, ctx, lay, page)
     for p in sheet.placed:
-        p.item.draw(pen, p.x, p.y, p.w)
+        with pen.frame("container", p.x, p.y, p.w, p.item.height, "chart"):
+            p.item.draw(pen, p.x, p.y, p.w)
 
 
 def _compact_title_box(ctx: _Ctx, lay: MapLayout, page: int) -> tuple[str, float, tiling.Rect]:
@@ -1757,8 +1740,9 @@ def _compact_title_box(ctx: _Ctx, lay: MapLayout, page: int) -> tuple[str, float
 def _compact_title(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
     """A one-line title: on chart sheets, and on a map sheet that has no room for the title block."""
     t, s, r = _compact_title_box(ctx, lay, page)
-    pen.rect(r.x, r.y, r.w, r.h, fill="paper", stroke="ink", width=0.8)
-    pen.text(r.x + 4, r.y + s * 1.12, t, size=s, font=FONT_BOLD)
+    with pen.frame("container", r.x, r.y, r.w, r.h, "title box"):
+        pen.rect(r.x, r.y, r.w, r.h, fill="paper", stroke="ink", width=0.8)
+        pen.text(r.x + 4, r.y + s * 1.12, t, size=s, font=FONT_BOLD)
 
 
 def _occupied(ctx: _Ctx, lay: MapLayout, page: int) -> list[tiling.Rect]:
@@ -1807,13 +1791,20 @@ def _paper_name(options: Any) -> str:
     return str(getattr(options, "paper", "letter") or "letter")
 
 
-def render(game: m.Game, options: Any, *, colors: dict[str, str] | None = None) -> bytes:
+def _whole(options: Any) -> bool:
+    """Each sheet printed whole at its own size, never tiled (``--no-tile``: the print-shop preset)."""
+    return not getattr(options, "tile", True)
+
+
+def render(
+    game: m.Game, options: Any, *, colors: dict[str, str] | None = None, recorder: Recorder | None = None
+) -> bytes:
     """The map component as PDF bytes: sheets at their true size when they fit ``options.paper``, else tiles of
     the paper (true scale) and an assembly page per sheet."""
     lay = sheet_layout(game, options, colors=colors)
     title = f"{game.game.title} — map"
     size = page_size(game, options, lay)
-    return render_pdf(size, lambda c: draw(c, game, options, colors=colors, layout=lay), title=title)
+    return render_pdf(size, lambda c: draw(c, game, options, colors=colors, layout=lay, recorder=recorder), title=title)
 
 
 def sheet_pdf(game: m.Game, options: Any, *, layout: MapLayout | None = None) -> bytes:
@@ -1825,7 +1816,7 @@ def sheet_pdf(game: m.Game, options: Any, *, layout: MapLayout | None = None) ->
     lay = layout or sheet_layout(game, options)
 
     def paint(c: Canvas) -> None:
-        _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, 0)
+        _draw_sheet(Pen(PdfCanvas(c, top=lay.sheet_h), options, palette), ctx, lay, 0)
         c.showPage()
 
     return render_pdf((lay.sheet_w, lay.sheet_h), paint, title=f"{game.game.title} — map sheet")
@@ -1835,7 +1826,7 @@ def page_size(game: m.Game, options: Any, layout: MapLayout | None = None) -> tu
     """Size of the map's pages: the sheet's own when it fits ``options.paper``, else the paper as tiled."""
     lay = layout or sheet_layout(game, options)
     paper_w, paper_h = U.paper(_paper_name(options))
-    if tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
+    if _whole(options) or tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
         return (lay.sheet_w, lay.sheet_h)
     tplan = tiling.plan(lay.sheet_w, lay.sheet_h, paper_w, paper_h)
     return (tplan.paper_w, tplan.paper_h)
@@ -1850,10 +1841,12 @@ def draw(
     layout: MapLayout | None = None,
     set_code: str | None = None,
     end_page: Callable[[Canvas], None] | None = None,
+    recorder: Recorder | None = None,
 ) -> None:
     """Draw the map's pages on ``c`` (each sets its own size), as :func:`render` does: into a class handout,
     with ``set_code`` (``S01``) on every page.  ``end_page(c)`` ends each page (default ``c.showPage()``; a
-    handout also leaves each page's back blank); ``layout`` is :func:`sheet_layout`'s, when already made."""
+    handout also leaves each page's back blank); ``layout`` is :func:`sheet_layout`'s, when already made; a
+    ``recorder`` notes what each page places (:mod:`forge.layout`)."""
     palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping(), **(colors or {})}  # greys: one palette
     ctx = _Ctx.build(game, options, palette, set_code)
     lay = layout or sheet_layout(game, options, colors=colors, set_code=set_code)
@@ -1862,30 +1855,38 @@ def draw(
     # Form names are unique per set: a handout draws several sets' maps into one document.
     form = f"{set_code}_" if set_code else ""
 
-    if tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
+    rec = recorder
+
+    def page(w: float, h: float, name: str) -> Pen:
+        c.setPageSize((w, h))
+        if rec is not None:
+            rec.page(w, h, f"{set_code} {name}" if set_code else name, margin=tiling.PRINTABLE_MARGIN)
+        return Pen(PdfCanvas(c, top=h, recorder=rec), options, palette)
+
+    if _whole(options) or tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
         for i in range(len(lay.pages)):
-            c.setPageSize((lay.sheet_w, lay.sheet_h))
-            _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
+            _draw_sheet(page(lay.sheet_w, lay.sheet_h, f"map sheet {i + 1}"), ctx, lay, i)
             finish(c)
         return
 
     tplan = tiling.plan(lay.sheet_w, lay.sheet_h, paper_w, paper_h)
+    forms = PdfCanvas(c, recorder=rec)
     for i in range(len(lay.pages)):
-        c.beginForm(f"{form}sheet{i}", 0, 0, lay.sheet_w, lay.sheet_h)
-        _draw_sheet(Pen(c, lay.sheet_h, options, palette), ctx, lay, i)
-        c.endForm()
-        c.beginForm(f"{form}mini{i}", 0, 0, lay.sheet_w, lay.sheet_h)
-        _draw_sheet(Pen(c, lay.sheet_h, options, palette, text=False), ctx, lay, i)
-        c.endForm()
+        forms.begin_form(f"{form}sheet{i}", lay.sheet_w, lay.sheet_h)
+        _draw_sheet(Pen(forms, options, palette), ctx, lay, i)
+        forms.end_form()
+        forms.begin_form(f"{form}mini{i}", lay.sheet_w, lay.sheet_h)
+        _draw_sheet(Pen(forms, options, palette, text=False), ctx, lay, i)
+        forms.end_form()
     for i in range(len(lay.pages)):
         obstacles = mark_obstacles(ctx, lay, i)
         for tile in _printed_tiles(ctx, lay, tplan, i):
-            c.setPageSize((tplan.paper_w, tplan.paper_h))
-            _tile_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, tile, i, form, obstacles)
+            pen = page(tplan.paper_w, tplan.paper_h, f"map sheet {i + 1}, tile {tile.name}")
+            _tile_page(pen, ctx, lay, tplan, tile, i, form, obstacles)
             finish(c)
     for i in range(len(lay.pages)):
-        c.setPageSize((tplan.paper_w, tplan.paper_h))
-        _assembly_page(Pen(c, tplan.paper_h, options, palette), ctx, lay, tplan, i, _paper_name(options), form)
+        pen = page(tplan.paper_w, tplan.paper_h, f"map sheet {i + 1}, assembly")
+        _assembly_page(pen, ctx, lay, tplan, i, _paper_name(options), form)
         finish(c)
 
 
@@ -1909,16 +1910,21 @@ def _crop_marks(pen: Pen, x: float, y: float, w: float, h: float, paper_w: float
             room_y = (cy if sy < 0 else paper_h - cy) - keep - gap
             lx, ly = min(0.22 * INCH, room_x), min(0.22 * INCH, room_y)
             if lx > 0:
-                pen.polyline([(cx + sx * gap, cy), (cx + sx * (gap + lx), cy)], stroke="crop", width=0.35, cap=0)
+                x0, x1 = sorted((cx + sx * gap, cx + sx * (gap + lx)))
+                with pen.frame("mark", x0, cy - 0.175, x1 - x0, 0.35, "crop mark"):
+                    pen.polyline([(x0, cy), (x1, cy)], stroke="crop", width=0.35, cap=0)
             if ly > 0:
-                pen.polyline([(cx, cy + sy * gap), (cx, cy + sy * (gap + ly))], stroke="crop", width=0.35, cap=0)
+                y0, y1 = sorted((cy + sy * gap, cy + sy * (gap + ly)))
+                with pen.frame("mark", cx - 0.175, y0, 0.35, y1 - y0, "crop mark"):
+                    pen.polyline([(cx, y0), (cx, y1)], stroke="crop", width=0.35, cap=0)
 
 
 def _registration(pen: Pen, x: float, y: float, r: float) -> None:
-    pen.circle(x, y, r, stroke="crop", width=0.35)
-    pen.circle(x, y, r * 0.45, stroke="crop", width=0.35)
-    pen.polyline([(x - r * 1.35, y), (x + r * 1.35, y)], stroke="crop", width=0.35, cap=0)
-    pen.polyline([(x, y - r * 1.35), (x, y + r * 1.35)], stroke="crop", width=0.35, cap=0)
+    with pen.frame("mark", x - r * 1.35, y - r * 1.35, r * 2.7, r * 2.7, "registration mark"):
+        pen.circle(x, y, r, stroke="crop", width=0.35)
+        pen.circle(x, y, r * 0.45, stroke="crop", width=0.35)
+        pen.polyline([(x - r * 1.35, y), (x + r * 1.35, y)], stroke="crop", width=0.35, cap=0)
+        pen.polyline([(x, y - r * 1.35), (x, y + r * 1.35)], stroke="crop", width=0.35, cap=0)
 
 
 REG_RADIUS = 0.09 * INCH
@@ -2008,11 +2014,12 @@ def registration_points(
 def _scale_bar(pen: Pen, x: float, y: float) -> None:
     """A 2 in bar with inch and centimetre ticks to check the printer did not scale the page."""
     length = 2 * INCH
-    pen.rect(x, y, length, 4, fill="paper", stroke="ink", width=0.5)
-    pen.rect(x, y, INCH, 4, fill="ink")
-    for i in range(6):
-        cx = x + i * 72 / 2.54
-        pen.polyline([(cx, y + 4), (cx, y + 7)], stroke="ink", width=0.4, cap=0)
+    with pen.frame("symbol", x, y, length, 7, "scale bar"):
+        pen.rect(x, y, length, 4, fill="paper", stroke="ink", width=0.5)
+        pen.rect(x, y, INCH, 4, fill="ink")
+        for i in range(6):
+            cx = x + i * 72 / 2.54
+            pen.polyline([(cx, y + 4), (cx, y + 7)], stroke="ink", width=0.4, cap=0)
     pen.text(x + length + 4, y + 4.5, "2 in = 50.8 mm at true scale (ticks: cm)", size=6.0)
 
 
@@ -2030,11 +2037,24 @@ def _tile_page(
     src = tile.source
     px, py = tplan.placement(tile)
     # The tile: the sheet translated so the tile's source rectangle lands at (px, py), clipped to it.
-    c.saveState()
-    pen.clip_rect(px, py, src.w, src.h)
-    c.translate(px - src.x, tplan.paper_h - py + src.y - lay.sheet_h)
-    c.doForm(f"{form}sheet{page}")
-    c.restoreState()
+    with pen.frame("container", px, py, src.w, src.h, f"tile {tile.name}"):
+        with c.saved():
+            c.clip_rect(px, py, src.w, src.h)
+            c.translate(px - src.x, py - src.y)
+            c.use_form(f"{form}sheet{page}")
+        _tile_strips(pen, tile, px, py, obstacles)
+    _crop_marks(pen, px, py, src.w, src.h, tplan.paper_w, tplan.paper_h)
+    # Header (above the tile's trim line) and footer (below it) run between the tile's vertical crop marks (which
+    # stand above and below its corners, at x = px and px + w), never across them.
+    with pen.frame("container", 0, 0, tplan.paper_w, py, "tile header"):
+        _tile_header(pen, ctx, lay, tplan, tile, page)
+    with pen.frame("container", 0, py + src.h, tplan.paper_w, tplan.paper_h - py - src.h, "tile footer"):
+        _tile_footer(pen, ctx, tplan, tile)
+
+
+def _tile_strips(pen: Pen, tile: tiling.Tile, px: float, py: float, obstacles: Sequence[tiling.Rect]) -> None:
+    """A tile's overlap strips: shaded and labelled where they go under a neighbour, with registration marks."""
+    src = tile.source
 
     def to_page(x: float, y: float) -> tuple[float, float]:
         return px + x - src.x, py + y - src.y
@@ -2046,18 +2066,30 @@ def _tile_page(
             # This tile's strip goes under its right/lower neighbour: shade and label it.
             pen.rect(sx, sy, r.w, r.h, fill="overlap", alpha=0.3)
             t, s, tw = _overlap_label(strip)
+            # The label's patch lies over the strip's content, which the neighbouring tile prints whole.
             if strip.side == "right":
-                pen.rect(sx + r.w / 2 - s * 0.75, sy + r.h / 2 - tw / 2, s * 1.5, tw, fill="paper", radius=2)
-                pen.text(sx + r.w / 2 + s * 0.35, sy + r.h / 2, t, size=s, font=FONT_BOLD, align="centre", angle=90)
+                lx, ly, lw, lh = sx + r.w / 2 - s * 0.75, sy + r.h / 2 - tw / 2, s * 1.5, tw
+                with pen.frame("symbol", lx, ly, lw, lh, "overlap label", cover=True):
+                    pen.rect(lx, ly, lw, lh, fill="paper", radius=2)
+                    pen.text(sx + r.w / 2 + s * 0.35, sy + r.h / 2, t, size=s, font=FONT_BOLD, align="centre", angle=90)
             else:
-                pen.rect(sx + r.w / 2 - tw / 2, sy + r.h / 2 - s * 0.75, tw, s * 1.5, fill="paper", radius=2)
-                pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
+                lx, ly, lw, lh = sx + r.w / 2 - tw / 2, sy + r.h / 2 - s * 0.75, tw, s * 1.5
+                with pen.frame("symbol", lx, ly, lw, lh, "overlap label", cover=True):
+                    pen.rect(lx, ly, lw, lh, fill="paper", radius=2)
+                    pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
         for x, y in registration_points(strip, obstacles):
             _registration(pen, *to_page(x, y), REG_RADIUS)
-    _crop_marks(pen, px, py, src.w, src.h, tplan.paper_w, tplan.paper_h)
-    # Header and footer run between the tile's vertical crop marks (which stand above and below its corners,
-    # at x = px and px + w), never across them.
-    left, right = max(tplan.margin, px + CROP_CLEAR), min(tplan.paper_w - tplan.margin, px + src.w - CROP_CLEAR)
+
+
+def _between_crop_marks(tplan: tiling.TilePlan, tile: tiling.Tile) -> tuple[float, float]:
+    px, _ = tplan.placement(tile)
+    return max(tplan.margin, px + CROP_CLEAR), min(tplan.paper_w - tplan.margin, px + tile.source.w - CROP_CLEAR)
+
+
+def _tile_header(pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, tile: tiling.Tile, page: int) -> None:
+    """The sheet's caption and the tile's index above the tile."""
+    _, py = tplan.placement(tile)
+    left, right = _between_crop_marks(tplan, tile)
     top = py - 0.12 * INCH
     caption = _sheet_caption(ctx, lay, page)
     index = tile.describe(tplan)
@@ -2073,6 +2105,13 @@ def _tile_page(
     )
     pen.text(left, min(top, tplan.margin + 8), t, size=s, font=FONT_BOLD)
     pen.text(right, min(top, tplan.margin + 8), index, size=9.0, font=FONT_BOLD, align="right")
+
+
+def _tile_footer(pen: Pen, ctx: _Ctx, tplan: tiling.TilePlan, tile: tiling.Tile) -> None:
+    """The scale bar and the printing hint under the tile."""
+    _, py = tplan.placement(tile)
+    src = tile.source
+    left, right = _between_crop_marks(tplan, tile)
     bottom = max(py + src.h + 0.3 * INCH, tplan.paper_h - tplan.margin - 10)
     bottom = min(bottom, tplan.paper_h - tplan.margin)
     if tplan.paper_h - (py + src.h) >= 24.0:  # room under the tile: the footer goes there, not over the map
@@ -2132,11 +2171,10 @@ def _assembly_page(
     f = min(aw / lay.sheet_w, ah / lay.sheet_h)
     mw, mh = lay.sheet_w * f, lay.sheet_h * f
     mx, my = mg + (aw - mw) / 2, area_top + (ah - mh) / 2
-    c.saveState()
-    c.translate(mx, tplan.paper_h - my - mh)
-    c.scale(f, f)
-    c.doForm(f"{form}mini{page}")
-    c.restoreState()
+    with c.saved():  # a thumbnail: its layout is checked at full size, on the tiles
+        c.translate(mx, my)
+        c.scale(f)
+        c.use_form(f"{form}mini{page}", record=False)
     pen.rect(mx, my, mw, mh, stroke="ink", width=0.8)
     for tile in tplan.tiles:
         for strip in tile.strips:
@@ -2151,8 +2189,9 @@ def _assembly_page(
         blank = tile.name not in printed
         lw = text_width(tile.name, size, FONT_BOLD) + size * 0.6
         fill = "label" if blank else "mark"
-        pen.rect(cx - lw / 2, cy - size * 0.75, lw, size * 1.4, fill="paper", stroke=fill, width=1.0, radius=3)
-        pen.text(cx, cy + size * 0.32, tile.name, size=size, font=FONT_BOLD, fill=fill, align="centre")
+        with pen.frame("symbol", cx - lw / 2, cy - size * 0.75, lw, size * 1.4, f"tile {tile.name} badge"):
+            pen.rect(cx - lw / 2, cy - size * 0.75, lw, size * 1.4, fill="paper", stroke=fill, width=1.0, radius=3)
+            pen.text(cx, cy + size * 0.32, tile.name, size=size, font=FONT_BOLD, fill=fill, align="centre")
         if blank:
             pen.text(
                 cx, cy + size * 1.5, "blank: not printed", size=max(MIN_PT, size * 0.45), fill="label", align="centre"

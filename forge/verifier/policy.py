@@ -46,6 +46,9 @@ kind                   severity  meaning
 ``print-mismatch``     error     the printed cards show a value other than the one the engine uses (roundtrip.py)
 ``print-missing``      warning   something the engine uses is not in the printed cards' text (roundtrip.py)
 ``print-unchecked``    info      a printed component that could not be read back (roundtrip.py)
+``print-layout``       warning   the counter sheets or the map place a text outside its frame, over another text or
+                                 a symbol, a mark over content, or anything in the printer margin; the cards a text
+                                 over another or in the margin (forge.layout)
 ``data-note``          info      a remark the data addresses to its designer (``data_note``: sources, unknowns,
                                  derivations), which no component prints (notes.py)
 =====================  ========  ===================================================================================
@@ -92,6 +95,7 @@ SEVERITY: dict[str, str] = {
     "print-mismatch": "error",
     "print-missing": "warning",
     "print-unchecked": "info",
+    "print-layout": "warning",
     "data-note": "info",
 }
 """Severity of each kind of finding; kinds not listed are warnings."""

@@ -438,7 +438,9 @@ def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
 
 
 def roundtrip(game: m.Game) -> list[Finding]:
-    """Build the cards and the map in memory and check what they print against the data the engine uses.
+    """Build the cards and the map in memory and check what they print against the data the engine uses; check
+    the counter sheets' and the map's layout as they are drawn and the cards' from their PDF (:mod:`forge.layout`:
+    ``print-layout``).
 
     The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read."""
     from ..builder import BuildOptions
@@ -446,14 +448,24 @@ def roundtrip(game: m.Game) -> list[Finding]:
 
     from ..render import counters
 
-    findings = check_cards(game, cards.render(game, BuildOptions(only=("cards",))))
-    findings += check_counters(game, counters.render(game, BuildOptions(only=("counters",))))
-    if game.reinforcements():
-        from ..render import map as map_
-        from ..tiling import fits
-        from ..units import paper
+    from .. import layout as layout_check
+    from ..canvas import Recorder
+    from ..render import map as map_
+    from ..tiling import fits
+    from ..units import paper
 
-        layout = map_.sheet_layout(game)
-        sheet = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), "letter")
-        findings += check_map_track(game, map_.render(game, BuildOptions(only=("map",), paper=sheet)))
+    cards_pdf = cards.render(game, BuildOptions(only=("cards",)))
+    findings = check_cards(game, cards_pdf)
+    counter_rec = Recorder("counters.pdf")
+    findings += check_counters(game, counters.render(game, BuildOptions(only=("counters",)), recorder=counter_rec))
+    layout = map_.sheet_layout(game)
+    sheet = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), "letter")
+    map_rec = Recorder("map.pdf")
+    map_pdf = map_.render(game, BuildOptions(only=("map",), paper=sheet), recorder=map_rec)
+    if game.reinforcements():
+        findings += check_map_track(game, map_pdf)
+    # What the pages place, checked as drawn (forge.layout): text in its frame, no overlaps, marks and margins.
+    for rec in (counter_rec, map_rec):
+        findings += layout_check.findings(layout_check.check(rec))
+    findings += layout_check.findings(layout_check.check_pdf(cards_pdf, "cards.pdf"))  # platypus: from the PDF
     return findings

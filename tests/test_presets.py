@@ -1,0 +1,233 @@
+"""`forge build --preset`: home changes nothing, print-shop meets docs/PRINTING.md's requirements, greyscale-laser
+prints with black toner only.  Every requirement is read back from the files the build wrote (pypdf for the page
+boxes, fonts and transparency, pypdfium2 for the crop marks' pixels, Pillow for the images)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pypdf
+import pypdfium2 as pdfium
+import pytest
+from conftest import DATA
+from PIL import Image
+
+from forge.builder import PRESETS, BuildOptions, build, preset_options
+from forge.cli import build_parser
+from forge.loader import load
+from forge.pdf import CROP_MARK_LENGTH, CROP_MARK_OFFSET, PAGE_BLEED, new_canvas
+from forge.units import length
+
+MM = 72 / 25.4
+PDFS = ("map", "counters", "cards")
+
+
+@pytest.fixture(scope="module")
+def print_shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("print_shop")
+    build(load(DATA / "hells_gate.yaml"), out, preset_options("print-shop"))
+    return out / "hells_gate"
+
+
+@pytest.fixture(scope="module")
+def laser(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("laser")
+    build(load(DATA / "hells_gate.yaml"), out, preset_options("greyscale-laser"))
+    return out / "hells_gate"
+
+
+def _box(page: Any, name: str) -> tuple[float, float, float, float]:
+    return tuple(float(v) for v in page[name])  # type: ignore[return-value]
+
+
+def _inside(inner: tuple[float, ...], outer: tuple[float, ...], tol: float = 1e-3) -> bool:
+    return (
+        inner[0] >= outer[0] - tol
+        and inner[1] >= outer[1] - tol
+        and inner[2] <= outer[2] + tol
+        and inner[3] <= outer[3] + tol
+    )
+
+
+# ------------------------------------------------------------------------------------------------ presets
+def test_home_is_every_options_own_default() -> None:
+    """`--preset home` (the default) is BuildOptions(): today's output, byte for byte (the golden and rebuild tests
+    pin those bytes), and a canvas made outside a build is reportlab's own, unfinished."""
+    assert PRESETS["home"] == {}
+    assert preset_options("home") == BuildOptions()
+    assert type(new_canvas(io.BytesIO(), (100, 100))).__name__ == "Canvas"
+
+
+def test_an_explicit_option_wins_over_the_preset() -> None:
+    parser = build_parser()
+    args = parser.parse_args(["build", "--preset", "print-shop", "--no-bleed", "--only", "cards", "x.yaml"])
+    assert (args.preset, args.bleed, args.only, args.print_marks) == ("print-shop", False, ("cards",), None)
+    opts = preset_options("print-shop", bleed=args.bleed, only=args.only, print_marks=args.print_marks)
+    assert (opts.bleed, opts.only, opts.print_marks, opts.tile) == (False, ("cards",), True, False)
+    assert preset_options("greyscale-laser", greyscale=False).greyscale is False
+    with pytest.raises(ValueError, match="unknown preset"):
+        preset_options("offset")
+
+
+# ------------------------------------------------------------------------------------------------ print-shop
+def test_print_shop_writes_one_component_per_file(print_shop: Path) -> None:
+    """Map, counters and cards each in their own PDF, every counter face in its own image; no handout (it binds
+    several components into one file)."""
+    names = sorted(p.name for p in print_shop.iterdir())
+    assert names == ["cards.pdf", "counters.pdf", "images", "map.pdf"]
+    for name in PDFS:
+        title = pypdf.PdfReader(print_shop / f"{name}.pdf").metadata.title
+        assert title.split(": ")[-1].split(" — ")[-1] in ("map", "counters", "reference cards"), title
+
+
+def test_every_page_has_trim_inside_bleed_inside_media_with_3mm_bleed(print_shop: Path) -> None:
+    assert pytest.approx(3 * MM) == PAGE_BLEED
+    for name in PDFS:
+        reader = pypdf.PdfReader(print_shop / f"{name}.pdf")
+        for i, page in enumerate(reader.pages):
+            where = f"{name}.pdf page {i + 1}"
+            assert "/TrimBox" in page, where
+            assert "/BleedBox" in page, where
+            media, bleed, trim = _box(page, "/MediaBox"), _box(page, "/BleedBox"), _box(page, "/TrimBox")
+            assert _inside(trim, bleed), where
+            assert _inside(bleed, media), where
+            widths = [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]]
+            assert widths == pytest.approx([8.504] * 4, abs=0.001), where  # 3 mm
+            # the media holds the marks beyond the bleed: the gap and the marks' length on every side
+            room = [bleed[0] - media[0], bleed[1] - media[1], media[2] - bleed[2], media[3] - bleed[3]]
+            assert room == pytest.approx([CROP_MARK_OFFSET + CROP_MARK_LENGTH] * 4, abs=0.01), where
+
+
+def test_the_trim_is_the_page_as_designed(print_shop: Path) -> None:
+    """Counters and cards trim to the paper (letter), the map to its sheet, whole (17 x 11 in, never tiled)."""
+    letter = (8.5 * 72, 11 * 72)
+    for name, size in (("counters", letter), ("cards", letter), ("map", (17 * 72, 11 * 72))):
+        for page in pypdf.PdfReader(print_shop / f"{name}.pdf").pages:
+            x0, y0, x1, y1 = _box(page, "/TrimBox")
+            assert (x1 - x0, y1 - y0) == pytest.approx(size, abs=0.01), name
+
+
+def _crop_mark_segments(page: Any) -> list[tuple[float, float, float, float]]:
+    data = page.get_contents().get_data().decode("latin-1")
+    marks = re.findall(r"q 1 1 1 1 K [\d.]+ w 0 J \[\] 0 d (.*?) S Q", data)
+    assert len(marks) == 1
+    nums = [float(v) for v in re.findall(r"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l", marks[0]) for v in v]
+    return [tuple(nums[i : i + 4]) for i in range(0, len(nums), 4)]  # type: ignore[misc]
+
+
+def test_crop_marks_lie_outside_the_bleed_on_the_trim_lines(print_shop: Path) -> None:
+    """Eight marks a page, each on the extension of a trim edge, wholly outside the bleed box (print marks may not
+    reach the bleed), and in registration colour so that every separation carries them."""
+    for name in PDFS:
+        for page in pypdf.PdfReader(print_shop / f"{name}.pdf").pages:
+            tx0, ty0, tx1, ty1 = _box(page, "/TrimBox")
+            bx0, by0, bx1, by1 = _box(page, "/BleedBox")
+            segments = _crop_mark_segments(page)
+            assert len(segments) == 8
+            for x0, y0, x1, y1 in segments:
+                vertical = x0 == x1
+                on = (x0, (tx0, tx1)) if vertical else (y0, (ty0, ty1))
+                assert min(abs(on[0] - t) for t in on[1]) < 0.001, (x0, y0, x1, y1)
+                if vertical:
+                    assert max(y0, y1) <= by0 - CROP_MARK_OFFSET + 1e-3 or min(y0, y1) >= by1 + CROP_MARK_OFFSET - 1e-3
+                else:
+                    assert max(x0, x1) <= bx0 - CROP_MARK_OFFSET + 1e-3 or min(x0, x1) >= bx1 + CROP_MARK_OFFSET - 1e-3
+
+
+def test_crop_marks_print(print_shop: Path) -> None:
+    """The marks are really drawn: dark pixels on the trim line's extension beyond the bleed, white between."""
+    pdf = pdfium.PdfDocument(print_shop / "counters.pdf")
+    page = pdf[2]
+    scale = 4.0
+    img = page.render(scale=scale).to_pil().convert("L")
+    tx0 = pypdf.PdfReader(print_shop / "counters.pdf").pages[2]["/TrimBox"][0]
+    x = round(float(tx0) * scale)
+    h = img.height
+    mark = [img.getpixel((x + dx, h - 1 - round(CROP_MARK_LENGTH / 2 * scale))) for dx in (-1, 0, 1)]
+    assert min(mark) < 128  # the lower left vertical mark
+    gap = img.getpixel((x, h - 1 - round((CROP_MARK_LENGTH + CROP_MARK_OFFSET / 2) * scale)))
+    assert gap > 240  # the gap between the mark and the bleed box is clear
+
+
+def _fonts(resources: Any) -> list[Any]:
+    found = []
+    if resources is None:
+        return found
+    resources = resources.get_object()
+    for font in (resources.get("/Font") or {}).values():
+        found.append(font.get_object())
+    for xobj in (resources.get("/XObject") or {}).values():
+        xobj = xobj.get_object()
+        if xobj.get("/Subtype") == "/Form":
+            found.extend(_fonts(xobj.get("/Resources")))
+    return found
+
+
+def test_all_fonts_are_embedded(print_shop: Path) -> None:
+    for name in PDFS:
+        fonts = []
+        for page in pypdf.PdfReader(print_shop / f"{name}.pdf").pages:
+            fonts.extend(_fonts(page.get("/Resources")))
+        assert fonts, name
+        for font in fonts:
+            descendants = font.get("/DescendantFonts")
+            face = descendants[0].get_object() if descendants else font
+            descriptor = face["/FontDescriptor"].get_object()
+            assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), (name, font["/BaseFont"])
+
+
+def test_no_transparency_in_the_print_shop_pdfs(print_shop: Path) -> None:
+    """PDF/X-1a (DriveThruCards, many offset printers) forbids transparency: no soft masks, no constant alpha
+    below 1, no blend mode but Normal, and no image with an alpha channel.  (A tiled map's overlap strips are
+    translucent; print-shop prints the map's sheets whole.)"""
+    for name in PDFS:
+        raw = (print_shop / f"{name}.pdf").read_bytes()
+        reader = pypdf.PdfReader(io.BytesIO(raw))
+        for page in reader.pages:
+            resources = page["/Resources"].get_object()
+            for gs in (resources.get("/ExtGState") or {}).values():
+                gs = gs.get_object()
+                assert float(gs.get("/ca", 1)) == 1, name
+                assert float(gs.get("/CA", 1)) == 1, name
+                assert gs.get("/SMask", "/None") == "/None", name
+                assert gs.get("/BM", "/Normal") in ("/Normal", "/Compatible"), name
+        assert b"/SMask" not in raw, name
+
+
+def test_counter_images_are_300_dpi_at_print_size_with_bleed(print_shop: Path) -> None:
+    """Every counter face as its own PNG: at least 300 pixels per inch of the printed size, 1/8 in of bleed past
+    the 5/8 in trim on every side, no alpha channel."""
+    pngs = sorted((print_shop / "images").glob("*.png"))
+    assert pngs
+    printed_in = (length("5/8in") + 2 * length("1/8in")) / 72
+    for path in pngs:
+        with Image.open(path) as img:
+            assert img.mode == "RGB", path.name
+            assert img.width == img.height, path.name
+            assert img.width / printed_in >= 300, (path.name, img.width)
+            assert img.info["dpi"][0] == pytest.approx(300, abs=0.01)
+
+
+def test_counter_sheets_have_bleed(print_shop: Path) -> None:
+    """Each counter's colour runs 1/8 in past its trim on the sheets too (the preset turns on --bleed)."""
+    assert preset_options("print-shop").bleed
+
+
+# ------------------------------------------------------------------------------------------------ greyscale-laser
+def test_greyscale_laser_writes_grey_levels_only_and_no_print_marks(laser: Path) -> None:
+    """Every colour is a DeviceGray level (g / G), never RGB or CMYK: a colour laser prints it with black toner
+    alone.  No bleed, no crop marks: the page is the paper."""
+    for name in PDFS:
+        for page in pypdf.PdfReader(laser / f"{name}.pdf").pages:
+            assert "/TrimBox" not in page
+            assert "/BleedBox" not in page
+            streams = [page.get_contents().get_data()]
+            for xobj in (page["/Resources"].get_object().get("/XObject") or {}).values():
+                streams.append(xobj.get_object().get_data())
+            for data in streams:
+                ops = set(re.findall(rb"(?<![\w/])(rg|RG|k|K|g|G)(?=\s)", data))
+                assert ops <= {b"g", b"G"}, (name, ops)
+                assert b"g" in ops or b"G" in ops or not data.strip()
