@@ -44,11 +44,13 @@ Interpretations where the rules are silent are marked "Reading:" in the docstrin
 
 from __future__ import annotations
 
+import operator
 import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import filterfalse
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..model import (
@@ -71,8 +73,8 @@ from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStat
 from .kit import movement as _mk
 from .kit import retreat as _kr
 from .kit import stacking as _ks
-from .supply import reachable
-from .zoc import zone_of
+from .supply import flood
+from .zoc import zone_of_table
 
 if TYPE_CHECKING:
     from .state import State
@@ -354,6 +356,14 @@ class _Rules:
     tank_middles: tuple[dict[int, tuple[int, ...]], ...]
     """:attr:`tank_routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
     cavalry_middles: tuple[dict[int, tuple[int, ...]], ...]
+    ends_by_middle: tuple[tuple[dict[int, tuple[int, ...]], ...], ...]
+    """Per unit, its two-hex routes (:attr:`tank_routes` or :attr:`cavalry_routes`) by middle hex: from each hex,
+    middle -> the ends of the routes through it, in route order (routes are listed middle by middle)."""
+    adjacent: tuple[frozenset[int], ...]
+    """The neighbours of each hex as a set (the Board's table, for zones of control and supply lines)."""
+    enterable: tuple[tuple[tuple[int, ...], ...], ...]
+    """Per unit, from each hex: its neighbours in table order without those the unit may never enter
+    (:attr:`no_entry`)."""
     side_units: tuple[tuple[int, ...], ...]
     type_value: tuple[str, ...]
     river: frozenset[tuple[int, int]]
@@ -657,6 +667,8 @@ def _compile(board: Board) -> _Rules:
                 if any(_mk.terrain_cost(game, x, mob) == _mk.PROHIBITED for x in {board.terrain[h], *board.features[h]})
             )
     no_entry = tuple(closed[_mk.mobility_of(game, str(ut))] for ut in board.unit_type)
+    enterable = {ne: tuple(tuple(n for n in nb[h] if n not in ne) for h in range(len(nb))) for ne in set(no_entry)}
+    by_middle = (_ends_by_middle(cav), _ends_by_middle(tank))
     sr = game.rules.supply
     arrivals: dict[tuple[int, int], tuple[int, ...]] = {}
     for i, u in enumerate(board.units):
@@ -698,6 +710,9 @@ def _compile(board: Board) -> _Rules:
         cavalry_routes=cav,
         tank_middles=_middles_by_end(tank),
         cavalry_middles=_middles_by_end(cav),
+        ends_by_middle=tuple(by_middle[0] if t is UnitType.CAVALRY else by_middle[1] for t in board.unit_type),
+        adjacent=tuple(frozenset(x) for x in nb),
+        enterable=tuple(enterable[ne] for ne in no_entry),
         side_units=tuple(
             tuple(u for u in range(len(board.units)) if board.unit_side[u] == x) for x in range(len(board.sides))
         ),
@@ -748,6 +763,17 @@ def _middles_by_end(routes: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[di
     return tuple(out)
 
 
+def _ends_by_middle(routes: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[dict[int, tuple[int, ...]], ...]:
+    """The (middle, end) two-hex routes from each hex grouped by middle hex: middle -> the ends, in route order."""
+    out = []
+    for pairs in routes:
+        groups: dict[int, tuple[int, ...]] = {}
+        for n, m in pairs:
+            groups[n] = (*groups.get(n, ()), m)
+        out.append(groups)
+    return tuple(out)
+
+
 def rules_of(board: Board) -> _Rules:
     """The compiled rules of ``board``'s game (built on first use)."""
     try:
@@ -777,16 +803,17 @@ def remember_start(state: State, key: tuple[Any, ...] | None) -> None:
 
 
 # ================================================================================================= supply
-def _supplied_hexes(s: State, side: int, max_length: int | None = None) -> dict[int, int]:
+def _supplied_hexes(s: State, side: int, max_length: int | None = None) -> set[int]:
     """Hexes from which ``side`` can trace supply now (5.1)."""
-    b = s.board
+    r = s.rules
     enemy = s.held[1 - side]
-    # supplied_cells' three tests merged into one set of hexes a line may not enter (see supply.reachable)
-    blocked = zone_of(enemy, b.neighbours.__getitem__)
-    blocked.update(b.sources[1 - side])
+    # supplied_cells' three tests merged into one set of hexes a line may not enter (see supply.reachable): the
+    # enemy's zone (4.0: the union of the neighbours of its hexes) and sources unless friendly-held, enemy units
+    blocked = zone_of_table(enemy, r.adjacent)
+    blocked |= r.sources[1 - side]
     blocked -= s.held[side]
     blocked |= enemy
-    return reachable(b.sources[side], b.neighbours.__getitem__, blocked, max_length)
+    return flood(r.sources[side], r.adjacent, blocked, max_length)
 
 
 def supplied_units(state: State, side: str, *, max_length: int | None = None) -> list[str]:
@@ -814,8 +841,9 @@ def _judge_supply(s: State, side: int) -> None:
 def _enter_hex(s: State, u: int, h: int) -> None:
     """Put ``u`` in ``h`` and note the Soviet triggers of 6.2 and 11.2/11.3."""
     if s.pos[u] >= 0:
-        s._lift(u)
-    s._place(u, h)
+        s._relocate(u, h)
+    else:
+        s._place(u, h)
     _trip(s, u, h)
 
 
@@ -853,7 +881,7 @@ def _declarable(s: State) -> list[Action]:
     out: list[Action] = []
     if target >= 0:
         mine = s.count[a]
-        taken = [pos[x] for x in attackers]
+        taken = list(map(pos.__getitem__, attackers))
         for n in nbrs[target]:
             if not mine[n] or (taken and taken.count(n) >= limit):
                 continue  # 7.1.1: two units at most across one hexside
@@ -867,22 +895,14 @@ def _declarable(s: State) -> list[Action]:
                 ):
                     out.append(declares[u][target])
         return out
-    # No attack yet: every enemy-held hex not attacked yet; a friendly hex is often next to several of them.
+    # No attack yet: every enemy-held hex not attacked yet.
     mine = s.count[a]
-    ready: dict[int, list[int]] = {}
     for t in sorted(s.held[1 - a] - s.attacked_hexes):
         for n in nbrs[t]:
-            if not mine[n]:
-                continue
-            units = ready.get(n)
-            if units is None:
-                units = ready[n] = [
-                    u
-                    for u in occupants[n]
-                    if side[u] == a and not attacked[u] and not retreated[u] and (only is None or u in only)
-                ]
-            for u in units:
-                out.append(declares[u][t])
+            if mine[n]:
+                for u in occupants[n]:
+                    if side[u] == a and not attacked[u] and not retreated[u] and (only is None or u in only):
+                        out.append(declares[u][t])
     return out
 
 
@@ -891,7 +911,7 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
     :func:`_declarable`, for one unit)."""
     b = s.board
     h = s.pos[u]
-    if h < 0 or b.unit_side[u] != s.active or h not in b.neighbours[t]:
+    if h < 0 or b.unit_side[u] != s.active or h not in r.adjacent[t]:
         return False
     if s.attacked[u] or s.retreated[u] or u in attackers:
         return False
@@ -899,7 +919,7 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
     if only is not None and u not in only:
         return False
     pos = s.pos
-    return not attackers or [pos[x] for x in attackers].count(h) < r.max_per_hexside  # 7.1.1
+    return not attackers or list(map(pos.__getitem__, attackers)).count(h) < r.max_per_hexside  # 7.1.1
 
 
 def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
@@ -907,23 +927,20 @@ def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
     return r.t1_german_attackers if s.turn in r.turns_11_1 and s.active == r.second else None
 
 
-def _any_attack(s: State) -> bool:
-    """Whether any attack can be opened: as ``bool(_declarable(s))`` with no attack open, cheaper."""
-    b = s.board
-    r = s.rules
-    a = s.active
-    theirs = s.count[1 - a]
-    pos, attacked, retreated, done = s.pos, s.attacked, s.retreated, s.attacked_hexes
-    only = r.t1_german_attackers if s.turn in r.turns_11_1 and a == r.second else None
-    nbrs = b.neighbours
-    for u in r.side_units[a]:
-        h = pos[u]
-        if h < 0 or attacked[u] or retreated[u] or (only is not None and u not in only):
-            continue
-        for n in nbrs[h]:
-            if theirs[n] and n not in done:
-                return True
-    return False
+def _openings(s: State) -> list[Action]:
+    """:func:`_declarable` with no attack open (the ways to open one), kept in ``state.scratch`` for the combat
+    phase's state it was computed in: the turn, the phase and how many hexes have been attacked in it.  Within
+    a combat phase only a resolved attack changes what may open one (its attackers have attacked, its target
+    may not be attacked again; its defenders' losses and retreats are taken before the next opening is asked
+    for), and a resolved attack adds its target to ``attacked_hexes``; so those three numbers name the state.
+    :func:`_has_choice` asks first, :func:`legal_actions` reuses the list (tests/test_engine_incremental.py
+    checks it against a fresh :func:`_declarable` all through random games)."""
+    key = (s.turn, s.step, len(s.attacked_hexes))
+    got = s.scratch.get("openings")
+    if got is None or got[0] != key:
+        got = s.scratch["openings"] = (key, _declarable(s))
+    openings: list[Action] = got[1]
+    return openings
 
 
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
@@ -934,14 +951,23 @@ def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
         return sorted(attackers) if pool.all_out != (0, 0) else []
     if _overconcentrated(s, target):
         return []  # 7.4 gives the all-out result anyway: flipping would only cost a step
-    full = [u for u in attackers if b.max_steps[u] == 2 and s.steps[u] == 2]
-    tanks = [u for u in full if b.unit_type[u] is UnitType.ARMOUR]
+    full: list[int] = []
+    tanks: list[int] = []
+    max_steps, steps, unit_type = b.max_steps, s.steps, b.unit_type
+    for u in attackers:  # (loops, not comprehensions: this runs at every decision of an attack)
+        if max_steps[u] == 2 and steps[u] == 2:
+            full.append(u)
+            if unit_type[u] is UnitType.ARMOUR:
+                tanks.append(u)
     return tanks or full
 
 
 def _overconcentrated(s: State, h: int) -> bool:
+    occupants = s.occupants[h]
+    if len(occupants) < OVERCONCENTRATION:
+        return False
     retreated = s.retreated
-    return len([u for u in s.occupants[h] if not retreated[u]]) >= OVERCONCENTRATION
+    return len(occupants) - sum(map(retreated.__getitem__, occupants)) >= OVERCONCENTRATION
 
 
 @dataclass(frozen=True)
@@ -1033,29 +1059,34 @@ def _odds(
     r = s.rules
     a = s.active
     steps, strength, maxs, tv = s.steps, s.strength, b.max_steps, r.type_value
-    retreated, oos, pos = s.retreated, s.oos, s.pos
-    defenders = [u for u in s.occupants[target] if not retreated[u]]
-
-    def dfs(u: int) -> int:
-        return strength[u][maxs[u] - steps[u]][1] if steps[u] > 0 else 0
-
+    retreated, oos, pos, river = s.retreated, s.oos, s.pos, r.river
+    # (plain loops, not comprehensions: this runs at every attack)
+    defenders: list[int] = []
+    d_oos = 0
+    for u in s.occupants[target]:
+        if not retreated[u]:
+            defenders.append(u)
+            if oos[u]:
+                d_oos += 1
     # 7.1.1: the strongest units defend, up to the side's limit
     limit = r.max_defenders[1 - a]
-    counted = sorted(defenders, key=lambda u: (-dfs(u), u))[:limit] if len(defenders) > limit else defenders
-    att_in = [(strength[u][maxs[u] - steps[u]][0], tv[u]) for u in attackers]
-    att, dfn, base = _base_odds(r, att_in, [(dfs(u), tv[u]) for u in counted], r.combat_terrain[target])
-    # 7.2
-    n_def, n_att = len(defenders), len(attackers)
-    d_oos = a_oos = across = 0
-    for u in defenders:
-        if oos[u]:
-            d_oos += 1
-    river = r.river
+    counted = defenders
+    if len(defenders) > limit:
+        dfs = {u: strength[u][maxs[u] - steps[u]][1] if steps[u] > 0 else 0 for u in defenders}
+        counted = sorted(defenders, key=lambda u: (-dfs[u], u))[:limit]
+    def_in: list[tuple[int, str]] = []
+    for u in counted:
+        def_in.append((strength[u][maxs[u] - steps[u]][1] if steps[u] > 0 else 0, tv[u]))
+    att_in: list[tuple[int, str]] = []
+    a_oos = across = 0
     for u in attackers:
+        att_in.append((strength[u][maxs[u] - steps[u]][0], tv[u]))
         if oos[u]:
             a_oos += 1
-        if (pos[u], target) in river:
+        if (pos[u], target) in river:  # 7.2
             across += 1
+    att, dfn, base = _base_odds(r, att_in, def_in, r.combat_terrain[target])
+    n_def, n_att = len(defenders), len(attackers)
     holds = (  # each condition of _SHIFT_ORDER
         n_def > 0 and d_oos == n_def,
         0 < d_oos < n_def,
@@ -1169,8 +1200,12 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
     if hits <= 0:
         return
     s.hit_hexes.add(t)
-    defenders = [u for u in s.occupants[t] if not s.retreated[u]]
-    if hits > sum(s.steps[u] for u in defenders):
+    steps, retreated = s.steps, s.retreated
+    defending = 0  # the defenders' steps
+    for u in s.occupants[t]:
+        if not retreated[u]:
+            defending += steps[u]
+    if hits > defending:
         for u in list(s.occupants[t]):  # 7.5 automatic elimination, retreated units included
             _eliminate(s, u)
         return
@@ -1345,9 +1380,9 @@ def _compute_hit_actions(s: State, ph: PendingHits) -> tuple[list[Action], list[
     per_unit = {u: dests if alike else _retreat_hexes(s, ph.hex, b.unit_side[u], u) for u in units}
     if not (dests and ph.mandatory_retreat):
         two = [u for u in units if s.steps[u] >= 2]
-        out.extend(cache.lose(u) for u in (two or units))
+        out.extend(map(cache.loses.__getitem__, two or units))
     for u in units:
-        out.extend(cache.retreat(u, d) for d in per_unit[u])
+        out.extend(map(cache.retreats[u].__getitem__, per_unit[u]))
     return out, known
 
 
@@ -1425,6 +1460,8 @@ def _middles(s: State, u: int, to: int) -> list[int]:
 
 
 _Options = dict[int, tuple[list[Action], list[int]]]
+_DESTS = operator.itemgetter(1)
+"""An option's destinations (``any(map(_DESTS, options.values()))``: may any unit move?)."""
 
 
 def _move_options(s: State) -> _Options:
@@ -1453,23 +1490,28 @@ def _compute_move_options(s: State) -> _Options:
             dests = [h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h)]
             out[u] = ([moves[u][h] for h in dests], dests)
         return out
-    # As _routes, for every unit at once: which hexes may be entered at all (no enemy; 11.2: no Tichonovka).
+    # As _routes, for every unit at once: hexes without enemy units (11.2: and not Tichonovka).
     theirs = s.count[1 - s.active]
-    free = [not n for n in theirs]
-    if s.active == r.second and s.turn in r.turns_11_2:
-        free[r.tichonovka] = False
+    ban = r.tichonovka if s.active == r.second and s.turn in r.turns_11_2 else -1
     two_hex = r.two_hex[s.weather]
-    nbrs = b.neighbours
-    pos, oos, cavalry = s.pos, s.oos, r.cavalry
+    pos, oos = s.pos, s.oos
+    enterable, ends_by_middle = r.enterable, r.ends_by_middle
+    held = theirs.__getitem__
     for u in movers:
         h = pos[u]
-        ne = r.no_entry[u]
-        dests = [n for n in nbrs[h] if free[n] and n not in ne]
+        dests = list(filterfalse(held, enterable[u][h]))
+        if ban >= 0 and ban in dests:
+            dests.remove(ban)
         if two_hex[u] and not oos[u]:  # 8.2: the ends of the open routes not reached in one hex, in route order
+            ne = r.no_entry[u]
             one = set(dests)
-            routes = (r.cavalry_routes if cavalry[u] else r.tank_routes)[h]
-            far = [m for n, m in routes if n in one and free[m] and m not in ne and m not in one]
-            dests.extend(dict.fromkeys(far))  # each end once, where its first open route puts it
+            ends = ends_by_middle[u][h]  # the routes through each open middle (dests are in route order)
+            far: dict[int, None] = {}  # each end once, where its first open route puts it
+            for n in dests:
+                for m in ends.get(n, ()):
+                    if not theirs[m] and m != ban and m not in ne and m not in one:
+                        far[m] = None
+            dests.extend(far)
         if r.stacking is not None:  # stacking limits bind where a move ends
             dests = [x for x in dests if _stack_ok(s, u, x)]
         out[u] = (list(map(moves[u].__getitem__, dests)), dests)
@@ -1609,11 +1651,11 @@ def _rebuild_candidates(s: State) -> list[int]:
 def _has_choice(s: State) -> bool:
     kind = s.board.sequence[s.step][0]  # the game is not over: _run asks only then
     if kind is Phase.MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
-        return any(dests for _, dests in _move_options(s).values())
+        return any(map(_DESTS, _move_options(s).values()))
     if kind is Phase.SUPPLY:
         return bool(s.reinforcements) or (s.rebuild_open and bool(_rebuild_candidates(s)))
     if kind is Phase.COMBAT:
-        return s.hits is not None or s.attack_target >= 0 or _any_attack(s)
+        return s.hits is not None or s.attack_target >= 0 or bool(_openings(s))
     if kind is Phase.MOVEMENT:
         return bool(_breakout_candidates(s))
     return False
@@ -1748,12 +1790,13 @@ def legal_actions(state: State) -> list[Action]:
     if kind is Phase.COMBAT:
         if s.hits is not None:
             return _hit_actions(s)[:]
-        out = _declarable(s)
         if s.attack_target >= 0:
+            out = _declarable(s)
             out.append(_RESOLVE)
             resolves = s.rules.actions.resolves
-            out.extend([resolves[u] for u in _flip_choices(s, s.attackers, s.attack_target)])
+            out.extend(map(resolves.__getitem__, _flip_choices(s, s.attackers, s.attack_target)))
         else:
+            out = _openings(s)[:]
             out.append(_END)
         return out
     if kind is Phase.MOVEMENT:  # the breakouts that end it (11.5)
@@ -1818,9 +1861,10 @@ def _check_target(s: State, action: Action, t: int) -> None:
 
 def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
     b = s.board
-    if s.phase is not Phase.COMBAT or s.hits is not None:
+    if b.sequence[s.step][0] is not Phase.COMBAT or s.hits is not None:
         raise _illegal(action, "attacks are declared in the combat phase, not while absorbing hits")
-    u, t = s.rules.actions.indices(b, action)
+    actions = s.rules.actions
+    u, t = actions.where.get(id(action)) or actions.indices(b, action)
     if s.attack_target < 0:
         _check_target(s, action, t)
     elif t != s.attack_target:
@@ -1833,7 +1877,7 @@ def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
 
 
 def _apply_resolve(s: State, action: Resolve, d: DiceSource) -> bool:
-    if s.phase is not Phase.COMBAT or s.hits is not None or s.attack_target < 0:
+    if s.board.sequence[s.step][0] is not Phase.COMBAT or s.hits is not None or s.attack_target < 0:
         raise _illegal(action, "no attack is declared")
     flip = None if action.all_out is None else _unit(s.board, action.all_out)
     if flip is not None and flip not in _flip_choices(s, s.attackers, s.attack_target):
@@ -1904,7 +1948,7 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
     if b.sequence[s.step][0] is not Phase.MOVEMENT or s.breakout_open:
         raise _illegal(action, "not in a movement phase")
     r = s.rules
-    u, to = r.actions.indices(b, action)
+    u, to = r.actions.where.get(id(action)) or r.actions.indices(b, action)
     option_map = _move_options(s)
     option = option_map.get(u)
     if option is None:
@@ -1916,22 +1960,26 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
         if via not in _routes(s, u)[to]:
             raise _illegal(action, "no legal two-hex route through that hex (8.2)")
         _trip(s, u, via)
-    elif to not in b.neighbours[s.pos[u]]:  # a legal destination next door is reached in one hex
+    elif to not in r.adjacent[s.pos[u]]:  # a legal destination next door is reached in one hex
         routes = _middles(s, u, to)
         # Reading: a route that trips no Soviet trigger when there is one (the owner's obvious choice)
-        quiet = [v for v in routes if v not in r.trigger_6_2 and v not in r.next_to_korsun]
-        _trip(s, u, (quiet or routes)[0])
+        via = routes[0]
+        for v in routes:
+            if v not in r.trigger_6_2 and v not in r.next_to_korsun:
+                via = v
+                break
+        _trip(s, u, via)
     _enter_hex(s, u, to)
     s.moved[u] = True
-    if s.turn in r.turns_11_1 or r.stacking is not None:  # other units' options depend on this move
-        s.scratch.pop("options", None)
-    else:
-        rest = dict(option_map)
-        del rest[u]
-        s.scratch["options"] = rest
     if s.log is not None:
         s._note(str(action))
-    return True
+    if s.turn in r.turns_11_1 or r.stacking is not None:  # other units' options depend on this move
+        s.scratch.pop("options", None)
+        return True
+    rest = dict(option_map)
+    del rest[u]
+    s.scratch["options"] = rest
+    return not any(map(_DESTS, rest.values()))  # False: another unit may still move (as _has_choice says)
 
 
 def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:

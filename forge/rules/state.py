@@ -453,6 +453,28 @@ class State:
             if owner >= 0 and owner != s:
                 self.vp[s] -= b.vp_per_source
 
+    def _relocate(self, u: int, h: int) -> None:
+        """Move unit ``u`` (on the map) to hex ``h``: :meth:`_lift` then :meth:`_place`, in one call."""
+        b = self.board
+        s = b.unit_side[u]
+        old = self.pos[u]
+        self.occupants[old].remove(u)
+        count, source_of = self.count[s], b.source_of
+        count[old] -= 1
+        if count[old] == 0:
+            self.held[s].discard(old)
+            owner = source_of[old]
+            if owner >= 0 and owner != s:
+                self.vp[s] -= b.vp_per_source
+        self.pos[u] = h
+        self.occupants[h].append(u)
+        count[h] += 1
+        if count[h] == 1:
+            self.held[s].add(h)
+            owner = source_of[h]
+            if owner >= 0 and owner != s:
+                self.vp[s] += b.vp_per_source
+
     def _set_steps(self, u: int, steps: int) -> None:
         before = self.unit_vp(u)
         self.steps[u] = steps

@@ -25,7 +25,8 @@ from, with the length of its shortest line.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Container, Hashable, Iterable
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TypeVar
 
 H = TypeVar("H", bound=Hashable)
@@ -111,6 +112,44 @@ def reachable(
                 dist[n] = d
                 queue.append(n)
     return dist
+
+
+def flood(
+    sources: AbstractSet[int],
+    adjacent: Sequence[AbstractSet[int]],
+    closed: AbstractSet[int],
+    max_length: int | None = None,
+) -> set[int]:
+    """The cells of :func:`reachable` (without their distances), for an engine whose cells are integers and
+    which keeps each cell's neighbours as a set in a table (``adjacent[cell]``).  Lines of any length need no
+    distances, so the search is depth-first from a stack; with ``max_length`` it goes a ring at a time.
+
+    >>> flood({0}, [{1}, {0, 2}, {1, 3}, {2}], closed={2})
+    {0, 1}
+    >>> sorted(flood({0}, [{1}, {0, 2}, {1, 3}, {2}], closed=set(), max_length=2))
+    [0, 1, 2]
+    """
+    if max_length is not None and max_length < 0:
+        raise ValueError(f"max_length must be >= 0, not {max_length}")
+    seen = set(sources)
+    seen -= closed
+    if max_length is None:
+        stack = list(seen)
+        while stack:
+            for n in adjacent[stack.pop()]:
+                if n not in seen and n not in closed:
+                    seen.add(n)
+                    stack.append(n)
+        return seen
+    ring = seen
+    for _ in range(max_length):
+        ring = set().union(*map(adjacent.__getitem__, ring))
+        ring -= seen
+        ring -= closed
+        if not ring:
+            break
+        seen |= ring
+    return seen
 
 
 def supply_path(

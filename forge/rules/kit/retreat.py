@@ -18,6 +18,7 @@ Cells are any hashable values and adjacency is a function, as in :mod:`forge.rul
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Set as AbstractSet
 from typing import TypeVar
 
 from ...model import RetreatLimit, RetreatRules
@@ -69,13 +70,14 @@ def retreat_hexes(
             raise ValueError(f"rules.retreat.{name} is not given: the book does not say what it does to a retreat")
     limits = limits_in_force(rules, side=side, turn=turn, during=during) if special else []
     from_source = origin in own_sources
+    enemy_cells = enemy if isinstance(enemy, AbstractSet) else set(enemy)
     free: list[H] = []
     zoned: list[H] = []
     for n in neighbours(origin):
         held = n in friendly
         if n in enemy and rules.enemy_units != "never":
             continue
-        in_zoc = any(x in enemy for x in neighbours(n))
+        in_zoc = not enemy_cells.isdisjoint(neighbours(n))
         if in_zoc and (rules.enemy_zoc == "always" or (rules.enemy_zoc == "unless-friendly" and not held)):
             continue
         if n in enemy_sources and (
