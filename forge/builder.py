@@ -13,6 +13,7 @@ from . import units as U
 if TYPE_CHECKING:  # BuildOptions alone (verify --no-print-check, the estimate) needs neither pydantic nor reportlab
     from . import model as m
     from .errors import BuildWarning
+    from .templates import Templates
 
 COMPONENTS = ("map", "counters", "cards", "handout", "images")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
@@ -43,6 +44,8 @@ class BuildOptions:
     """Tile a map sheet larger than the paper; False prints each sheet whole at its own size (a print shop's
     poster)."""
     progress: Callable[[str], None] | None = field(default=None, compare=False)
+    templates: Templates | None = field(default=None, compare=False)
+    """Layout templates (``--templates``, :func:`forge.templates.load`); None: the shipped ones."""
 
     def paper_size(self) -> tuple[float, float]:
         return U.paper(self.paper)
@@ -118,6 +121,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
 
     from .errors import collect_warnings
     from .pdf import PAGE_BLEED, PageFinish, commit, discard, page_finish, remove_stale, stage_file, stage_folder
+    from .templates import use as use_templates
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
         # Import only what is asked for: the images need cairosvg, the cards reportlab's platypus.
@@ -127,7 +131,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     folder = out / game.game.id
     rendered: dict[str, Rendered] = {}
     finish = PageFinish(bleed=PAGE_BLEED if options.print_marks else 0.0, grey_ink=options.greyscale)
-    with collect_warnings() as warnings, page_finish(finish):
+    with collect_warnings() as warnings, page_finish(finish), use_templates(options.templates):
         for name in options.only:
             if options.progress:
                 options.progress(f"rendering {name}")

@@ -12,7 +12,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import __version__
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .builder import BuildOptions
     from .errors import BuildWarning, Problem
     from .model import Game
+    from .templates import Templates
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -381,6 +382,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.sets is not None and not 1 <= args.sets <= 200:
         print("forge build: --sets must be between 1 and 200", file=sys.stderr)
         return EXIT_BAD_INPUT
+    templates = _templates_or_report(args.templates)
+    if templates is False:
+        return EXIT_BAD_INPUT
     t0 = time.perf_counter()
     bar = Progress(len(args.files) * len(only), quiet=args.quiet)
     options = preset_options(
@@ -395,6 +399,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         print_marks=args.print_marks,
         tile=args.tile,
         sets=args.sets or 1,
+        templates=templates,
     )
     status = EXIT_OK
     try:
@@ -405,6 +410,27 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not args.quiet and status == EXIT_OK:
         print(f"done in {time.perf_counter() - t0:.2f}s", file=sys.stderr)
     return status
+
+
+def _templates_or_report(folder: str | None) -> Templates | Literal[False] | None:
+    """The layout templates in ``folder`` (``--templates``; None: the shipped ones), or False after printing every
+    problem in them (located like a game file's)."""
+    if folder is None:
+        return None
+    from .errors import LoadError
+    from .render.counters import check_template
+    from .templates import load
+
+    try:
+        templates = load(folder)
+        check_template(templates)  # the layout checker's rules, on sample faces at every counter size
+        return templates
+    except LoadError as e:
+        for p in e.problems:
+            print(p, file=sys.stderr)
+        n = len(e.problems)
+        print(f"--templates {folder}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+        return False
 
 
 def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: Progress) -> int:
@@ -586,6 +612,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the preset's; on)",
     )
     b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
+    b.add_argument(
+        "--templates",
+        metavar="DIR",
+        help="folder of layout templates (counter.yaml, card.yaml) to use instead of the shipped ones in "
+        "templates/; a file missing there falls back to the shipped one. See docs/TEMPLATES.md",
+    )
     b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     b.set_defaults(func=cmd_build)
 

@@ -378,9 +378,10 @@ def parse_yaml(text: str, file: str) -> Document:
 
 
 # ------------------------------------------------------------------------------------------- schema validation
-def _model_at(path: PathT) -> type[BaseModel] | None:
-    """The pydantic model class that describes the mapping at ``path``, for listing accepted keys."""
-    tp: Any = m.Game
+def _model_at(path: PathT, root: type[BaseModel] | None = None) -> type[BaseModel] | None:
+    """The pydantic model class that describes the mapping at ``path`` (from ``root``, the game by default), for
+    listing accepted keys."""
+    tp: Any = root or m.Game
     for p in path:
         tp = _descend(tp, p)
         if tp is None:
@@ -450,7 +451,10 @@ def _clean_loc(data: Any, loc: tuple[Any, ...]) -> PathT:
     return tuple(out)
 
 
-def _schema_problems(doc: Document, file: str, err: ValidationError) -> list[Problem]:
+def _schema_problems(
+    doc: Document, file: str, err: ValidationError, root: type[BaseModel] | None = None
+) -> list[Problem]:
+    """``err`` as located problems; ``root``: the model validated (the game's by default; a layout template's)."""
     by_path: dict[PathT, list[str]] = {}
     extra: dict[PathT, None] = {}
     missing: dict[PathT, list[str]] = {}
@@ -479,7 +483,7 @@ def _schema_problems(doc: Document, file: str, err: ValidationError) -> list[Pro
             msgs.append(msg)
     problems = []
     for path, model_path in ((p, p[:-1]) for p in extra):
-        cls = _model_at(model_path)
+        cls = _model_at(model_path, root)
         accepted = sorted(cls.model_fields) if cls else []
         key = str(path[-1]) if path else ""
         mk = doc.mark(path, key=True)

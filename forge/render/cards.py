@@ -21,10 +21,10 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
-from .. import units as U
 from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, render_pdf, text_width
 from ..errors import warn
+from ..templates import Heading, card_layout
 from .fit import LONG_WORD, MIN_TEXT_PT, fit_line, soft_hyphens
 from .style import DEFAULT_COLORS, colour, combat_facts, draw_pattern
 
@@ -91,27 +91,33 @@ class Styles:
         ink = colour(DEFAULT_COLORS["ink"], options)
         white = colour("#ffffff", options)
 
-        def ps(name: str, size: float, font: str = FONT, **kw: Any) -> ParagraphStyle:
-            size = max(MIN_TEXT_PT, size * scale)
+        tpl = card_layout()  # templates/card.yaml
+        fonts = {"regular": FONT, "bold": FONT_BOLD}
+
+        def ps(name: str, **kw: Any) -> ParagraphStyle:
+            style = getattr(tpl.styles, name)
+            size = max(MIN_TEXT_PT, style.size * scale)
+            if isinstance(style, Heading):
+                kw.update(spaceBefore=style.space_before, spaceAfter=style.space_after)
             return ParagraphStyle(
                 name,
-                fontName=font,
+                fontName=fonts[style.font],
                 fontSize=size,
-                leading=size * 1.2,
+                leading=size * tpl.leading,
                 textColor=kw.pop("textColor", ink),
                 **kw,
             )
 
         return cls(
             options=options,
-            body=ps("body", 7.5),
-            small=ps("small", 6.5),
-            cell=ps("cell", 7),
-            cell_c=ps("cell_c", 7.5, alignment=1),
-            head=ps("head", 7, FONT_BOLD, textColor=white),
-            head_c=ps("head_c", 7, FONT_BOLD, textColor=white, alignment=1),
-            h1=ps("h1", 9.5, FONT_BOLD, spaceBefore=4, spaceAfter=2),
-            h2=ps("h2", 8, FONT_BOLD, spaceBefore=3, spaceAfter=1),
+            body=ps("body"),
+            small=ps("small"),
+            cell=ps("cell"),
+            cell_c=ps("cell_c", alignment=1),
+            head=ps("head", textColor=white),
+            head_c=ps("head_c", textColor=white, alignment=1),
+            h1=ps("h1"),
+            h2=ps("h2"),
         )
 
     def c(self, role_or_hex: str) -> Color:
@@ -319,16 +325,17 @@ def grid_table(
     data = [head] + [[cell(v, i) for i, v in enumerate(r)] for r in rows]
     heights = None if row_height is None else [None] + [row_height] * (len(data) - 1)
     t = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, hAlign="LEFT")
+    tb = card_layout().table
     cmds: list[tuple[Any, ...]] = [
         ("FONTNAME", (0, 0), (-1, -1), FONT),  # not reportlab's default Helvetica, which a print service rejects
         ("BACKGROUND", (0, 0), (-1, 0), st.c("panel_head")),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.c("#9a9a9a")),
-        ("BOX", (0, 0), (-1, -1), 0.6, st.c("panel_edge")),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ("LEFTPADDING", (0, 0), (-1, -1), 3),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("LINEBELOW", (0, 0), (-1, -1), tb.rule, st.c("#9a9a9a")),
+        ("BOX", (0, 0), (-1, -1), tb.outline, st.c("panel_edge")),
+        ("TOPPADDING", (0, 0), (-1, -1), tb.padding_y),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), tb.padding_y),
+        ("LEFTPADDING", (0, 0), (-1, -1), tb.padding_x),
+        ("RIGHTPADDING", (0, 0), (-1, -1), tb.padding_x),
     ]
     if zebra:
         for i in range(2, len(data), 2):
@@ -430,7 +437,8 @@ def _crt_table(
     title: str | None = None,
     grow: bool = True,
 ) -> Table:
-    big = ParagraphStyle("crt", parent=st.cell_c, fontSize=max(MIN_TEXT_PT, 8.5), leading=10.5)
+    crt_style = card_layout().crt
+    big = ParagraphStyle("crt", parent=st.cell_c, fontSize=max(MIN_TEXT_PT, crt_style.size), leading=crt_style.leading)
     rows = [
         [P(f"<b>{esc(lab)}</b>", big)] + [P(_cell_markup(x, crt, st) if markup else esc(x), big) for x in r]
         for lab, r in zip(row_labels, grid, strict=False)
@@ -1064,14 +1072,10 @@ def _too_big(f: Flowable) -> Flowable:
 
 
 # ------------------------------------------------------------------------------------------------ the cards
-CARD_MARGIN = U.length("0.35in")
-CARD_PAD = 9.0
-TITLE_H = 15.0
-
-
+# The card's measures come from templates/card.yaml (forge.templates.card_layout).
 def card_regions(options: BuildOptions) -> Callable[[int], Region]:
     pw, ph = options.paper_size()
-    m = CARD_MARGIN
+    m = card_layout().margin_pt
     h = (ph - 3 * m) / 2
 
     def region(i: int) -> Region:
@@ -1081,38 +1085,42 @@ def card_regions(options: BuildOptions) -> Callable[[int], Region]:
 
 
 def _card_chrome(game: Game, st: Styles) -> Callable[[Canvas, int, Region], Region]:
+    tpl = card_layout()
+    bar = tpl.title_bar
+    bar_h, pad, radius = bar.height, tpl.padding, tpl.corner_radius
+
     def chrome(c: Canvas, index: int, r: Region) -> Region:
         x, y, w, h = r
         c.setStrokeColor(st.c("panel_edge"))
-        c.setLineWidth(0.8)
+        c.setLineWidth(tpl.edge_line)
         c.setFillColor(st.c("panel"))
-        c.roundRect(x, y, w, h, 6, stroke=1, fill=1)
+        c.roundRect(x, y, w, h, radius, stroke=1, fill=1)
         c.setFillColor(st.c("panel_head"))
         p = c.beginPath()
-        p.roundRect(x, y + h - TITLE_H, w, TITLE_H, 6)
+        p.roundRect(x, y + h - bar_h, w, bar_h, radius)
         c.saveState()
         clip = c.beginPath()
-        clip.rect(x, y + h - TITLE_H, w, TITLE_H)
+        clip.rect(x, y + h - bar_h, w, bar_h)
         c.clipPath(clip, stroke=0, fill=0)
         c.drawPath(p, stroke=0, fill=1)
         c.restoreState()
-        c.rect(x, y + h - TITLE_H, w, TITLE_H / 2, stroke=0, fill=1)
+        c.rect(x, y + h - bar_h, w, bar_h / 2, stroke=0, fill=1)
         c.setFillColor(st.c("#ffffff"))
         right = f"Reference card {index + 1}"
-        rw = text_width(right, 7.5, FONT)
+        rw = text_width(right, bar.label_size, FONT)
         title, fs = fit_line(
             game.game.title,
-            w - 2 * CARD_PAD - rw - 10,
-            9,
+            w - 2 * pad - rw - bar.gap,
+            bar.title_size,
             font=FONT_BOLD,
             where=("game", "title"),
             what="reference card title",
         )
         c.setFont(FONT_BOLD, fs)
-        c.drawString(x + CARD_PAD, y + h - TITLE_H + 4.3, title)
-        c.setFont(FONT, 7.5)
-        c.drawRightString(x + w - CARD_PAD, y + h - TITLE_H + 4.5, right)
-        return (x + CARD_PAD, y + CARD_PAD * 0.8, w - 2 * CARD_PAD, h - TITLE_H - CARD_PAD * 1.2)
+        c.drawString(x + pad, y + h - bar_h + bar.title_baseline, title)
+        c.setFont(FONT, bar.label_size)
+        c.drawRightString(x + w - pad, y + h - bar_h + bar.label_baseline, right)
+        return (x + pad, y + pad * 0.8, w - 2 * pad, h - bar_h - pad * 1.2)
 
     return chrome
 
@@ -1122,7 +1130,7 @@ def render(game: Game, options: BuildOptions) -> bytes:
     st = Styles.make(options)
     region = card_regions(options)
     _, _, w, _ = region(0)
-    avail = w - 2 * CARD_PAD
+    avail = w - 2 * card_layout().padding
 
     def draw(c: Canvas) -> None:
         flow(c, story(game, st, avail), regions_per_page=2, region=region, chrome=_card_chrome(game, st))

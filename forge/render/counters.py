@@ -16,9 +16,10 @@ A number the rules do not give (``?`` in the data) prints as an empty write-in b
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal, TYPE_CHECKING
+from typing import Any, Literal, TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -42,9 +43,12 @@ from ..impose import (
 )
 from ..model import Game, Marker, Unit, UnitSize, UnitType, Unknown
 from ..notation import Strength
-from ..errors import Where
+from ..errors import LoadError, Problem, Where
 from ..tiling import PRINTABLE_MARGIN
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, render_pdf, text_width
+from ..templates import ELEMENT, SIZES, CounterLayout, CounterTemplate, Templates, Text, WriteIn, counter_layout
+from ..templates import current as current_templates
+from ..templates import shipped, use
 from . import nato
 from .fit import MIN_TEXT_PT, fit, fit_line
 from .style import DEFAULT_COLORS, MARKINGS, Palette, grey, mix
@@ -58,6 +62,7 @@ __all__ = [
     "WRITE_IN",
     "Face",
     "Piece",
+    "check_template",
     "draw_calibration",
     "draw_counter_pages",
     "draw_face",
@@ -133,25 +138,36 @@ def stand_in(text: str) -> str:
 
 
 def draw_write_in_text(
-    c: DrawCanvas, x: float, y: float, text: str, *, font: str, size: float, fill: str, anchor: Anchor = "start"
+    c: DrawCanvas,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    font: str,
+    size: float,
+    fill: str,
+    anchor: Anchor = "start",
+    box: WriteIn | None = None,
 ) -> list[tuple[float, float, float, float]]:
     """Draw ``text`` (already passed through :func:`stand_in`) with its baseline at ``y``: the runs of text as
-    text, each stand-in as an empty write-in box (white, thin black outline) the height of a capital and a bit;
-    return the boxes drawn as ``(x, y, w, h)``."""
+    text, each stand-in as an empty write-in box (white, thin black outline) the height of a capital and a bit,
+    shaped as ``box`` says (the current counter template's ``write_in`` by default); return the boxes drawn as
+    ``(x, y, w, h)``."""
     if _STAND_IN not in text:
         c.text(x, y, text, font=font, size=size, anchor=anchor, fill=fill)
         return []
+    wi = box or current_templates().counter.write_in
     total = text_width(text, size, font)
     x0 = x - (total / 2 if anchor == "middle" else total if anchor == "end" else 0.0)
     box_w = text_width(_STAND_IN, size, font)
     boxes: list[tuple[float, float, float, float]] = []
     for i, run in enumerate(text.split(_STAND_IN)):
         if i:
-            bx, bw, bh = x0 + box_w * 0.04, box_w * 0.92, size * 0.9
-            with c.frame("symbol", bx, y - size * 0.8, bw, bh, "write-in box"):
-                lw = max(0.5, size * 0.07)
-                c.rect(bx, y - size * 0.8, bw, bh, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=lw)
-            boxes.append((bx, y - size * 0.8, bw, bh))
+            bx, bw, bh = x0 + box_w * wi.inset, box_w * wi.width, size * wi.height
+            with c.frame("symbol", bx, y - size * wi.top, bw, bh, "write-in box"):
+                lw = max(wi.min_line_pt, size * wi.line)
+                c.rect(bx, y - size * wi.top, bw, bh, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=lw)
+            boxes.append((bx, y - size * wi.top, bw, bh))
             x0 += box_w
         if run:
             c.text(x0, y, run, font=font, size=size, anchor="start", fill=fill)
@@ -413,60 +429,80 @@ def marking_note(game: Game, mode: Mode) -> str | None:
 # --------------------------------------------------------------------------------------------- drawing a face
 # Faces are drawn on a forge.canvas.Canvas (y down, origin at the trim box's top-left corner), so the same code
 # draws the PDF sheets and the SVG/PNG images (forge.render.images).
-def _step_track(c: DrawCanvas, face: Face, s: float) -> None:
-    """Dots left of the symbol, read like text in rows of two: one per step, filled for the steps the face
-    still has, hollow for those lost (a reduced two-step unit shows one filled dot and one hollow)."""
-    r = s * 0.03
-    gap = s * 0.085
+_FONTS = {"regular": FONT, "bold": FONT_BOLD}
+_ITALIC = {FONT: FONT_ITALIC, FONT_BOLD: FONT_ITALIC}
+
+
+@contextmanager
+def _part(c: DrawCanvas, s: float, name: str) -> Iterator[None]:
+    """Draw one part of the layout template (``name``: its key in templates/counter.yaml): on a recording canvas
+    what is drawn inside belongs to a frame the size of the face named after the part, so that the template check
+    (:func:`check_template`) can say which part runs off the face or overlaps another."""
+    with c.frame("container", 0, 0, s, s, ELEMENT + name):
+        yield
+
+
+def _step_track(c: DrawCanvas, face: Face, s: float, t: CounterLayout) -> None:
+    """Dots left of the symbol, read like text in rows (``steps.per_row``): one per step, filled for the steps the
+    face still has, hollow for those lost (a reduced two-step unit shows one filled dot and one hollow)."""
+    st = t.steps
+    r = s * st.r
+    gap = s * st.pitch
     left = face.steps - face.step
-    x0 = s * 0.085
-    y0 = s - s * 0.615
-    width = max(0.35, s * 0.012)
-    for i in range(face.steps):
-        row, col = divmod(i, 2)
-        fill = face.ink if i < left else None
-        c.circle(x0 + col * gap, y0 + row * gap, r, fill=fill, stroke=face.ink, width=width)
+    x0 = st.px(s)
+    y0 = st.py(s)
+    width = max(st.min_line_pt, s * st.line)
+    cols, rows = min(face.steps, st.per_row), -(-face.steps // st.per_row)
+    out = r + width / 2
+    with c.frame("symbol", x0 - out, y0 - out, (cols - 1) * gap + 2 * out, (rows - 1) * gap + 2 * out, "step dots"):
+        for i in range(face.steps):
+            row, col = divmod(i, st.per_row)
+            fill = face.ink if i < left else None
+            c.circle(x0 + col * gap, y0 + row * gap, r, fill=fill, stroke=face.ink, width=width)
 
 
-def _corner(c: DrawCanvas, face: Face, s: float, label_right: float, right: float | None = None) -> float:
+def _corner(c: DrawCanvas, face: Face, s: float, t: CounterLayout, label_right: float, right: float) -> float:
     """Draw the top-right corner (setup hex, entry turn circled, or "sub") ending at ``right``; return its left
     edge."""
     ink = face.ink
-    pad = s * 0.07
-    base = s - s * 0.81
-    right = s - pad if right is None else right
-    fs_max = max(MIN_TEXT_PT, s * 0.14)
+    co, en = t.corner, t.entry
+    base = co.py(s)
+    font = _FONTS[co.font]
+    fs_max = max(MIN_TEXT_PT, s * co.size)
     left = right
     if face.entry_turn is not None:
         num = face.entry_turn
-        fs = max(MIN_TEXT_PT, min(s * 0.13, 7.0))
+        fs = max(MIN_TEXT_PT, min(s * en.size, en.max_pt))
+        lw = max(en.min_line_pt, s * en.line)
         if WRITE_IN.fullmatch(num):  # turn not given: an empty white circle to write it in
-            r = fs * 0.75
-            cx, cy = right - r, base - fs * 0.36
+            r = fs * en.write_in_radius
+            cx, cy = right - r, base - fs * en.centre_raise
             with c.frame("symbol", cx - r, cy - r, 2 * r, 2 * r, "entry turn write-in circle"):
-                c.circle(cx, cy, r, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=max(0.4, s * 0.014))
+                c.circle(cx, cy, r, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=lw)
         else:
-            r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * 0.25, fs * 0.62)
-            cx, cy = right - r, base - fs * 0.36
+            r = max(text_width(num, fs, FONT_BOLD) / 2 + fs * en.circle_pad, fs * en.circle_min)
+            cx, cy = right - r, base - fs * en.centre_raise
             with c.frame("symbol", cx - r, cy - r, 2 * r, 2 * r, "entry turn circle"):
-                c.circle(cx, cy, r, fill=face.background, stroke=ink, width=max(0.4, s * 0.014))
+                c.circle(cx, cy, r, fill=face.background, stroke=ink, width=lw)
                 c.text(cx, base, num, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
         left = cx - r
         if face.entry_hex:
-            room = max(left - s * 0.03 - label_right, s * 0.3)
+            gap = s * en.hex_gap
+            room = max(left - gap - label_right, s * co.width)
             shown, fs_h = fit_text(
-                face.entry_hex, room, fs_max, FONT, where=(*face.origin, "entry", "hex"), what="counter entry hex"
+                face.entry_hex, room, fs_max, font, where=(*face.origin, "entry", "hex"), what="counter entry hex"
             )
-            c.text(left - s * 0.03, base, shown, font=FONT, size=fs_h, anchor="end", fill=ink)
-            left -= s * 0.03 + text_width(shown, fs_h, FONT)
+            c.text(left - gap, base, shown, font=font, size=fs_h, anchor="end", fill=ink)
+            left -= gap + text_width(shown, fs_h, font)
         return left
     text = "sub" if face.substitute else face.setup
     if not text:
         return right
-    font = FONT_ITALIC if face.substitute else FONT
+    if face.substitute:
+        font = _ITALIC[font]
     shown, fs = fit_text(
         text,
-        max(right - label_right, s * 0.3),
+        max(right - label_right, s * co.width),
         fs_max,
         font,
         where=() if face.substitute else (*face.origin, "setup"),
@@ -476,12 +512,18 @@ def _corner(c: DrawCanvas, face: Face, s: float, label_right: float, right: floa
     return right - text_width(shown, fs, font)
 
 
+def _anchored(x: float, width: float, anchor: str) -> float:
+    """The left edge of a text ``width`` wide anchored at ``x``."""
+    return x - (width if anchor == "end" else width / 2 if anchor == "middle" else 0.0)
+
+
 def draw_face(
     c: DrawCanvas | Canvas, face: Face, *, s: float, bleed: float = 0.0, rotate: int = 0, name: str = ""
 ) -> None:
     """Draw ``face`` as a counter ``s`` points across whose trim box's top-left corner is the origin of ``c``
     (a :class:`forge.canvas.Canvas`, y down); colour runs ``bleed`` past the trim line; ``rotate`` 180 turns the
-    face about its centre (the backs of a short-edge-flip sheet).
+    face about its centre (the backs of a short-edge-flip sheet).  Where each part goes comes from the current
+    counter template (templates/counter.yaml, :func:`forge.templates.counter_layout`).
 
     A bare reportlab canvas is accepted too, as before the canvas protocol: its current origin is then the trim
     box's lower-left corner (reportlab's y-up space).  On a recording canvas the face is the container of what
@@ -489,6 +531,7 @@ def draw_face(
     """
     if isinstance(c, Canvas):
         c = PdfCanvas(c, top=s)
+    t = counter_layout(s)
     ink = face.ink
     with c.saved(), c.frame("container", 0, 0, s, s, name or f"counter {face.label or face.text or ''}".strip()):
         if rotate:
@@ -497,41 +540,56 @@ def draw_face(
             c.translate(-s / 2, -s / 2)
         c.rect(-bleed, -bleed, s + 2 * bleed, s + 2 * bleed, fill=face.background)
         if face.frame:
-            inset = s * 0.032
-            c.rect(inset, inset, s - 2 * inset, s - 2 * inset, stroke=ink, width=max(0.6, s * 0.026))
-        pad = s * 0.075
+            inset = s * t.frame.inset
+            lw = max(t.frame.min_line_pt, s * t.frame.line)
+            c.rect(inset, inset, s - 2 * inset, s - 2 * inset, stroke=ink, width=lw)
         if face.kind == "unit":
-            _unit_face(c, face, s, pad)
+            _unit_face(c, face, s, t)
         elif face.kind == "marker":
-            # The whole face inside the padding: a long reminder wraps onto as many lines as the counter holds.
-            lines, fs = wrap_text(
-                stand_in(face.text or ""),
-                s - 2 * pad,
-                s - 2 * pad,
-                max(MIN_TEXT_PT, s * 0.2),
-                FONT_BOLD,
-                where=(*face.origin, face.text_key),
-                what="counter marker text",
-            )
-            lead = fs * 1.12
-            top = s / 2 - len(lines) * lead / 2 + fs * 0.8
-            for i, ln in enumerate(lines):
-                draw_write_in_text(c, s / 2, top + i * lead, ln, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+            # The whole box: a long reminder wraps onto as many lines as the counter holds.
+            mk = t.marker
+            font = _FONTS[mk.font]
+            with _part(c, s, "marker"):
+                lines, fs = wrap_text(
+                    stand_in(face.text or ""),
+                    s * mk.w,
+                    s * mk.h,
+                    max(MIN_TEXT_PT, s * mk.size),
+                    font,
+                    leading=mk.leading,
+                    where=(*face.origin, face.text_key),
+                    what="counter marker text",
+                )
+                lead = fs * mk.leading
+                mw, mh = s * mk.w, s * mk.h
+                # Centred in the box (0.8: a line's baseline below its top).
+                top = mk.py(s, mh) + mh / 2 - len(lines) * lead / 2 + fs * 0.8
+                cx = mk.px(s, mw) + mw / 2
+                for i, ln in enumerate(lines):
+                    draw_write_in_text(
+                        c, cx, top + i * lead, ln, font=font, size=fs, anchor="middle", fill=ink, box=t.write_in
+                    )
         elif face.label:
-            shown, fs = fit_text(
-                face.label,
-                s - 2 * pad,
-                max(MIN_TEXT_PT, s * 0.3),
-                FONT_BOLD,
-                where=(*face.origin, "label"),
-                what="counter back label",
-            )
-            c.text(s / 2, s - s * 0.46, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+            bl = t.back_label
+            font = _FONTS[bl.font]
+            with _part(c, s, "back_label"):
+                shown, fs = fit_text(
+                    face.label,
+                    s * bl.width,
+                    max(MIN_TEXT_PT, s * bl.size),
+                    font,
+                    where=(*face.origin, "label"),
+                    what="counter back label",
+                )
+                c.text(bl.px(s), bl.py(s), shown, font=font, size=fs, anchor=bl.anchor, fill=ink)
         if face.set_code and face.kind != "unit":  # a unit face has it in its top row (off the strength)
-            shown, fs = fit_text(
-                face.set_code, s * 0.5, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD, what="counter set code (--sets)"
-            )
-            c.text(s - pad, s - pad * 0.9, shown, font=FONT_BOLD, size=fs, anchor="end", fill=ink)
+            bc = t.back_set_code
+            font = _FONTS[bc.font]
+            with _part(c, s, "back_set_code"):
+                shown, fs = fit_text(
+                    face.set_code, s * bc.width, max(MIN_TEXT_PT, s * bc.size), font, what="counter set code (--sets)"
+                )
+                c.text(bc.px(s), bc.py(s), shown, font=font, size=fs, anchor=bc.anchor, fill=ink)
 
 
 def _draw_marked_symbol(c: DrawCanvas, face: Face, x: float, y: float, w: float, h: float, lw: float) -> None:
@@ -558,60 +616,80 @@ def _draw_marked_symbol(c: DrawCanvas, face: Face, x: float, y: float, w: float,
     nato.draw_symbol(c, face.unit_type, x=x, y=y, w=w, h=h, ink=ink, line_width=lw)
 
 
-def _unit_face(c: DrawCanvas, face: Face, s: float, pad: float) -> None:
+def _unit_face(c: DrawCanvas, face: Face, s: float, t: CounterLayout) -> None:
     ink = face.ink
     # Label (the unit's id) top-left; the corner (setup hex / entry turn / "sub") top-right.
-    base = s - s * 0.81
-    label_max = max(MIN_TEXT_PT, s * 0.17)
+    lb, co, sc = t.label, t.corner, t.set_code
+    lfont = _FONTS[lb.font]
+    label_max = max(MIN_TEXT_PT, s * lb.size)
     where = (*face.origin, "label")
-    label, fs = fit_text(face.label, s - 2 * pad, label_max, FONT_BOLD, report=False)
-    label_right = pad + text_width(label, fs, FONT_BOLD)
-    right = s - s * 0.07
+    label, fs = fit_text(face.label, s * lb.width, label_max, lfont, report=False)
+    label_x = _anchored(lb.px(s), text_width(label, fs, lfont), lb.anchor)
+    label_right = label_x + text_width(label, fs, lfont)
+    right = co.px(s)
     if face.set_code:  # at the foot it would run into the strength
-        code, cfs = fit_text(
-            face.set_code, s * 0.4, max(MIN_TEXT_PT, s * 0.12), FONT_BOLD, what="counter set code (--sets)"
-        )
-        if face.setup or face.entry_turn is not None or face.substitute:
-            # The top row is taken: on its side along the right edge, beside the symbol.
-            with c.saved():
-                c.translate(s - s * 0.07 - cfs * 0.15, s - s * 0.335 - s * 0.16)
-                c.rotate(-90)
-                c.text(0, 0, code, font=FONT_BOLD, size=cfs, anchor="middle", fill=ink)
-        else:
-            c.text(right, base, code, font=FONT_BOLD, size=cfs, anchor="end", fill=ink)
-            right -= text_width(code, cfs, FONT_BOLD) + s * 0.05
-    corner_left = _corner(c, face, s, label_right + s * 0.04, right)
-    room = s - 2 * pad
-    if label_right > corner_left - s * 0.04:  # share the row: give the label what the corner leaves
-        room = corner_left - s * 0.04 - pad
-    label, fs = fit_text(face.label, room, label_max, FONT_BOLD, where=where, what="counter label")
-    c.text(pad, base, label, font=FONT_BOLD, size=fs, fill=ink)
+        side = face.setup or face.entry_turn is not None or face.substitute
+        tc: Text = t.set_code_side if side else sc
+        font = _FONTS[tc.font]
+        with _part(c, s, "set_code_side" if side else "set_code"):
+            code, cfs = fit_text(
+                face.set_code, s * tc.width, max(MIN_TEXT_PT, s * tc.size), font, what="counter set code (--sets)"
+            )
+            if side:
+                # The top row is taken: on its side along the right edge (its baseline shift x its size right of x).
+                with c.saved():
+                    c.translate(tc.px(s) - cfs * t.set_code_side.shift, tc.py(s))
+                    c.rotate(-90)
+                    c.text(0, 0, code, font=font, size=cfs, anchor=tc.anchor, fill=ink)
+            else:
+                c.text(sc.px(s), sc.py(s), code, font=font, size=cfs, anchor=sc.anchor, fill=ink)
+                right = _anchored(sc.px(s), text_width(code, cfs, font), sc.anchor) - s * sc.gap
+    gap = s * co.gap
+    with _part(c, s, "corner"):
+        corner_left = _corner(c, face, s, t, label_right + gap, right)
+    room = s * lb.width
+    if label_right > corner_left - gap:  # share the row: give the label what the corner leaves
+        room = corner_left - gap - label_x
+    label, fs = fit_text(face.label, room, label_max, lfont, where=where, what="counter label")
+    with _part(c, s, "label"):
+        c.text(lb.px(s), lb.py(s), label, font=lfont, size=fs, anchor=lb.anchor, fill=ink)
     # The symbol box, with its size mark above it.
-    bw, bh = s * 0.48, s * 0.32
-    bx, by = (s - bw) / 2, s - s * 0.335 - bh  # by: the box's top edge
-    if face.unit_type is not None:
-        # The HQ staff hangs 30% of the frame's height below it: a shorter frame keeps it off the strength.
-        fh = bh / 1.3 if face.unit_type is UnitType.HQ else bh
-        with c.frame("symbol", bx, by, bw, bh, "unit symbol"):
-            _draw_marked_symbol(c, face, bx, by, bw, fh, max(0.5, s * 0.022))
+    sy = t.symbol
+    bw, bh = s * sy.w, s * sy.h
+    bx, by = sy.px(s, bw), sy.py(s, bh)  # by: the box's top edge
+    with _part(c, s, "symbol"):
+        if face.unit_type is not None:
+            # The HQ staff hangs 30% of the frame's height below it: a shorter frame keeps it off the strength.
+            fh = bh / 1.3 if face.unit_type is UnitType.HQ else bh
+            with c.frame("symbol", bx, by, bw, bh, "unit symbol"):
+                _draw_marked_symbol(c, face, bx, by, bw, fh, max(sy.min_line_pt, s * sy.line))
     if face.size is not None:
-        mw, mh = nato.size_mark_width(face.size, s * 0.075), s * 0.075
-        with c.frame("symbol", s / 2 - mw / 2, by - s * 0.035 - mh, mw, mh, "size mark"):
-            nato.draw_size_mark(c, face.size, cx=s / 2, y=by - s * 0.035, height=mh, ink=ink)
+        sm = t.size_mark
+        mh = s * sm.h
+        mw = nato.size_mark_width(face.size, mh)
+        cx, gap_y = bx + bw / 2, s * sm.gap
+        with _part(c, s, "size_mark"), c.frame("symbol", cx - mw / 2, by - gap_y - mh, mw, mh, "size mark"):
+            nato.draw_size_mark(c, face.size, cx=cx, y=by - gap_y, height=mh, ink=ink)
     # Steps lost, shown on reduced faces.
     if face.step > 0 and face.steps > 1:
-        _step_track(c, face, s)
+        with _part(c, s, "steps"):
+            _step_track(c, face, s, t)
     # Strength along the foot.
     if face.strength is not None:  # numbers the rules do not give are write-in boxes
-        shown, fs = fit_text(
-            stand_in(face.strength),
-            s - 2 * pad,
-            max(MIN_TEXT_PT, s * 0.25),
-            FONT_BOLD,
-            where=(*face.origin, "steps", face.step),
-            what="counter strength",
-        )
-        draw_write_in_text(c, s / 2, s - s * 0.085, shown, font=FONT_BOLD, size=fs, anchor="middle", fill=ink)
+        st = t.strength
+        font = _FONTS[st.font]
+        with _part(c, s, "strength"):
+            shown, fs = fit_text(
+                stand_in(face.strength),
+                s * st.width,
+                max(MIN_TEXT_PT, s * st.size),
+                font,
+                where=(*face.origin, "steps", face.step),
+                what="counter strength",
+            )
+            draw_write_in_text(
+                c, st.px(s), st.py(s), shown, font=font, size=fs, anchor=st.anchor, fill=ink, box=t.write_in
+            )
 
 
 # ------------------------------------------------------------------------------------------------ sheets
@@ -933,6 +1011,114 @@ def draw_calibration(c: Canvas, options: BuildOptions, *, title: str = "") -> in
         c.circle(x, y, 0.6, stroke=0, fill=1)
     c.showPage()
     return 2
+
+
+# ------------------------------------------------------------------------------------------ template check
+def _samples() -> list[Face]:
+    """Faces that use every part of the layout, with typical content."""
+    ink, bg = "#000000", "#c8d8e8"
+
+    def unit(label: str, strength: str, kind: UnitType = UnitType.INFANTRY, **more: Any) -> Face:
+        return Face("unit", bg, ink, label, kind, UnitSize.DIVISION, strength, **more)
+
+    return [
+        unit("2/101", "6-4-5", steps=2, setup="0412", frame=True),
+        unit("2/101", "3-4-5", steps=4, step=2, substitute=True, set_code="A"),
+        unit("11", "4-6", entry_turn="12", entry_hex="W", set_code="A"),
+        unit("XL", "1-1", UnitType.HQ, set_code="A"),
+        Face("marker", bg, ink, text="Out of Supply", set_code="A"),
+        Face("plain", bg, ink, "2/101", set_code="A", frame=True),
+    ]
+
+
+def check_template(templates: Templates) -> None:
+    """The layout checker on a counter template (``forge build --templates``): draw sample faces with ``templates``
+    at every counter size on a recording canvas; raise a :class:`LoadError` located at the template's parts when a
+    text runs off the face or two parts overlap.
+
+    An error, not a warning: the template is the designer's own file, the fault is the same on every counter of
+    every game, and it is found before a single file is written."""
+    import io
+
+    from ..layout import TOUCH
+
+    source = templates.counter_source
+    found: dict[tuple[tuple[str, ...], str], list[str]] = {}  # (parts, what) -> the sizes it happens at
+    with use(templates):
+        for size in SIZES:
+            s = U.length(size)
+            rec = Recorder("template check")
+            rec.page(s * 4, s * 4, size)
+            c = Canvas(io.BytesIO(), pagesize=(s * 4, s * 4))
+            for k, face in enumerate(_samples()):
+                c.saveState()
+                c.translate(s, s)
+                draw_face(PdfCanvas(c, top=s, recorder=rec), face, s=s, name=f"sample {k + 1}")
+                c.restoreState()
+            for parts, message in _violations(rec, TOUCH):
+                sizes = found.setdefault((parts, message), [])
+                if size not in sizes:
+                    sizes.append(size)
+    base = shipped().counter
+    problems: list[Problem] = []
+    for (parts, message), sizes in found.items():
+        at_sizes = "at every counter size" if len(sizes) == len(SIZES) else "at " + ", ".join(sizes)
+        # Blame the parts this template changes from the shipped one (all of them when it changes none or all).
+        changed = [p for p in parts if _changed(templates.counter, base, p, sizes)]
+        for part in changed if 0 < len(changed) < len(parts) else parts:
+            if len(parts) == 2:  # an overlap
+                other = parts[1] if part == parts[0] else parts[0]
+                message = f"the {part} overlaps the {other} on the counter face"
+            problems.append(source.problem(_where(templates.counter, part, sizes), f"{message} ({at_sizes})"))
+    if problems:
+        raise LoadError(problems)
+
+
+def _changed(tpl: CounterTemplate, shipped: CounterTemplate, part: str, sizes: list[str]) -> bool:
+    return any(getattr(tpl.at(size), part) != getattr(shipped.at(size), part) for size in sizes)
+
+
+def _where(tpl: CounterTemplate, part: str, sizes: list[str]) -> tuple[str | int, ...]:
+    """The key path of ``part`` in the template: its per-size override when one of ``sizes`` overrides it."""
+    for size in sizes:
+        over = tpl.sizes.get(size)  # type: ignore[call-overload]
+        if over is not None and getattr(over, part, None) is not None:
+            return ("sizes", size, part)
+    return (part,)
+
+
+def _violations(rec: Recorder, touch: float) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(parts, message) for each text that leaves its face and each overlap of two parts on one face (texts and
+    symbols alike: unlike on a map, no two parts of a counter are drawn to share room)."""
+    items = rec.items
+
+    def lineage(i: int) -> tuple[str | None, int | None]:
+        part, p = None, items[i].parent
+        while p is not None and p >= 0:
+            label = items[p].label
+            if part is None and label.startswith(ELEMENT):
+                part = label[len(ELEMENT) :]
+            if items[p].kind == "container" and label.startswith("sample"):
+                return part, p
+            p = items[p].parent
+        return part, None
+
+    drawn: list[tuple[int, str, int]] = []
+    for i, it in enumerate(items):
+        if it.kind not in ("text", "symbol"):
+            continue
+        part, face = lineage(i)
+        if part is None or face is None:
+            continue
+        if it.kind == "text" and not it.box.inside(items[face].box, touch):
+            yield (part,), f"the {part} runs off the counter face"
+        drawn.append((i, part, face))
+    for n, (a, pa, fa) in enumerate(drawn):
+        for b, pb, fb in drawn[n + 1 :]:
+            if fa != fb or pa == pb or items[a].box.overlap(items[b].box) <= touch:
+                continue
+            yield (pa, pb), "overlap"
+
 
 
 # ------------------------------------------------------------------------------------------------ entry point

@@ -1,0 +1,566 @@
+"""Layout templates: where each part of a counter face goes (``templates/counter.yaml``), and the measures and type
+sizes of the reference cards (``templates/card.yaml``).
+
+The shipped templates live in the repository's ``templates/`` folder; ``forge build --templates DIR`` reads a user's
+copies from ``DIR`` instead (a file missing there falls back to the shipped one).  A template is read by the same
+YAML reader and reported through the same located errors as a game file (:mod:`forge.loader`): a bad key or value
+is a :class:`forge.errors.LoadError` naming the template's file, line and column.
+
+A counter template is also checked against the layout checker's rules before anything is printed
+(:func:`forge.render.counters.check_template`, which the CLI runs after :func:`load`):
+sample faces are drawn with it at every counter size on a recording canvas (:class:`forge.canvas.Recorder`), and a
+text that runs off the face, or two parts that overlap, is a located error naming the parts.  An error, not a
+warning: the template is the designer's own file, the fault is the same on every counter of every game, and it is
+found before a single file is written.
+
+Renderers ask for the layout of the counter size they draw (:func:`counter_layout`); the builder makes a user's
+templates current for one build with :func:`use`.
+
+A counter template's lengths are fractions of the counter's edge, from the face's edges; a card template's are
+points.  docs/TEMPLATES.md describes the format; ``templates/counter.schema.json`` and ``templates/card.schema.json``
+are the JSON Schemas (``python -m forge.templates counter > templates/counter.schema.json``, likewise ``card``).
+A card template's margin is checked against the printer margin (:func:`check_card`); cards are laid out by platypus,
+not through the recording canvas, so the rest of a card template is checked by its schema only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+
+from .errors import LoadError, Problem
+from .keypath import Document
+
+__all__ = [
+    "SHIPPED",
+    "CardTemplate",
+    "CounterLayout",
+    "CounterTemplate",
+    "Templates",
+    "Text",
+    "WriteIn",
+    "card_layout",
+    "check_card",
+    "counter_layout",
+    "load",
+    "schema_json",
+    "shipped",
+    "use",
+]
+
+_T = TypeVar("_T", bound=BaseModel)
+
+SHIPPED = Path(__file__).parent / "_templates"
+"""The shipped templates: the repository's ``templates/`` folder, which ``forge/_templates`` links to, so that a
+wheel carries them as package data (pyproject.toml) and an editable install reads the folder itself."""
+COUNTER_FILE = "counter.yaml"
+CARD_FILE = "card.yaml"
+SIZES = ("1/2in", "9/16in", "5/8in", "3/4in")
+"""The counter sizes a template may override values for (``forge build --counter-size``)."""
+
+Positive = Field(gt=0.0, le=2.0)
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+
+class _Placed(_Part):
+    """A part placed by x (from the left edge) or right (from the right edge), and y (from the top edge) or bottom
+    (from the bottom edge): one of each."""
+
+    x: float | None = Field(None, ge=-1.0, le=2.0)
+    """From the face's left edge (or give right)."""
+    right: float | None = Field(None, ge=-1.0, le=2.0)
+    """From the face's right edge (or give x)."""
+    y: float | None = Field(None, ge=-1.0, le=2.0)
+    """From the face's top edge (or give bottom)."""
+    bottom: float | None = Field(None, ge=-1.0, le=2.0)
+    """From the face's bottom edge (or give y)."""
+
+    @model_validator(mode="after")
+    def _one_of_each(self) -> _Placed:
+        for a, b in (("x", "right"), ("y", "bottom")):
+            if (getattr(self, a) is None) == (getattr(self, b) is None):
+                raise ValueError(f"give either {a!r} or {b!r} (one of them, not both)")
+        return self
+
+    def px(self, s: float, w: float = 0.0) -> float:
+        """The x of the part (of a part ``w`` points wide: its left edge) on a face ``s`` points across."""
+        return s * self.x if self.x is not None else s - s * (self.right or 0.0) - w
+
+    def py(self, s: float, h: float = 0.0) -> float:
+        """The y of the part (of a part ``h`` points high: its top), from the top edge."""
+        return s * self.y if self.y is not None else s - s * (self.bottom or 0.0) - h
+
+
+class Text(_Placed):
+    """A text placed by its anchor point: x (or right) is where the anchor sits, y (or bottom) the baseline."""
+
+    anchor: Literal["start", "middle", "end"]
+    """Which end of the text sits at x: start (runs right from x), middle (centred on x), end (ends at x)."""
+    size: float = Positive
+    """Largest font size, as a fraction of the edge (a text that does not fit its width is set smaller, never below
+    5 pt)."""
+    width: float = Positive
+    """Room the text may take."""
+    font: Literal["regular", "bold"]
+    """Typeface: regular or bold."""
+
+
+class Corner(Text):
+    """The top-right corner of a unit face: setup hex, or "sub" (in italic) on a substitute counter."""
+
+    gap: float = Field(ge=0.0, le=1.0)
+    """Space kept between the label and the corner."""
+
+
+class SetCode(Text):
+    """The set code on a unit face (class sets), in the top row."""
+
+    gap: float = Field(ge=0.0, le=1.0)
+    """Space kept between the set code and the corner to its left."""
+
+
+class Line(_Part):
+    line: float = Field(gt=0.0, le=0.5)
+    """Line width, as a fraction of the edge."""
+    min_line_pt: float = Field(gt=0.0, le=5.0)
+    """The line is never thinner than this, in points."""
+
+
+class Frame(Line):
+    """The inner frame that tells a second side apart where colour cannot (greyscale palettes)."""
+
+    inset: float = Field(ge=0.0, le=0.5)
+    """Distance from the edge."""
+
+
+class Entry(Line):
+    """The circled entry turn of a reinforcement, in the corner's place (the entry hex left of it).  The circle's
+    measures are multiples of the turn number's font size."""
+
+    size: float = Positive
+    """Font size of the turn number, as a fraction of the edge."""
+    max_pt: float = Field(gt=0.0, le=72.0)
+    """The turn number is never larger than this, in points."""
+    hex_gap: float = Field(ge=0.0, le=1.0)
+    """Space between the entry hex and the circle."""
+    circle_pad: float = Field(ge=0.0, le=2.0)
+    """The circle's radius: half the number's width and this much (x the font size)."""
+    circle_min: float = Field(gt=0.0, le=3.0)
+    """The circle's least radius (x the font size)."""
+    write_in_radius: float = Field(gt=0.0, le=3.0)
+    """Radius of the empty circle printed when the rules do not give the turn (x the font size)."""
+    centre_raise: float = Field(ge=-2.0, le=2.0)
+    """The circle's centre above the number's baseline (x the font size)."""
+
+
+class SideText(Text):
+    """A text on its side (reading downwards), centred on (x, y)."""
+
+    shift: float = Field(ge=-2.0, le=2.0)
+    """Its baseline this much right of x (x its font size)."""
+
+
+class WriteIn(_Part):
+    """The empty box printed for a number the rules do not give (in a strength or a marker's text).  Its measures
+    are multiples of the text's font size (width: of the width of a digit-sized box character)."""
+
+    inset: float = Field(ge=0.0, le=1.0)
+    """From the left of the character's room."""
+    width: float = Positive
+    """Of the character's room."""
+    height: float = Positive
+    """Height (x the font size)."""
+    top: float = Field(ge=-2.0, le=2.0)
+    """Top edge above the baseline (x the font size)."""
+    line: float = Field(gt=0.0, le=0.5)
+    """Line width (x the font size)."""
+    min_line_pt: float = Field(gt=0.0, le=5.0)
+    """The line is never thinner than this, in points."""
+
+
+class Area(_Placed):
+    """A box: x (or right) its left (right) edge, y (or bottom) its top (bottom) edge."""
+
+    w: float = Positive
+    """Width."""
+    h: float = Positive
+    """Height."""
+
+
+class Symbol(Area, Line):
+    """The NATO symbol box of a unit face."""
+
+
+class SizeMark(_Part):
+    """The unit size mark (I, II, X, XX ...), centred above the symbol box."""
+
+    h: float = Positive
+    """Height."""
+    gap: float = Field(ge=0.0, le=1.0)
+    """Space between the mark and the symbol box."""
+
+
+class Steps(_Placed, Line):
+    """The step dots of a reduced unit face: one per step, filled for the steps left, read in rows; (x, y) is the
+    centre of the first dot."""
+
+    r: float = Positive
+    """Dot radius."""
+    pitch: float = Positive
+    """From one dot's centre to the next (across and down)."""
+    per_row: int = Field(ge=1, le=12)
+    """Dots in a row."""
+
+
+class MarkerText(Area):
+    """A marker's text, wrapped and centred in this box."""
+
+    size: float = Positive
+    """Largest font size, as a fraction of the edge."""
+    leading: float = Field(ge=0.8, le=3.0)
+    """Line spacing, as a multiple of the font size."""
+    font: Literal["regular", "bold"]
+    """Typeface: regular or bold."""
+
+
+class CounterLayout(_Part):
+    """The layout of a counter face at one size."""
+
+    padding: float = Field(ge=0.0, le=0.5)
+    """Inner margin of the face."""
+    frame: Frame
+    label: Text
+    """Unit faces: the unit's id, top left."""
+    corner: Corner
+    entry: Entry
+    set_code: SetCode
+    set_code_side: SideText
+    """Unit faces with a set code when the top row is taken: on its side along the right edge, centred on (x, y)."""
+    symbol: Symbol
+    size_mark: SizeMark
+    steps: Steps
+    strength: Text
+    """Unit faces: the strength along the foot."""
+    marker: MarkerText
+    back_label: Text
+    """Plain backs: the unit's id."""
+    back_set_code: Text
+    """Marker faces and plain backs with a set code."""
+    write_in: WriteIn
+
+
+class TextStyle(_Part):
+    """A text style of the cards' charts."""
+
+    size: float = Field(gt=0.0, le=72.0)
+    """Font size in points (never set below 5 pt)."""
+    font: Literal["regular", "bold"]
+    """Typeface: regular or bold."""
+
+
+class Heading(TextStyle):
+    space_before: float = Field(ge=0.0, le=72.0)
+    """Space above, in points."""
+    space_after: float = Field(ge=0.0, le=72.0)
+    """Space below, in points."""
+
+
+class CardStyles(_Part):
+    """The text styles of the charts (cards and the class handout's player aids)."""
+
+    body: TextStyle
+    """Running text: notes, the sequence of play."""
+    small: TextStyle
+    """Footnotes."""
+    cell: TextStyle
+    """Table cells."""
+    cell_c: TextStyle
+    """Centred table cells (numbers)."""
+    head: TextStyle
+    """Table headers."""
+    head_c: TextStyle
+    """Centred table headers."""
+    h1: Heading
+    """A chart's title."""
+    h2: Heading
+    """A section inside a chart."""
+
+
+class TitleBar(_Part):
+    """The coloured bar across the top of each card (points)."""
+
+    height: float = Field(gt=0.0, le=144.0)
+    title_size: float = Field(gt=0.0, le=72.0)
+    """The game's title, left."""
+    title_baseline: float = Field(ge=0.0, le=144.0)
+    """Above the bar's bottom edge."""
+    label_size: float = Field(gt=0.0, le=72.0)
+    """"Reference card N", right."""
+    label_baseline: float = Field(ge=0.0, le=144.0)
+    gap: float = Field(ge=0.0, le=144.0)
+    """Least space between the title and the label."""
+
+
+class TableLayout(_Part):
+    """The charts' tables (points)."""
+
+    padding_x: float = Field(ge=0.0, le=36.0)
+    """Cell padding, left and right."""
+    padding_y: float = Field(ge=0.0, le=36.0)
+    """Cell padding, top and bottom."""
+    rule: float = Field(ge=0.0, le=6.0)
+    """Width of the rule below each row."""
+    outline: float = Field(ge=0.0, le=6.0)
+    """Width of the table's outline."""
+
+
+class CrtStyle(_Part):
+    """The combat results table's cells."""
+
+    size: float = Field(gt=0.0, le=72.0)
+    """Font size in points."""
+    leading: float = Field(gt=0.0, le=144.0)
+    """Line spacing in points."""
+
+
+class CardTemplate(_Part):
+    """templates/card.yaml: the layout of the reference cards and the type sizes of the charts (points)."""
+
+    margin: str
+    """Around and between the cards of a page: a length with its unit (0.35in, 9mm, 25pt)."""
+    padding: float = Field(ge=0.0, le=144.0)
+    """Inside a card, between its edge and its charts."""
+    corner_radius: float = Field(ge=0.0, le=72.0)
+    edge_line: float = Field(ge=0.0, le=12.0)
+    """Width of the card's outline."""
+    title_bar: TitleBar
+    leading: float = Field(ge=0.8, le=3.0)
+    """Line spacing of every text style, as a multiple of its size."""
+    styles: CardStyles
+    table: TableLayout
+    crt: CrtStyle
+
+    @field_validator("margin")
+    @classmethod
+    def _length(cls, v: str) -> str:
+        from . import units as U
+
+        if U.length(v) > 144.0:
+            raise ValueError(f"{v!r} is more than 2in (a card margin)")
+        return v
+
+    @property
+    def margin_pt(self) -> float:
+        from . import units as U
+
+        return U.length(self.margin)
+
+
+def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
+    """``model`` with every field optional (a per-size override gives only what changes)."""
+    fields: dict[str, Any] = {}
+    for key, f in model.model_fields.items():
+        tp: Any = f.annotation
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            tp = _partial(tp, tp.__name__ + "Override")
+        fields[key] = (tp | None, Field(None, description=f.description))
+    return create_model(name, __config__=ConfigDict(frozen=True, extra="forbid"), **fields)
+
+
+LayoutOverride: Any = _partial(CounterLayout, "LayoutOverride")
+
+
+class CounterTemplate(CounterLayout):
+    """templates/counter.yaml: the layout of a counter face (fractions of the edge, from the top-left corner)."""
+
+    sizes: dict[Literal["1/2in", "9/16in", "5/8in", "3/4in"], LayoutOverride] = Field(
+        default_factory=dict
+    )
+    """Per counter size: any of the parts above, with only the values that change at that size."""
+
+    def at(self, size: str | None) -> CounterLayout:
+        """The layout at counter size ``size`` (``5/8in``): this template with that size's overrides."""
+        base = self.model_dump(exclude={"sizes"})
+        over = self.sizes.get(size) if size else None  # type: ignore[call-overload]
+        if over is not None:
+            for key, value in over.model_dump(exclude_none=True).items():
+                if isinstance(value, dict):
+                    for a, b in (("x", "right"), ("y", "bottom"), ("right", "x"), ("bottom", "y")):
+                        if a in value and b in base[key]:
+                            base[key][b] = None  # the override places it from the other edge
+                    value = {**base[key], **value}
+                base[key] = value
+        return CounterLayout.model_validate(base)
+
+
+@dataclass(frozen=True, eq=False)
+class Source:
+    """Where a template came from: its file, and the position of each key in it."""
+
+    file: str
+    doc: Document | None = None
+
+    def problem(self, path: tuple[str | int, ...], message: str) -> Problem:
+        from .keypath import dotted
+
+        mark = self.doc.mark(path, key=True) if self.doc is not None else None
+        return Problem(self.file, mark[0] if mark else None, mark[1] if mark else None, dotted(path), message)
+
+
+@dataclass(frozen=True, eq=False)
+class Templates:
+    """The templates of one build."""
+
+    counter: CounterTemplate
+    counter_source: Source
+    card: CardTemplate
+
+    def counter_at(self, points: float) -> CounterLayout:
+        return _at(self, _size_name(points))
+
+
+@lru_cache(maxsize=32)
+def _at(t: Templates, size: str | None) -> CounterLayout:
+    return t.counter.at(size)
+
+
+def _size_name(points: float) -> str | None:
+    from . import units as U
+
+    return next((n for n in SIZES if abs(U.length(n) - points) < 1e-6), None)
+
+
+# --------------------------------------------------------------------------------------------------- reading
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise LoadError([Problem(str(path), None, None, "", f"cannot read the template ({e.strerror})")]) from None
+
+
+def _parse(path: Path, model: type[_T]) -> tuple[_T, Source]:
+    from .loader import _decode, _schema_problems, parse_yaml
+
+    file = str(path)
+    raw = _read(path)
+    if not raw.strip():
+        raise LoadError([Problem(file, None, None, "", "the template is empty (expected a mapping of layout values)")])
+    doc = parse_yaml(_decode(raw, file), file)
+    try:
+        tpl = model.model_validate(doc.data)
+    except ValidationError as e:
+        raise LoadError(_schema_problems(doc, file, e, root=model)) from None
+    return tpl, Source(file, doc)
+
+
+def load(folder: str | Path | None = None) -> Templates:
+    """The templates in ``folder`` (each file missing there: the shipped one), checked; the shipped templates when
+    ``folder`` is None.  Raises :class:`LoadError` naming the file, line and column of a problem (the problems of
+    every file at once)."""
+    if folder is None:
+        return _shipped()
+    d = Path(folder)
+    if not d.is_dir():
+        what = "no such folder" if not d.exists() else "is not a folder"
+        raise LoadError([Problem(str(d), None, None, "", f"{what} (--templates expects a folder of templates)")])
+    shipped = _shipped()
+    problems: list[Problem] = []
+    counter, counter_source, card = shipped.counter, shipped.counter_source, shipped.card
+    if (d / COUNTER_FILE).exists():
+        try:
+            counter, counter_source = _parse(d / COUNTER_FILE, CounterTemplate)
+        except LoadError as e:
+            problems += e.problems
+    if (d / CARD_FILE).exists():
+        try:
+            card, card_source = _parse(d / CARD_FILE, CardTemplate)
+            problems += check_card(card, card_source)
+        except LoadError as e:
+            problems += e.problems
+    if problems:
+        raise LoadError(problems)
+    return Templates(counter, counter_source, card)
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Templates:
+    """The shipped templates (``templates/``)."""
+    return _shipped()
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> Templates:
+    counter, source = _parse(SHIPPED / COUNTER_FILE, CounterTemplate)
+    card, _ = _parse(SHIPPED / CARD_FILE, CardTemplate)
+    return Templates(counter, source, card)
+
+
+# ------------------------------------------------------------------------------------------------ current
+_current: ContextVar[Templates | None] = ContextVar("forge_templates", default=None)
+
+
+@contextmanager
+def use(templates: Templates | None) -> Iterator[None]:
+    """Make ``templates`` the ones renderers use inside the ``with`` block (None: the shipped ones)."""
+    token = _current.set(templates)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def current() -> Templates:
+    return _current.get() or _shipped()
+
+
+def counter_layout(points: float) -> CounterLayout:
+    """The counter layout for an edge of ``points`` in the current templates."""
+    return current().counter_at(points)
+
+
+def card_layout() -> CardTemplate:
+    """The card layout in the current templates."""
+    return current().card
+
+
+# ----------------------------------------------------------------------------------------------- checking
+ELEMENT = "template part "
+"""Prefix of the label of the frame each part of a face is drawn in (a recording canvas names the part)."""
+
+
+def check_card(card: CardTemplate, source: Source) -> list[Problem]:
+    """What the layout checker's margin rule says of ``card`` before anything is drawn: a card (its outline and title
+    bar) must stay out of the printer margin (:data:`forge.tiling.PRINTABLE_MARGIN`)."""
+    from .tiling import PRINTABLE_MARGIN
+
+    if card.margin_pt + 1e-9 < PRINTABLE_MARGIN:
+        need = f"{PRINTABLE_MARGIN / 72 * 25.4:g} mm"
+        return [source.problem(("margin",), f"{card.margin!r} puts the cards in the printer margin (at least {need})")]
+    return []
+
+
+# ------------------------------------------------------------------------------------------------- schema
+def schema_json(kind: str = "counter") -> str:
+    """The JSON Schema of templates/<kind>.yaml (templates/<kind>.schema.json): ``counter`` or ``card``."""
+    model: type[BaseModel] = CounterTemplate if kind == "counter" else CardTemplate
+    schema = model.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = f"Hexforge {kind} template"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # python -m forge.templates counter|card > templates/<kind>.schema.json
+    import sys
+
+    sys.stdout.write(schema_json(sys.argv[1] if len(sys.argv) > 1 else "counter"))
