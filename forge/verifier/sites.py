@@ -410,6 +410,9 @@ class Baseline:
     choices: set[tuple[str, str]] = field(default_factory=set)
     """(example, key) of the values that are a choice among legal ones (:attr:`.core.Context.choices`)."""
     dump: dict[str, Any] = field(default_factory=dict)
+    unreachable: set[tuple[str, str]] = field(default_factory=set)
+    """(example, key) of the values the rules as encoded give differently only in positions no game reaches: the
+    engine computed them, so a stated value changed to the rules' own passes, and rightly."""
 
     def status(self, example: str, key: str) -> str | None:
         c = self.claims.get((example, key))
@@ -445,7 +448,10 @@ def run(game: m.Game) -> Baseline:
     recomputed = {e for (e, _k), (st, _c, _r) in claims.items() if st in RECOMPUTED}
     depended = set().union(*(u for e, u in uses.items() if e in recomputed)) if uses else set()
     loud = {_fkey(f) for f in ctx.findings if severity(f) != "info"}
-    return Baseline(game, list(ctx.findings), loud, claims, uses, depended, ctx.choices, game.model_dump())
+    unreachable = {(c.example, c.key) for c in ctx.claims if c.status == "unchecked" and c.why == "unreachable"}
+    return Baseline(
+        game, list(ctx.findings), loud, claims, uses, depended, ctx.choices, game.model_dump(), unreachable
+    )
 
 
 def baseline(game: m.Game) -> Baseline:
@@ -517,6 +523,13 @@ def outcome(base: Baseline, site: Site, new: Any) -> Outcome:
     if site.kind == "stated" and not depended(base, site):
         key = (str(site.example), str(site.key))
         now = after.claims.get(key)
+        if now is not None and now[0] in RECOMPUTED and now[0] != "mismatch" and key in base.unreachable:
+            return Outcome(
+                mut,
+                "equivalent",
+                f"the new value is the one the rules as encoded give ({now[0]}); the book's differed from it only in "
+                "positions no game reaches",
+            )
         if now is not None and now[0] in RECOMPUTED and now[0] != "mismatch":
             return Outcome(
                 mut,
