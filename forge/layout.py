@@ -8,8 +8,9 @@ Rules (each violation names the component, the page, what and where, in points f
   frame (a label patch over an overlap strip, whose content the next tile prints whole) may lie over what was
   drawn before it;
 - ``mark``: a printer's mark (crop or registration) covers a text or a symbol;
-- ``margin``: a text, symbol or mark lies in the printer margin (``forge.tiling.PRINTABLE_MARGIN``) of a page
-  that declares one.
+- ``margin``: a text, symbol or mark lies in the margin a page declares: the printer margin
+  (``forge.tiling.PRINTABLE_MARGIN``, 5 mm) of a page printed to its paper's edge, or the safe zone inside the
+  trim (``forge.tiling.TRIM_SAFE_MARGIN``, 1/8 in) of a page a print shop trims (finished with a bleed).
 
 Boxes are ink boxes: a text's box runs from its start to its advance width and from the top of its highest glyph
 to the bottom of its lowest (:func:`forge.canvas.ink_extent`); boxes that only touch (:data:`TOUCH`) do not

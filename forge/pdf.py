@@ -178,6 +178,114 @@ class FinishedCanvas(Canvas):
                 self._pagesize = (w, h)
 
 
+class _Encoded:
+    """A stream filter whose encoding was done ahead (:func:`seal_form`): it names the filter, and leaves the
+    content as it is."""
+
+    def __init__(self, pdfname: str) -> None:
+        self.pdfname = pdfname
+
+    def encode(self, content: Any) -> Any:
+        return content
+
+
+def end_form_sealed(canvas: Canvas, name: str, end_form: Callable[[], None]) -> None:
+    """End the form XObject ``name`` being drawn on ``canvas`` (``end_form`` ends it) and encode its stream at
+    once, as ``canvas.save()`` would (Flate, then ASCII85 when reportlab's ``useA85`` says so): the file is the
+    same byte for byte.  A map sheet of a million hexes is thus held as its compressed bytes, not its text, until
+    the document is written; and its text is compressed piece by piece (:func:`compact_code`'s chunks), never
+    joined and encoded whole, which would hold it three times over."""
+    import zlib
+
+    from reportlab import rl_config
+    from reportlab.pdfbase import pdfdoc
+
+    compact_code(canvas)
+    code: list[str] = canvas._code
+    body = code[:-1]
+    del code[:-1]  # reportlab joins only the last operator into the form; the rest is compressed here
+    canvas.__dict__.pop("_hexforge_compacted", None)
+    pieces = [canvas._preamble, *body, *code]
+    del body
+    end_form()
+    form = canvas._doc.idToObject.get(pdfdoc.xObjectName(name))
+    if not isinstance(form, pdfdoc.PDFFormXObject) or form.Contents:  # pragma: no cover - not reportlab's form
+        raise ValueError(f"no form {name!r} was just ended")
+    if not form.compression:
+        form.setStreamList(pieces)
+        return
+    packer = zlib.compressobj()  # zlib.compress's parameters: the same bytes, whatever the pieces
+    packed = []
+    step = 1 << 20
+    run: list[str] = []  # small pieces are joined into runs of about a megabyte: fewer calls
+
+    def emit(text: str) -> None:
+        for at in range(0, len(text), step):  # a megabyte at a time: no whole encoded copy of a large piece
+            packed.append(packer.compress(pdfdoc.pdfdocEnc(text[at : at + step])))
+
+    size = 0
+    for k, piece in enumerate(pieces):
+        pieces[k] = ""
+        if k:
+            run.append("\n")
+            size += 1
+        if len(piece) >= step:
+            emit("".join(run))
+            run, size = [], 0
+            emit(piece)
+            continue
+        run.append(piece)
+        size += len(piece)
+        if size >= step:
+            emit("".join(run))
+            run, size = [], 0
+    emit("".join(run))
+    packed.append(packer.flush())
+    content: Any = b"".join(packed)
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    if rl_config.useA85:
+        content = pdfdoc.PDFBase85Encode.encode(content)
+    stream = pdfdoc.PDFStream(content=content, filters=[_Encoded(f.pdfname) for f in filters])
+    stream.__Comment__ = "xobject form stream"
+    form.stream = None
+    form.Contents = stream
+    form.compression = 0
+
+
+def compact_code_after(canvas: Any) -> None:
+    """Let :func:`compact_code` leave the operators drawn so far on ``canvas`` as they are (a few long strings
+    already, such as batched paths: joining them would only copy them)."""
+    code = getattr(canvas, "_code", None)
+    if isinstance(code, list):
+        canvas.__dict__["_hexforge_compacted"] = (id(code), len(code))
+
+
+def compact_code(canvas: Any) -> None:
+    """Join the operators drawn on ``canvas``'s current page or form since the last call (all but the last one)
+    into one string, as reportlab joins a page's or a form's operators when it writes them (with newlines): the
+    same bytes, without a string object per operator (a map of a million hexes draws tens of millions).  The last
+    operator is left alone: reportlab merges a following ``cm`` into it.  A canvas that is not reportlab's is
+    left as it is."""
+    code = getattr(canvas, "_code", None)
+    if not isinstance(code, list):
+        return
+    # The number of joined chunks at the head of the list (by the list's id: a form starts a new list; should an
+    # id come again, joining any run of operators still gives the same bytes).
+    mark = canvas.__dict__.get("_hexforge_compacted")
+    done = mark[1] if mark is not None and mark[0] == id(code) else 0
+    done = min(done, len(code) - 1)
+    if len(code) - 1 - done > 1:
+        code[done:-1] = ["\n".join(code[done:-1])]
+        done += 1
+    canvas.__dict__["_hexforge_compacted"] = (id(code), done)
+
+
+def page_bleed(canvas: Canvas) -> float:
+    """The page bleed ``canvas`` finishes its pages with (0 when the page is the paper): a renderer whose art
+    reaches the page's edge runs it this far past the trim (the map sheet)."""
+    return canvas._finish.bleed if isinstance(canvas, FinishedCanvas) else 0.0
+
+
 def _num(x: float) -> str:
     return f"{x:.3f}".rstrip("0").rstrip(".") or "0"
 

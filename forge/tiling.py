@@ -25,7 +25,18 @@ from typing import Literal
 
 from .impose import Rect
 
-__all__ = ["DEFAULT_MARGIN", "DEFAULT_OVERLAP", "PRINTABLE_MARGIN", "Rect", "Strip", "Tile", "TilePlan", "fits", "plan"]
+__all__ = [
+    "DEFAULT_MARGIN",
+    "DEFAULT_OVERLAP",
+    "PRINTABLE_MARGIN",
+    "TRIM_SAFE_MARGIN",
+    "Rect",
+    "Strip",
+    "Tile",
+    "TilePlan",
+    "fits",
+    "plan",
+]
 
 DEFAULT_MARGIN = 0.4 * 72
 """Border around a tile's trim on every side of the paper (0.4 in): the crop marks, header and footer go there,
@@ -36,6 +47,11 @@ PRINTABLE_MARGIN = 5 / 25.4 * 72
 """The printer margin every layout assumes: nothing but a map's own artwork is printed within 5 mm of a paper
 edge (home inkjets and lasers print to 3-5 mm of it).  A tile's trim stands ``DEFAULT_MARGIN`` in, so its crop
 marks, header and footer fit between."""
+TRIM_SAFE_MARGIN = 0.125 * 72
+"""The safe zone of a page a print shop trims (a page finished with a bleed: ``--print-marks``): nothing but
+artwork within 1/8 in (3.175 mm) of the trim.  Services ask for 1/8 in (DriveThruCards, The Game Crafter) or
+3 mm (European printers); 1/8 in meets both.  Such a page is printed on larger stock and cut, so the printer
+margin of a home printer (``PRINTABLE_MARGIN``) does not apply to it; what a cut that drifts can spoil does."""
 
 _EPS = 1e-6
 

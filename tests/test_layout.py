@@ -15,6 +15,8 @@ checked for overlapping text and text in the margin (``layout.check_pdf``), not 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import DATA, seed_game
 
@@ -200,6 +202,27 @@ def test_the_defects_of_the_print_run_would_be_caught_again(monkeypatch: pytest.
     rec = Recorder("hells_gate map")
     map_.render(game, BuildOptions(), recorder=rec)
     assert any(v.rule == "mark" and "registration mark" in v.message for v in layout.check(rec))
+
+
+def test_a_trimmed_map_page_keeps_to_the_trims_safe_zone_not_the_printer_margin() -> None:
+    """A map sheet printed whole is checked against the 5 mm printer margin when its page is the paper, and
+    against the 1/8 in safe zone inside the trim when a print shop trims it (a page finished with a bleed):
+    First Panzer Army's top row of hex labels, 3.7 mm inside the sheet, is in the first and clear of the second."""
+    from forge.pdf import PAGE_BLEED, PageFinish, page_finish
+    from forge.tiling import PRINTABLE_MARGIN, TRIM_SAFE_MARGIN
+
+    assert 3 * 72 / 25.4 <= TRIM_SAFE_MARGIN < PRINTABLE_MARGIN  # meets both the 3 mm and the 1/8 in asks
+    game = seed_game("first_panzer_army")
+    found = {}
+    for name, finish in (("paper", None), ("trimmed", PageFinish(bleed=PAGE_BLEED))):
+        rec = Recorder("map.pdf")
+        with page_finish(finish):
+            map_.render(game, BuildOptions(only=("map",), tile=False), recorder=rec)
+        found[name] = [v for v in layout.check(rec) if v.rule == "margin"]
+    assert found["paper"]
+    # the top row's labels (and their reconstructed marks), 10.4 pt = 3.7 mm below the sheet's top edge
+    assert all(re.search(r" at \([\d.]+, 10\.\d\)", v.message) for v in found["paper"]), found["paper"][:3]
+    assert found["trimmed"] == []
 
 
 # ------------------------------------------------------------------------------------------------ verify

@@ -211,6 +211,36 @@ def test_counter_images_are_300_dpi_at_print_size_with_bleed(print_shop: Path) -
             assert img.info["dpi"][0] == pytest.approx(300, abs=0.01)
 
 
+def test_the_map_runs_into_the_page_bleed() -> None:
+    """Where the map's art reaches the trim, it runs on across the 3 mm bleed (a cut that drifts outward shows no
+    white sliver): the tabletop map's squares fill its sheet, so its bleed band is terrain on all four sides, and
+    its charts sheet, white paper at the trim, keeps a white bleed."""
+    from forge.pdf import PageFinish, page_finish
+    from forge.render import map as map_
+
+    with page_finish(PageFinish(bleed=PAGE_BLEED)):
+        pdf = map_.render(load(DATA / "tabletop_hells_gate.yaml"), preset_options("print-shop"))
+    doc = pdfium.PdfDocument(pdf)
+    scale = 0.5
+    for n, least_ink in ((0, 0.95), (1, 0.0)):
+        page = doc[n]
+        h = page.get_size()[1]
+        img = page.render(scale=scale).to_pil().convert("L")
+        tx0, ty0, tx1, ty1 = page.get_trimbox()
+        bx0, by0, bx1, by1 = page.get_bleedbox()
+
+        def px(x: float, y: float, img: Any = img, h: float = h) -> int:
+            return int(img.getpixel((int(x * scale), int((h - y) * scale))))
+
+        # The band between bleed box and trim box, sampled 1 pt inside both, along every side.
+        band = [(x, y) for x in range(int(bx0) + 1, int(bx1) - 1, 3) for y in (by0 + 1, ty0 - 1, ty1 + 1, by1 - 1)]
+        band += [(x, y) for y in range(int(by0) + 1, int(by1) - 1, 3) for x in (bx0 + 1, tx0 - 1, tx1 + 1, bx1 - 1)]
+        inked = sum(px(x, y) < 250 for x, y in band) / len(band)
+        assert inked >= least_ink, (n, inked)
+        if least_ink == 0.0:
+            assert inked == 0.0  # paper continues as paper
+
+
 def test_counter_sheets_have_bleed(print_shop: Path) -> None:
     """Each counter's colour runs 1/8 in past its trim on the sheets too (the preset turns on --bleed)."""
     assert preset_options("print-shop").bleed

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model import CombatEffect, Game, Pattern, TerrainKind
@@ -428,8 +429,10 @@ class PathBatch:
         self._at = (x, y)
 
     def lineTo(self, x: float, y: float) -> None:
-        self._grow(math.dist(self._at, (x, y)))
-        self._path.lineTo(x, y)
+        # The hottest call of a large map (every corner of every hex): reportlab's lineTo and _grow, inlined.
+        self._length += math.dist(self._at, (x, y))
+        self._empty = False
+        self._path._code_append(f"{fp_str(x, y)} l")
         self._at = (x, y)
 
     def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:
