@@ -983,12 +983,12 @@ class PdfCanvas(_Base):
             from .render.style import PathBatch
 
             pb = PathBatch(self.c, stroke=bool(s), fill=bool(f))
+            top = self.top  # self._y inlined: every corner of every hex of a large map passes here
             for pts in polys:
-                pb.moveTo(pts[0][0], self._y(pts[0][1]))
-                for x, y in pts[1:]:
-                    pb.lineTo(x, self._y(y))
-                pb.lineTo(pts[0][0], self._y(pts[0][1]))
-                pb.close()
+                flat: list[float] = []
+                for x, y in pts:
+                    flat += (x, top - y)
+                pb.polygon(flat)
             pb.flush()
             return
         p = self.c.beginPath()
@@ -1029,6 +1029,10 @@ class PdfCanvas(_Base):
     def _forms(self) -> dict[str, tuple[float, float]]:
         forms: dict[str, tuple[float, float]] = self.c.__dict__.setdefault("_hexforge_forms", {})
         return forms
+
+    def has_form(self, name: str) -> bool:
+        """Whether form ``name`` is already drawn in this document (so that it can be placed again)."""
+        return name in self._forms()
 
     def _begin_form(self, name: str, w: float, h: float) -> None:
         self._forms()[name] = (w, h)

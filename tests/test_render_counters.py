@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +22,7 @@ from forge.builder import BuildOptions
 from forge.canvas import SvgCanvas
 from forge.units import COUNTER_SIZES
 from forge.loader import load
-from forge.model import Game, Marker, Unit
+from forge.model import Game, Marker, Unit, UnitType
 from forge.pdf import FONT, FONT_BOLD, FONT_ITALIC, text_width
 from forge.render import counters
 from forge.units import length
@@ -412,3 +413,54 @@ def test_golden_counter_sheet(hg: Game) -> None:
 
 def test_golden_counter_backs_short_flip(hg: Game) -> None:
     _golden("counters_hells_gate_backs_short", counters.render(hg, replace(_opts(), flip="short")), 3)
+
+
+# ------------------------------------------------------------------------------------------------ draw once, place many
+def _form_uses(pdf: bytes) -> tuple[int, int]:
+    """How many form XObjects the document holds, and how many times its pages place one (``Do``)."""
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    forms = pdf.count(b"/Subtype /Form")
+    uses = sum(len(re.findall(rb"/[\w.]+ Do\b", page.get_contents().get_data())) for page in reader.pages)
+    return forms, uses
+
+
+def test_repeated_symbols_size_marks_and_step_dots_are_drawn_once(hg: Game) -> None:
+    game = numbered_game(hg, 30)  # 30 two-step infantry divisions: the same symbol, size mark and dots per side
+    pdf = counters.render(game, _opts())
+    faces = [f for g in counters.pieces(game) for p in g for f in (p.front, p.back) if f.kind == "unit"]
+    assert len(faces) == 60
+    reduced = sum(1 for f in faces if f.step > 0)
+    colourings = {(f.ink, f.background) for f in faces}  # each side's faces, full strength and reduced alike
+    forms, uses = _form_uses(pdf)
+    assert forms == 3 * len(colourings)  # a symbol, a size mark and the dots per colouring, each drawn once
+    # A symbol and a size mark on every unit face, dots on each reduced one: the first of each kind is drawn in
+    # place, the others place its form.
+    assert uses == 60 + 60 + reduced - forms
+    assert counters.render(game, _opts()) == pdf
+
+
+def test_an_element_drawn_once_makes_no_form(hg: Game) -> None:
+    game = numbered_game(hg, 1)  # one unit: its symbol and size mark on both faces, its dots on the back only
+    assert _form_uses(counters.render(game, _opts())) == (2, 2)
+
+
+def test_a_placed_symbol_records_what_it_draws() -> None:
+    """The layout recorder sees the text drawn inside a reused symbol (SEC) at every face that places it, inside
+    that face's symbol frame."""
+    from forge.canvas import Recorder
+
+    game = load(Path(__file__).resolve().parent.parent / "data" / "ukraine_43.yaml")
+    rec = Recorder()
+    counters.render(game, _opts(), recorder=rec)
+    faces = [f for g in counters.pieces(game) for p in g for f in (p.front, p.back) if f.kind == "unit"]
+    symbols = [i for i, it in enumerate(rec.items) if it.label == "unit symbol"]
+    assert len(symbols) == sum(1 for f in faces if f.unit_type is not None)
+    sec = [it for it in rec.items if it.kind == "text" and it.label == "SEC"]
+    assert len(sec) == sum(1 for f in faces if f.unit_type is UnitType.SECURITY) > 0
+    for it in sec:
+        assert it.parent in symbols
+        frame = rec.items[it.parent].box
+        assert frame.x0 - 0.01 <= it.box.x0
+        assert it.box.x1 <= frame.x1 + 0.01
+        assert frame.y0 - 0.01 <= it.box.y0
+        assert it.box.y1 <= frame.y1 + 0.01

@@ -15,8 +15,11 @@ A number the rules do not give (``?`` in the data) prints as an empty write-in b
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
-from collections.abc import Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, TYPE_CHECKING
@@ -433,6 +436,45 @@ _FONTS = {"regular": FONT, "bold": FONT_BOLD}
 _ITALIC = {FONT: FONT_ITALIC, FONT_BOLD: FONT_ITALIC}
 
 
+_SEEN: weakref.WeakKeyDictionary[Canvas, set[str]] = weakref.WeakKeyDictionary()
+"""Per PDF document, the elements (form names) drawn once in place so far: a second makes the form."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _form_name(key: tuple[object, ...]) -> str:
+    """The form XObject name of an element drawn once (:func:`_reused`): the same in every run."""
+    return "el_" + hashlib.sha1(repr(key).encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def _reused(
+    c: DrawCanvas, key: tuple[object, ...], x: float, y: float, w: float, h: float, draw: Callable[[float, float], None]
+) -> None:
+    """Draw once, place many: ``draw(ox, oy)`` draws an element whose area (``w`` x ``h``, room for its strokes
+    included) has its top-left corner at ``(ox, oy)``; here that corner is ``(x, y)``.  On a PDF canvas the first
+    element of its ``key`` (everything that shapes the drawing) is drawn in place; the second is drawn once into a
+    form XObject that it and every later one place (a form used once only costs bytes and time).  A form placed
+    records what its drawing recorded, so the layout check sees the same frames and text.
+
+    Other canvases (the SVG of a counter image: one face per document, every element used once) draw in place,
+    where a ``<use>`` would only add bytes."""
+    if not isinstance(c, PdfCanvas):
+        draw(x, y)
+        return
+    name = _form_name(key)
+    if not c.has_form(name):
+        seen = _SEEN.setdefault(c.c, set())
+        if name not in seen:  # the first of its kind is drawn in place: most elements seen once are seen once only
+            seen.add(name)
+            draw(x, y)
+            return
+        c.begin_form(name, w, h)
+        draw(0.0, 0.0)
+        c.end_form()
+    with c.saved():
+        c.translate(x, y)
+        c.use_form(name)
+
+
 @contextmanager
 def _part(c: DrawCanvas, s: float, name: str) -> Iterator[None]:
     """Draw one part of the layout template (``name``: its key in templates/counter.yaml): on a recording canvas
@@ -454,11 +496,18 @@ def _step_track(c: DrawCanvas, face: Face, s: float, t: CounterLayout) -> None:
     width = max(st.min_line_pt, s * st.line)
     cols, rows = min(face.steps, st.per_row), -(-face.steps // st.per_row)
     out = r + width / 2
-    with c.frame("symbol", x0 - out, y0 - out, (cols - 1) * gap + 2 * out, (rows - 1) * gap + 2 * out, "step dots"):
+    fw, fh = (cols - 1) * gap + 2 * out, (rows - 1) * gap + 2 * out
+    edge = out + width  # the form a stroke's width larger all round: nothing of the dots is cut at its edge
+
+    def dots(ox: float, oy: float) -> None:
         for i in range(face.steps):
             row, col = divmod(i, st.per_row)
             fill = face.ink if i < left else None
-            c.circle(x0 + col * gap, y0 + row * gap, r, fill=fill, stroke=face.ink, width=width)
+            c.circle(ox + edge + col * gap, oy + edge + row * gap, r, fill=fill, stroke=face.ink, width=width)
+
+    key = ("steps", face.steps, left, st.per_row, r, gap, width, face.ink)
+    with c.frame("symbol", x0 - out, y0 - out, fw, fh, "step dots"):
+        _reused(c, key, x0 - edge, y0 - edge, fw + 2 * width, fh + 2 * width, dots)
 
 
 def _corner(c: DrawCanvas, face: Face, s: float, t: CounterLayout, label_right: float, right: float) -> float:
@@ -661,15 +710,35 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, t: CounterLayout) -> None:
         if face.unit_type is not None:
             # The HQ staff hangs 30% of the frame's height below it: a shorter frame keeps it off the strength.
             fh = bh / 1.3 if face.unit_type is UnitType.HQ else bh
+            lw = max(sy.min_line_pt, s * sy.line)
+            pad = 3 * lw  # the frame's stroke, a double box; the HQ staff is inside bh
+            key = ("symbol", face.unit_type, face.marking, bw, bh, fh, lw, ink, face.background)
             with c.frame("symbol", bx, by, bw, bh, "unit symbol"):
-                _draw_marked_symbol(c, face, bx, by, bw, fh, max(sy.min_line_pt, s * sy.line))
+                _reused(
+                    c,
+                    key,
+                    bx - pad,
+                    by - pad,
+                    bw + 2 * pad,
+                    bh + 2 * pad,
+                    lambda ox, oy: _draw_marked_symbol(c, face, ox + pad, oy + pad, bw, fh, lw),
+                )
     if face.size is not None:
         sm = t.size_mark
         mh = s * sm.h
         mw = nato.size_mark_width(face.size, mh)
         cx, gap_y = bx + bw / 2, s * sm.gap
+        size, pad = face.size, mh  # room for the strokes' width and caps
         with _part(c, s, "size_mark"), c.frame("symbol", cx - mw / 2, by - gap_y - mh, mw, mh, "size mark"):
-            nato.draw_size_mark(c, face.size, cx=cx, y=by - gap_y, height=mh, ink=ink)
+            _reused(
+                c,
+                ("size mark", size, mh, ink),
+                cx - mw / 2 - pad,
+                by - gap_y - mh - pad,
+                mw + 2 * pad,
+                mh + 2 * pad,
+                lambda ox, oy: nato.draw_size_mark(c, size, cx=ox + pad + mw / 2, y=oy + pad + mh, height=mh, ink=ink),
+            )
     # Steps lost, shown on reduced faces.
     if face.step > 0 and face.steps > 1:
         with _part(c, s, "steps"):

@@ -35,7 +35,7 @@ from .. import tiling
 from .. import units as U
 from ..canvas import Anchor, Cap, FrameKind, PdfCanvas, Recorder
 from ..canvas import Canvas as DrawCanvas
-from ..hexgrid import Cell, Grid, GridKind, Hexside, LabelScheme
+from ..hexgrid import Cell, Grid, GridKind, Hexside, LabelScheme, Orientation
 from ..errors import Where, warn
 from ..pdf import (
     FONT,
@@ -303,11 +303,53 @@ class MapGeometry:
     """Sheet y of the grid's bounding box (points, down from the sheet's top edge)."""
 
     def center(self, c: Cell) -> tuple[float, float]:
-        x, y = self.grid.center(c, self.size)
+        x, y = self._grid_center(c)
         return self.ox + x, self.oy + y
 
+    def _grid_center(self, c: Cell) -> tuple[float, float]:
+        """``grid.center(c, size)``; for hexes (a million of them on a large map) its arithmetic written out."""
+        hexes = self._hex_centring
+        if hexes is None:
+            return self.grid.center(c, self.size)
+        pointy, radius, shifts = hexes
+        size = self.size
+        if pointy:
+            return size * (c.col + 0.5 + shifts[c.row & 1]), radius * (1 + 1.5 * c.row)
+        return radius * (1 + 1.5 * c.col), size * (c.row + 0.5 + shifts[c.col & 1])
+
+    @functools.cached_property
+    def _hex_centring(self) -> tuple[bool, float, tuple[float, float]] | None:
+        """For a hex grid: pointy or not, the centre-to-corner radius and the half-cell shift of an even and of an
+        odd row (pointy) or column (flat), as ``Grid.center`` works them out; None for square grids."""
+        if self.grid.kind is not GridKind.HEX:
+            return None
+        self.grid.center(Cell(0, 0), self.size)  # its check of the size
+        shifts = (self.grid._half_shift(0), self.grid._half_shift(1))  # depends on the index's parity alone
+        return self.grid.orientation is Orientation.POINTY, self.size / math.sqrt(3.0), shifts
+
     def corners(self, c: Cell) -> list[tuple[float, float]]:
-        return [(self.ox + x, self.oy + y) for x, y in self.grid.corners(c, self.size)]
+        offsets = self._hex_offsets
+        if offsets is None:
+            return [(self.ox + x, self.oy + y) for x, y in self.grid.corners(c, self.size)]
+        # Hexes (every corner of every hex of a large map): Grid.corners' own sums, written out once.
+        x, y = self._grid_center(c)
+        ox, oy = self.ox, self.oy
+        return [(ox + (x + dx), oy + (y + dy)) for dx, dy in offsets]
+
+    @functools.cached_property
+    def _hex_offsets(self) -> tuple[tuple[float, float], ...] | None:
+        """The six corner offsets from a hex's centre, in ``Grid.corners``' order and arithmetic (each corner
+        there is ``(x + dx, y + dy)`` with these ``dx`` and ``dy``, ``-dx`` written as a subtraction; the same
+        float either way); None for square grids."""
+        if self.grid.kind is not GridKind.HEX:
+            return None
+        size = self.size
+        h, radius = size / 2, size / math.sqrt(3.0)
+        if self.grid.orientation is Orientation.POINTY:
+            return ((0.0, -radius), (h, -(radius / 2)), (h, radius / 2), (0.0, radius), (-h, radius / 2),
+                    (-h, -(radius / 2)))
+        return ((radius, 0.0), (radius / 2, h), (-(radius / 2), h), (-radius, 0.0), (-(radius / 2), -h),
+                (radius / 2, -h))
 
     def side_segment(self, s: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
         (ax, ay), (bx, by) = self.grid.side_segment(s, self.size)
@@ -324,6 +366,44 @@ class MapGeometry:
 
 
 # ===================================================================================================== context
+_REPLAY_SKIP = frozenset({"_code", "_formsinuse", "_codeStack", "_doc"})
+
+
+class _GridReplay:
+    """The terrain fills, textures and hex lines of a sheet form, kept for the thumbnail form drawn next (the same
+    sheet without text): those operators do not depend on text, so the thumbnail takes them as they are instead
+    of drawing a million hexes again.  Kept are the operators (the very strings of the sheet form), the forms they
+    use, and what they leave changed on the reportlab canvas; nothing is kept unless :func:`draw` arms it."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.saved: tuple[list[str], list[str], dict[str, Any]] | None = None
+
+    def clear(self) -> None:
+        self.armed, self.saved = False, None
+
+    def start(self, rl: Any) -> tuple[dict[str, Any], int, int, Any, Any]:
+        return dict(rl.__dict__), len(rl._code), len(rl._formsinuse), dict(rl._colorsUsed), rl._extgstate.getState()
+
+    def finish(self, rl: Any, snap: tuple[dict[str, Any], int, int, Any, Any]) -> None:
+        before, n_code, n_forms, colours, gstate = snap
+        if dict(rl._colorsUsed) != colours or rl._extgstate.getState() != gstate:
+            return  # changed in place: not kept (the thumbnail draws its own)
+        changed = {k: v for k, v in rl.__dict__.items() if k not in _REPLAY_SKIP and before.get(k, rl) is not v}
+        self.saved = (rl._code[n_code:], rl._formsinuse[n_forms:], changed)
+
+    def replay(self, rl: Any) -> bool:
+        """Put the kept operators on ``rl`` (once); False when there are none."""
+        if self.saved is None:
+            return False
+        code, forms, changed = self.saved
+        self.saved = None
+        rl._code.extend(code)
+        rl._formsinuse.extend(forms)
+        rl.__dict__.update(changed)
+        return True
+
+
 class _TerrainOf(Mapping[Cell, str | None]):
     """The base terrain id of every cell of the grid (None when unknown): the listed hexes' own, else the map's
     default.  Only the listed hexes are stored: a 1,000 x 1,000 map lists a few thousand."""
@@ -360,6 +440,8 @@ class _Ctx:
     """Base terrain id per cell; None when unknown."""
     set_code: str | None = None
     """The class set the map belongs to (``S01``), printed on every page of it; None outside a handout."""
+    replay: _GridReplay = field(default_factory=_GridReplay)
+    """The sheet form's grid, kept for its thumbnail form (:func:`draw`)."""
 
     @classmethod
     def build(cls, game: m.Game, options: Any, colors: dict[str, str], set_code: str | None = None) -> _Ctx:
@@ -1636,29 +1718,36 @@ COMPACT_EVERY = 2048
 def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
     """The map proper: fills, patterns, hexsides, paths, symbols and text, in that order."""
     game, grid, size = ctx.game, ctx.grid, geom.size
-    cells = list(grid.cells())
     texture = min(size, PATTERN_MAX)
     rl = getattr(pen.c, "c", None)  # the reportlab canvas under a PdfCanvas
-    # One fill and one pattern per terrain, each over all its cells: far fewer PDF operators than per hex,
-    # and the texture runs on across neighbouring hexes of one terrain.
-    polygons = [_Corners(geom, cell) for cell in cells]
-    by_terrain: dict[str | None, list[_Corners]] = {}
-    for cell, poly in zip(cells, polygons, strict=True):
-        by_terrain.setdefault(ctx.terrain_of[cell], []).append(poly)
-    order = [t for t in game.terrain if t in by_terrain] + ([None] if None in by_terrain else [])
-    for tid in order:
-        polys = by_terrain[tid]
-        if tid is None:
-            pen.polygons(polys, fill=_UNKNOWN_FILL)
-            pen.pattern(polys, m.Pattern.HATCH, "unknown", texture)
-            continue
-        t = game.terrain[tid]
-        pen.polygons(polys, fill=t.colour)
-        pen.pattern(polys, t.pattern, _ink(t.colour), texture)
-    del by_terrain
-    edge_w = max(0.45, size / 200)
-    pen.polygons(polygons, stroke="hex_edge", width=edge_w)
-    del polygons
+    recording = getattr(pen.c, "recorder", None) is not None
+    # Without text only the listed hexes draw anything of their own (_draw_hex_content), in the grid's order.
+    cells = list(grid.cells()) if pen.text_enabled or recording else sorted(ctx.hexes, key=lambda c: (c.row, c.col))
+    replay = ctx.replay if rl is not None and not recording else None
+    if replay is None or pen.text_enabled or not replay.replay(rl):
+        snap = replay.start(rl) if replay is not None and replay.armed and pen.text_enabled else None
+        # One fill and one pattern per terrain, each over all its cells: far fewer PDF operators than per hex,
+        # and the texture runs on across neighbouring hexes of one terrain.
+        polygons = [_Corners(geom, cell) for cell in grid.cells()]
+        by_terrain: dict[str | None, list[_Corners]] = {}
+        for poly in polygons:
+            by_terrain.setdefault(ctx.terrain_of[poly.cell], []).append(poly)
+        order = [t for t in game.terrain if t in by_terrain] + ([None] if None in by_terrain else [])
+        for tid in order:
+            polys = by_terrain[tid]
+            if tid is None:
+                pen.polygons(polys, fill=_UNKNOWN_FILL)
+                pen.pattern(polys, m.Pattern.HATCH, "unknown", texture)
+                continue
+            t = game.terrain[tid]
+            pen.polygons(polys, fill=t.colour)
+            pen.pattern(polys, t.pattern, _ink(t.colour), texture)
+        del by_terrain
+        edge_w = max(0.45, size / 200)
+        pen.polygons(polygons, stroke="hex_edge", width=edge_w)
+        if snap is not None and replay is not None:
+            replay.finish(rl, snap)
+        del polygons
     # Paths under hexside lines would hide rivers' bridges; roads go over rivers as on printed maps.
     for hs in game.map.hexsides:
         try:
@@ -1677,8 +1766,7 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
         except ValueError:
             continue
         _draw_path(pen, path.kind, game.terrain[path.kind], pts, texture)
-    recording = getattr(pen.c, "recorder", None) is not None
-    big = len(cells) > COMPACT_EVERY  # only a large map reaches into reportlab's operator list (forge.pdf)
+    big = grid.columns * grid.rows > COMPACT_EVERY  # only a large map reaches into reportlab's operators (forge.pdf)
     if big:
         compact_code_after(rl)  # the batched fills and lines above are long strings already
     for k, cell in enumerate(cells):
@@ -1695,6 +1783,8 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
 
 
 def _draw_hex_content(pen: Pen, ctx: _Ctx, geom: MapGeometry, cell: Cell) -> None:
+    if not pen.text_enabled and cell not in ctx.hexes:
+        return  # an unlisted hex has only its label (and "?"): nothing without text (the thumbnail form)
     game, size = ctx.game, geom.size
     cx, cy = geom.center(cell)
     ri = geom.inner
@@ -2025,7 +2115,7 @@ def draw(
     # A sheet of a million hexes: each form is kept as its compressed bytes, not its text.  That reaches into
     # reportlab's internals (forge.pdf.end_form_sealed), so a map of ordinary size ends its forms the public way;
     # both give the same bytes.
-    big = sum(1 for _ in ctx.grid.cells()) > COMPACT_EVERY
+    big = ctx.grid.columns * ctx.grid.rows > COMPACT_EVERY
 
     def end_form(name: str) -> None:
         if big:
@@ -2034,11 +2124,15 @@ def draw(
             forms.end_form()
 
     for i in range(len(lay.pages)):
+        # a large map's thumbnail takes the sheet's fills and hex lines (_GridReplay, which reads reportlab's
+        # internals too); an ordinary one draws them again, the public way, to the same bytes
+        ctx.replay.armed = big
         forms.begin_form(f"{form}sheet{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette), ctx, lay, i)
         end_form(f"{form}sheet{i}")
         forms.begin_form(f"{form}mini{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette, text=False), ctx, lay, i)
+        ctx.replay.clear()
         end_form(f"{form}mini{i}")
     for i in range(len(lay.pages)):
         obstacles = mark_obstacles(ctx, lay, i)

@@ -20,6 +20,7 @@ The public API is deliberately small so that every renderer draws terrain and co
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -402,6 +403,15 @@ rasterising a single path past a few million cells, so a map-wide hatch drawn as
 when zoomed in or printed at high resolution; batches of this length stay far below that at 1200 dpi."""
 
 
+@functools.cache
+def _polygon_code(n: int, move: bool, back: bool = True) -> str:
+    """The format of a closed ``n``-corner polygon's path operators, filled from ``fp_str``'s ``2n`` numbers:
+    ``x0 y0 m x1 y1 l ... [x0 y0 l] h`` (``back``: a line back to the first corner before ``h``; ``move``: with
+    the ``m``)."""
+    parts = [f"{{{2 * i}}} {{{2 * i + 1}}} l" for i in range(1, n)] + (["{0} {1} l"] if back else []) + ["h"]
+    return " ".join(["{0} {1} m", *parts] if move else parts)
+
+
 class PathBatch:
     """A reportlab path that paints itself in batches of at most :data:`BATCH_LENGTH` points of outline.
 
@@ -434,6 +444,30 @@ class PathBatch:
         self._empty = False
         self._path._code_append(f"{fp_str(x, y)} l")
         self._at = (x, y)
+
+    def polygon(self, flat: list[float]) -> None:
+        """A closed polygon given as ``[x0, y0, x1, y1, ...]`` (reportlab coordinates): the same operators and
+        the same batching as ``moveTo`` to its first corner, ``lineTo`` each next corner and back to the first,
+        then ``close``, written with one ``fp_str`` and one formatted string (every hex of a large map)."""
+        if self._length >= self.limit:
+            self.flush()
+        x0, y0 = flat[0], flat[1]
+        length, at = self._length, (x0, y0)
+        for i in range(2, len(flat), 2):  # added one side at a time, as lineTo does: the same batches
+            pt = (flat[i], flat[i + 1])
+            length += math.dist(at, pt)
+            at = pt
+        self._length = length + math.dist(at, (x0, y0))
+        self._empty = False
+        n = len(flat) // 2
+        tokens = fp_str(*flat).split(" ")
+        path = self._path
+        if path._code:
+            path._code_append(_polygon_code(n, True).format(*tokens))
+        else:  # a path's first operator must be reportlab's own moveTo
+            path.moveTo(x0, y0)
+            path._code_append(_polygon_code(n, False).format(*tokens))
+        self._at = (x0, y0)
 
     def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:
         self._grow(math.dist(self._at, (x1, y1)) + math.dist((x1, y1), (x2, y2)) + math.dist((x2, y2), (x3, y3)))
@@ -490,11 +524,10 @@ def draw_pattern(
     name, tw, th = _tile(canvas, p, colour, s)
     canvas.saveState()
     clip = canvas.beginPath()
-    for q in polys:
-        clip.moveTo(*q[0])
-        for pt in q[1:]:
-            clip.lineTo(*pt)
-        clip.close()
+    clip.moveTo(*polys[0][0])  # a path's first operator is reportlab's own moveTo; the rest formatted at once
+    for k, q in enumerate(polys):
+        tokens = fp_str(*[v for pt in q for v in pt]).split(" ")
+        clip._code_append(_polygon_code(len(q), k > 0, back=False).format(*tokens))
     canvas.clipPath(clip, stroke=0, fill=0)
     spots: set[tuple[int, int]] = set()
     for x0, y0, x1, y1 in (_bbox(q) for q in polys):
