@@ -53,11 +53,17 @@ def ex_alone_defense(ctx: Context, acc: Acc) -> None:
         hit = next((a for a in ctx.combat.alone_defense if covers(a, unit)), None)
         got[uid] = hit.defense if hit is not None else None
     acc.use("path:combat.alone_defense")
+    check_unit_values(acc, key, got, "combat.alone_defense", none="none")
+
+
+def check_unit_values(acc: Acc, key: str, got: dict[str, int | None], source: str, *, none: str) -> None:
+    """Compare a value the example states for all its units with each unit's value from the data (``got``): the
+    one value they share; their sorted values when they differ; ``"<none> for <units>"`` when some have none."""
     missing = [u for u, v in got.items() if v is None]
     values = sorted({v for v in got.values() if v is not None})
-    note = "combat.alone_defense: " + ", ".join(f"{u} {show(v) if v is not None else 'none'}" for u, v in got.items())
+    note = f"{source}: " + ", ".join(f"{u} {show(v) if v is not None else none}" for u, v in got.items())
     if missing:
-        acc.check(key, f"none for {', '.join(missing)}", note, how="data")
+        acc.check(key, f"{none} for {', '.join(missing)}", note, how="data")
     elif len(values) == 1:
         acc.check(key, values[0], note, how="data")
     else:

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import model as m
 from .core import Acc, Context, handles, show
+from .ex_modifiers import check_unit_values
 
 K = m.ExampleKind
 
@@ -97,11 +98,4 @@ def ex_unit_returns(ctx: Context, acc: Acc) -> None:
             raise KeyError(f"unit {uid!r} is not in the data")
         acc.use(f"path:units[{uid}].returns_after")
         got[uid] = unit.returns_after
-    note = "units' returns_after: " + ", ".join(f"{u} {show(v) if v else 'never'}" for u, v in got.items())
-    values = set(got.values())
-    if None in values:
-        acc.check(key, f"never for {', '.join(u for u, v in got.items() if v is None)}", note, how="data")
-    elif len(values) == 1:
-        acc.check(key, values.pop(), note, how="data")
-    else:
-        acc.check(key, sorted(v for v in values if v is not None), note, how="data")
+    check_unit_values(acc, key, got, "units' returns_after", none="never")
