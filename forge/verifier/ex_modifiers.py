@@ -10,6 +10,8 @@ Inputs read from ``given`` (docs/FORMAT.md, "Examples and claims"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import model as m
 from .core import Acc, Context, handles, show
 from .ex_move_rules import covers
@@ -44,21 +46,34 @@ def ex_alone_defense(ctx: Context, acc: Acc) -> None:
     key = "defense_alone"
     if key not in acc.ex.states or not acc.has("units"):
         return
+    def alone(unit: m.Unit) -> int | None:
+        hit = next((a for a in ctx.combat.alone_defense if covers(a, unit)), None)
+        return hit.defense if hit is not None else None
+
+    acc.use("path:combat.alone_defense")
+    check_unit_values(ctx, acc, key, alone, ("type", "side"), "combat.alone_defense", none="none")
+
+
+def check_unit_values(
+    ctx: Context,
+    acc: Acc,
+    key: str,
+    value_of: Callable[[m.Unit], int | None],
+    fields: tuple[str, ...],
+    source: str,
+    *,
+    none: str,
+) -> None:
+    """Compare a value the example states for all its ``units`` with each unit's ``value_of`` (which reads the
+    unit's ``fields``): the one value they share; their sorted values when they differ; ``"<none> for <units>"``
+    when some have none."""
     got: dict[str, int | None] = {}
     for uid in [str(u) for u in acc.given("units") or []]:
         unit = ctx.units.get(uid)
         if unit is None:
             raise KeyError(f"unit {uid!r} is not in the data")
-        acc.use(f"path:units[{uid}].type", f"path:units[{uid}].side")
-        hit = next((a for a in ctx.combat.alone_defense if covers(a, unit)), None)
-        got[uid] = hit.defense if hit is not None else None
-    acc.use("path:combat.alone_defense")
-    check_unit_values(acc, key, got, "combat.alone_defense", none="none")
-
-
-def check_unit_values(acc: Acc, key: str, got: dict[str, int | None], source: str, *, none: str) -> None:
-    """Compare a value the example states for all its units with each unit's value from the data (``got``): the
-    one value they share; their sorted values when they differ; ``"<none> for <units>"`` when some have none."""
+        acc.use(*(f"path:units[{uid}].{f}" for f in fields))
+        got[uid] = value_of(unit)
     missing = [u for u, v in got.items() if v is None]
     values = sorted({v for v in got.values() if v is not None})
     note = f"{source}: " + ", ".join(f"{u} {show(v) if v is not None else none}" for u, v in got.items())

@@ -91,11 +91,6 @@ def ex_unit_returns(ctx: Context, acc: Acc) -> None:
     key = "turns_later"
     if key not in acc.ex.states or not acc.has("units"):
         return
-    got: dict[str, int | None] = {}
-    for uid in [str(u) for u in acc.given("units") or []]:
-        unit = ctx.units.get(uid)
-        if unit is None:
-            raise KeyError(f"unit {uid!r} is not in the data")
-        acc.use(f"path:units[{uid}].returns_after")
-        got[uid] = unit.returns_after
-    check_unit_values(acc, key, got, "units' returns_after", none="never")
+    check_unit_values(
+        ctx, acc, key, lambda u: u.returns_after, ("returns_after",), "units' returns_after", none="never"
+    )
