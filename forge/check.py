@@ -541,6 +541,17 @@ class _Checker:
                     f"follows {ex.follows!r}, which names {what} (expected an earlier example's id)",
                 )
             seen.add(ex.id)
+            for key, line in ex.stated_elsewhere.items():
+                where = (*path, "stated_elsewhere", key)
+                if key not in ex.states:
+                    msg = f"{key!r} is not a value this example states (expected a key of its states)"
+                    self.err(where, msg, key=True)
+                elif line == ex.source_line:
+                    self.err(
+                        where,
+                        f"line {line} is the example's own source_line (expected the line of the book's second, "
+                        "independent statement of the fact; a fact stated once is not listed here)",
+                    )
             for part in ("given", "states"):
                 for sub, key, value in _walk(getattr(ex, part)):
                     p = (*path, part, *sub)

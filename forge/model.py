@@ -936,6 +936,11 @@ class Example(Base):
     """Where the data's author suspects the book disagrees with its own rules."""
     source_line: int | None = None
     """Line of the seed text the example comes from."""
+    stated_elsewhere: dict[str, Annotated[int, Field(ge=1)]] = {}
+    """Keys of ``states`` whose fact the book states a second time, independently (a chart, another rule, the
+    sequence of play), each with the seed-text line of that other statement.  A value checked against the data
+    compares two statements of the book only then; otherwise the data field was typed from the same sentence as
+    the claim, and the check only shows that the two still agree (the reports count the two kinds apart)."""
     follows: Id | None = None
     """The example this one continues, as the next step of one worked sequence (a worked turn): where the earlier
     steps put a unit (a move's or a retreat's ``to``, an advance) still holds here, unless a step in between

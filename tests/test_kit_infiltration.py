@@ -24,7 +24,7 @@ seed = seed_game
 
 
 def claims(game: m.Game) -> dict[tuple[str, str], tuple[str, str]]:
-    return {(e, k): (s, why) for e, k, s, why, _ in verify(game).claims}
+    return {(e, k): (s, why) for e, k, s, why, *_ in verify(game).claims}
 
 
 def with_zoc(game: m.Game, **update: Any) -> m.Game:

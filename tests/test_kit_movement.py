@@ -374,11 +374,11 @@ def test_a_wrong_rule_is_reported() -> None:
 
 def test_unknown_positions_stay_unchecked() -> None:
     """Where the example does not say where enemy units stand, a legal move is not claimed as checked."""
-    claims = {(e, k): (s, why) for e, k, s, why, _ in report("hells_gate").claims}
+    claims = {(e, k): (s, why) for e, k, s, why, *_ in report("hells_gate").claims}
     status, why = claims[("t1-11pz-routes", "legal")]
     assert status == "unchecked"
     assert "enemy units" in why
-    fpa = {(e, k): s for e, k, s, _, _ in report("first_panzer_army").claims}
+    fpa = {(e, k): s for e, k, s, *_ in report("first_panzer_army").claims}
     assert fpa[("ex-t-probe-19pz", "to")] == "unchecked"
 
 

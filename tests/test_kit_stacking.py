@@ -213,13 +213,13 @@ def test_an_example_over_its_own_limits_is_a_warning() -> None:
 
 def test_scale_and_count_claims_without_independent_data_stay_unchecked() -> None:
     """A figure the data cannot recompute independently is reported with its reason, never passed."""
-    claims = {(e, k): (s, why) for e, k, s, why, _ in report("tabletop_hells_gate").claims}
+    claims = {(e, k): (s, why) for e, k, s, why, *_ in report("tabletop_hells_gate").claims}
     status, why = claims[("example-map-size", "width_km")]
     assert status == "unchecked"
     assert "partial" in why
     assert claims[("modest-game", "men")] == ("unchecked", claims[("modest-game", "men")][1])
     assert "550,000" in claims[("modest-game", "men")][1]
-    fpa = {(e, k): (s, why) for e, k, s, why, _ in report("first_panzer_army").claims}
+    fpa = {(e, k): (s, why) for e, k, s, why, *_ in report("first_panzer_army").claims}
     assert fpa[("components", "counters")][0] == "unchecked"
     assert "counter mix" in fpa[("components", "counters")][1]
 

@@ -29,7 +29,7 @@ def unit(uid: str, side: str, size: str | None, n: int, known: bool = True) -> m
 
 
 def claims(game: m.Game) -> dict[tuple[str, str], str]:
-    return {(e, k): s for e, k, s, _, _ in verify(game).claims}
+    return {(e, k): s for e, k, s, *_ in verify(game).claims}
 
 
 def with_changes(game: m.Game, **changes: Any) -> m.Game:

@@ -46,7 +46,7 @@ def _passed(game_file: str, text_edit: tuple[str, str] | None = None, tmp: Path 
         path = tmp / game_file
         path.write_text(text.replace(*text_edit), encoding="utf-8")
     r = verify(load(path))
-    status = {(e, k): s for e, k, s, _, _ in r.claims}
+    status = {(e, k): s for e, k, s, *_ in r.claims}
     return status, r
 
 

@@ -174,7 +174,7 @@ def test_not_checked_in_the_tiny_game(tiny: Findings) -> None:
     cov = _section(md, "Coverage")
     c = tiny.claims
     assert len(c) == 7  # ratio, column, frobs, widgets, hits, net_shift, column
-    assert "| `tiny` | 7 | 2 | 0 | 0 | 3 | 0 | 0 | 0 | 2 | 71.4% | 71.4% |" in cov
+    assert "| `tiny` | 7 | 2 | 0 | 0 | 0 | 3 | 0 | 0 | 0 | 2 | 71.4% | 71.4% |" in cov
     assert "4 examples: 1 recomputed in full, 2 with a value that disagrees, 1 with a value not checked." in cov
 
 

@@ -47,6 +47,9 @@ class Claim(NamedTuple):
     """Why it was not recomputed (``unchecked`` only)."""
     why: str = ""
     """The reason's category (:data:`WHY`; ``unchecked`` only)."""
+    twice: bool = False
+    """Checked against the data, and the book states the fact a second time (``Example.stated_elsewhere``): the
+    comparison is one of two statements of the book, not of a field with the sentence it was typed from."""
 
 
 # =================================================================================================== values

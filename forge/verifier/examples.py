@@ -120,7 +120,7 @@ def report(ctx: Context, acc: Acc) -> None:
             whys = {acc.why.get(k, "engine") for k in acc.unchecked if k == key or _root(k) == key}
             # the category that says least against the book wins: Hexforge's gap, then an unreachable difference
             why = next(w for w in ("engine", "unreachable", "book", "context") if w in whys)
-        ctx.claims.append(Claim(ex.id, key, status, reason, why))
+        ctx.claims.append(Claim(ex.id, key, status, reason, why, status == "data" and key in ex.stated_elsewhere))
 
 
 def report_implied(ctx: Context) -> None:

@@ -98,6 +98,7 @@ def coverage(claims: Sequence[Claim]) -> dict[str, Any]:
         "recomputed": recomputed,
         "engine": by["engine"],
         "data": by["data"],
+        "data_twice": sum(c.status == "data" and c.twice for c in claims),
         "arithmetic": by["arithmetic"],
         "mismatch": by["mismatch"],
         "unchecked": by["unchecked"],
@@ -185,11 +186,20 @@ def _coverage_line(cl: dict[str, Any]) -> str:
     agree = cl["engine"] + cl["data"] + cl["arithmetic"]
     return (
         f"{_plural(cl['total'], 'stated value')}, {cl['recomputed']} recomputed ({cl['percent']}%): {agree} agree "
-        f"with the book ({cl['engine']} recomputed by the engine, {cl['data']} compared with the encoded data, "
-        f"{cl['arithmetic']} by redoing the book's arithmetic) and {cl['mismatch']} disagree; "
+        f"with the book ({cl['engine']} recomputed by the engine, {cl['data']} compared with the encoded data"
+        f"{_twice(cl)}, {cl['arithmetic']} by redoing the book's arithmetic) and {cl['mismatch']} disagree; "
         f"{cl['unchecked']} not checked: {_why_counts(cl)}. Of the {_checkable(cl)} values whose inputs the book "
         f"gives, {cl['percent_checkable']}% were recomputed"
     )
+
+
+def _twice(cl: dict[str, Any]) -> str:
+    """How many of the values compared with the data the book states twice (a real check of the book) and how many
+    once (the data field was typed from the same sentence: a check of the encoding only)."""
+    if not cl["data"]:
+        return ""
+    once = cl["data"] - cl["data_twice"]
+    return f" ({cl['data_twice']} stated twice in the book; {once} stated once, so checking only their encoding)"
 
 
 def _checkable(cl: dict[str, Any]) -> int:
@@ -248,7 +258,8 @@ def _head(summary: dict[str, Any], gid: str) -> str:
     if cl:
         ex_txt += (
             f"; claims: {cl['total']} ({cl['recomputed']} recomputed = {cl['percent']}%: {cl['engine']} by the engine, "
-            f"{cl['data']} against the data, {cl['arithmetic']} by arithmetic; {cl['mismatch']} disagree; "
+            f"{cl['data']} against the data ({cl['data_twice']} stated twice in the book), {cl['arithmetic']} by "
+            f"arithmetic; {cl['mismatch']} disagree; "
             f"{cl['unchecked']} not checked: {_why_counts(cl)}; {cl['percent_checkable']}% of the values whose "
             "inputs the book gives)"
         )
@@ -396,19 +407,24 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
     if cl:
         lines += [
             "Every value an example states counts once. The values that agree with the book are counted by how "
-            "they were recomputed: by the engine from the rules, by comparing them with the encoded data (a fact "
-            "the book states twice), or by redoing the book's arithmetic. A value that disagrees was recomputed "
+            "they were recomputed: by the engine from the rules, by comparing them with the encoded data, or by "
+            "redoing the book's arithmetic. A comparison with the data is a check of the book when the book states "
+            "the fact twice (a rule and a chart, two rules: the data was typed from one, the example from the "
+            "other); when it states it once, the data field and the example come from the same sentence, and the "
+            "comparison only shows that the encoding still agrees with it. A value that disagrees was recomputed "
             "too; it is an error or a warning above. A value not checked is counted by why: the book does not give "
             "an input it depends on (the CRT's cells, the map, where the units stand, the roll), it is no claim "
             "of the rules (history, another game, the book's wording), the rules give another value only in "
             "positions no game reaches, or Hexforge does not compute it. The last column is the share recomputed "
             "of the values whose inputs the book gives.",
             "",
-            "| game | stated values | agree: engine | agree: data | agree: arithmetic | disagree "
+            "| game | stated values | agree: engine | agree: data, stated twice | agree: data, stated once "
+            "| agree: arithmetic | disagree "
             "| not checked: book | not checked: context | not checked: unreachable | not checked: Hexforge "
             "| recomputed | of checkable |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-            f"| {_code(name)} | {cl['total']} | {cl['engine']} | {cl['data']} | {cl['arithmetic']} | {cl['mismatch']} "
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| {_code(name)} | {cl['total']} | {cl['engine']} | {cl['data_twice']} | {cl['data'] - cl['data_twice']} "
+            f"| {cl['arithmetic']} | {cl['mismatch']} "
             f"| {cl['unchecked_book']} | {cl['unchecked_context']} | {cl['unchecked_unreachable']} "
             f"| {cl['unchecked_engine']} | {cl['percent']}% | {cl['percent_checkable']}% |",
             "",

@@ -439,7 +439,8 @@ def run(game: m.Game) -> Baseline:
         if f.kind in ("example-mismatch", "example-unmodelled") and f.ref:
             computed[(f.ref, str(f.extra.get("key")))] = str(f.computed)
     claims: dict[tuple[str, str], tuple[str, str, str]] = {}
-    for ex_id, key, status, reason, _why in ctx.claims:
+    for c in ctx.claims:
+        ex_id, key, status, reason = c.example, c.key, c.status, c.reason
         sub = sorted(
             v for (e, k), v in computed.items() if e == ex_id and (k == key or k.startswith((key + "[", key + ".")))
         )
