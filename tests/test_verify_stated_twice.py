@@ -91,3 +91,28 @@ def test_check_refuses_a_second_statement_that_is_not_one(tmp_path: Path, extra:
     assert f"g.yaml:{line}:" in r.stderr
     assert expected in r.stderr
     assert "Traceback" not in r.stderr
+
+
+AUDIT = DATA.parent / "docs" / "errata" / "stated_twice_audit.tsv"
+
+
+@pytest.mark.parametrize(
+    "game_file", ["escape_from_hells_gate", "first_panzer_army", "tabletop_hells_gate", "ukraine_43"]
+)
+def test_every_value_compared_with_the_data_was_audited(game_file: str) -> None:
+    """The hand audit (docs/errata/stated_twice_audit.tsv) has a row for every value compared with the data, and
+    its verdict and line are the data's: a new comparison with the data must be audited before it counts."""
+    rows = {}
+    for line in AUDIT.read_text("utf-8").splitlines()[1:]:
+        game, ex, key, verdict, other, _reason = line.split("\t")
+        if game == f"{game_file}.yaml":
+            rows[(ex, key)] = (verdict, other)
+    game = load(DATA / f"{game_file}.yaml")
+    stated = {ex.id: ex.stated_elsewhere for ex in game.examples}
+    data = [c for c in verify(game).claims if c.status == "data"]
+    assert data
+    for c in data:
+        assert (c.example, c.key) in rows, f"{c.example}.{c.key} is compared with the data but was not audited"
+        verdict, other = rows[(c.example, c.key)]
+        want = ("TWICE", str(stated[c.example][c.key])) if c.twice else ("ONCE", "")
+        assert (verdict, other) == want, f"{c.example}.{c.key}: the audit says {verdict} {other}"
