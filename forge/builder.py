@@ -39,10 +39,21 @@ class BuildOptions:
     sets: int = 1
     """Handout: number of complete class sets."""
     print_marks: bool = False
-    """Each page as drawn is the trim: 3 mm page bleed, crop marks outside it, TrimBox and BleedBox."""
+    """Each page as drawn is the trim: a page bleed (``page_bleed``), crop marks outside it, TrimBox and BleedBox."""
+    page_bleed: float | None = None
+    """Width of the page bleed ``print_marks`` adds, in points (``--page-bleed``); None: 3 mm
+    (:data:`forge.pdf.PAGE_BLEED`).  Not the counters' own bleed (``bleed``)."""
     tile: bool = True
     """Tile a map sheet larger than the paper; False prints each sheet whole at its own size (a print shop's
     poster)."""
+    cards_per_page: int = 2
+    """Reference cards on a page: 2, two to a page of ``paper`` (home); 1, each card its own page at its own size
+    (its trim), for a print service that cuts cards (``--cards-per-page``)."""
+    pdfx: bool = False
+    """Every PDF a PDF/X-1a:2003 file: colours separated to CMYK through ``output_intent``'s profile, the output
+    intent embedded (docs/PRINTING.md; :mod:`forge.pdfx`)."""
+    output_intent: str = "fogra39"
+    """The printing condition of ``pdfx``: a key of :data:`forge.pdfx.OUTPUT_INTENTS` (fogra39, gracol)."""
     progress: Callable[[str], None] | None = field(default=None, compare=False)
     templates: Templates | None = field(default=None, compare=False)
     """Layout templates (``--templates``, :func:`forge.templates.load`); None: the shipped ones."""
@@ -61,16 +72,36 @@ PRESETS: dict[str, dict[str, object]] = {
         "bleed": True,
         "print_marks": True,
         "tile": False,
+        "cards_per_page": 1,
+        "pdfx": True,
     },
     "greyscale-laser": {"greyscale": True, "bleed": False, "print_marks": False},
 }
 """``--preset``: defaults for the options of :class:`BuildOptions` (docs/PRINTING.md says why each).  ``home`` is
 every option's own default.  ``print-shop``: one file per component (the handout, which binds several, is left
 out), counters with bleed and their 300 dpi images, every page finished for a trimming press (page bleed, crop
-marks, TrimBox and BleedBox) and the map's sheets whole at their own size (a shop prints a poster, not tiles to
-glue; and a tiled map's overlap strips are translucent, which PDF/X-1a forbids).  ``greyscale-laser``: the grey
+marks, TrimBox and BleedBox), each reference card its own page at its own size (a card service cuts cards one by
+one), and the map's sheets whole at their own size (a shop prints a poster, not tiles to glue; and a tiled map's
+overlap strips are translucent, which PDF/X-1a forbids), and every PDF a PDF/X-1a:2003 file
+(colours separated to CMYK, the output intent embedded: :mod:`forge.pdfx`).  ``greyscale-laser``: the grey
 palette written as grey levels (black toner only), no bleed, so that counters keep the cut lines along their
 edges."""
+
+
+def page_bleed(options: BuildOptions) -> float:
+    """The page bleed every page of a build with ``options`` is finished with, in points: 0 without print marks,
+    else ``options.page_bleed`` (3 mm when None).  Raises ValueError outside :data:`forge.pdf.PAGE_BLEED_RANGE`
+    (the command line says so before it builds: ``--page-bleed``)."""
+    from .pdf import PAGE_BLEED, PAGE_BLEED_RANGE
+
+    if not options.print_marks:
+        return 0.0
+    if options.page_bleed is None:
+        return PAGE_BLEED
+    lo, hi = PAGE_BLEED_RANGE
+    if not lo - 1e-9 <= options.page_bleed <= hi + 1e-9:
+        raise ValueError(f"a page bleed of {options.page_bleed:g} pt is outside 1 mm to 1/2 in")
+    return float(options.page_bleed)
 
 
 def preset_options(preset: str = "home", **given: object) -> BuildOptions:
@@ -120,7 +151,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     import importlib
 
     from .errors import collect_warnings
-    from .pdf import PAGE_BLEED, PageFinish, commit, discard, page_finish, remove_stale, stage_file, stage_folder
+    from .pdf import PageFinish, commit, discard, page_finish, remove_stale, stage_file, stage_folder
     from .templates import use as use_templates
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
@@ -130,7 +161,11 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
 
     folder = out / game.game.id
     rendered: dict[str, Rendered] = {}
-    finish = PageFinish(bleed=PAGE_BLEED if options.print_marks else 0.0, grey_ink=options.greyscale)
+    finish = PageFinish(
+        bleed=page_bleed(options),
+        grey_ink=options.greyscale,
+        pdfx=options.output_intent if options.pdfx else None,
+    )
     with collect_warnings() as warnings, page_finish(finish), use_templates(options.templates):
         for name in options.only:
             if options.progress:

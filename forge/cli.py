@@ -208,6 +208,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from . import vassal
     from .errors import LoadError
 
+    templates = _templates_or_report(args.templates)  # as build reads them: located problems, exit 2
+    if templates is False:
+        return EXIT_BAD_INPUT
     status = EXIT_OK
     steps = len(vassal.EXPORT_STEPS)
     bar = Progress(len(args.files) * steps, quiet=args.quiet)
@@ -227,7 +230,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 bar.step(f"{gid}: {step}")
 
             try:
-                written = vassal.export(game, Path(args.out), file=path, progress=stage)
+                written = vassal.export(game, Path(args.out), file=path, progress=stage, templates=templates)
             finally:
                 bar.close()
         except vassal.VassalUnavailable as e:  # an ImportError: pywargame is not installed
@@ -274,6 +277,24 @@ def _offset(text: str) -> tuple[float, float]:
 def _signed_length(text: str, units: Any) -> float:
     sign = -1.0 if text.startswith("-") else 1.0
     return sign * units.length(text.lstrip("+-"))
+
+
+def _page_bleed(text: str) -> float:
+    """``--page-bleed``: a length with its unit (``3mm``, ``1/8in``, ``9pt``), within the range print services
+    use (:data:`forge.pdf.PAGE_BLEED_RANGE`)."""
+    from . import units
+    from .pdf import PAGE_BLEED_RANGE
+
+    try:
+        value = units.length(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    lo, hi = PAGE_BLEED_RANGE
+    if not lo - 1e-9 <= value <= hi + 1e-9:
+        raise argparse.ArgumentTypeError(
+            f"{text[:30]!r}: a page bleed is 1mm to 1/2in (services ask for 2mm to 6mm; 3mm or 1/8in is usual)"
+        )
+    return value
 
 
 def _components(text: str) -> tuple[str, ...]:
@@ -382,6 +403,15 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.sets is not None and not 1 <= args.sets <= 200:
         print("forge build: --sets must be between 1 and 200", file=sys.stderr)
         return EXIT_BAD_INPUT
+    marks = args.print_marks if args.print_marks is not None else preset.get("print_marks", False)
+    if args.page_bleed is not None and not marks:
+        print(
+            "forge build: --page-bleed: a page bleed is added only to pages finished with --print-marks ("
+            + ("--no-print-marks was given" if args.print_marks is False else f"--preset {args.preset} has none")
+            + "); add --print-marks or use --preset print-shop",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     templates = _templates_or_report(args.templates)
     if templates is False:
         return EXIT_BAD_INPUT
@@ -397,10 +427,24 @@ def cmd_build(args: argparse.Namespace) -> int:
         bleed=args.bleed,
         greyscale=args.greyscale,
         print_marks=args.print_marks,
+        page_bleed=args.page_bleed,
         tile=args.tile,
+        cards_per_page=args.cards_per_page,
+        pdfx=args.pdfx,
+        output_intent=args.output_intent,
         sets=args.sets or 1,
         templates=templates,
     )
+    if args.output_intent and not options.pdfx:
+        print("forge build: --output-intent is the printing condition of --pdfx: add --pdfx", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if options.pdfx and options.tile and {"map", "handout"} & set(options.only):
+        print(
+            "forge build: --pdfx: a tiled map's overlap strips are translucent, which PDF/X-1a forbids; "
+            "give --no-tile (each map sheet whole, as the print-shop preset does) or --no-pdfx",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     status = EXIT_OK
     try:
         for path in args.files:
@@ -468,11 +512,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from .builder import BuildOptions
     from .verifier import exit_code, render_findings, verify
 
+    templates = _templates_or_report(args.templates)  # as build reads them: located problems, exit 2
+    if templates is False:
+        return EXIT_BAD_INPUT
     status = EXIT_OK
     reports = []
     for path in args.files:
         # The print check renders the map, counters and cards: refuse what would cost too much first.
-        game = _load_or_report(path, None if args.no_print_check else BuildOptions())
+        game = _load_or_report(path, None if args.no_print_check else BuildOptions(templates=templates))
         if game is None:
             status = EXIT_BAD_INPUT
             continue
@@ -480,7 +527,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not args.no_print_check:
             from .verifier.readback import roundtrip
 
-            findings.extend(roundtrip(game))
+            findings.extend(roundtrip(game, templates=templates))
         reports.append(render_findings(findings, args.format, game=game.game.id, title=game.game.title))
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
@@ -520,6 +567,17 @@ HELP_EPILOG = (
     "\nResults (files written, reports, summaries) go to standard output; errors, warnings and progress to\n"
     "standard error. A progress bar is drawn only when standard error is a terminal, never with -q."
 )
+
+
+def _templates_option(parser: argparse.ArgumentParser, what: str = "") -> None:
+    """``--templates DIR``, the same option on every command that draws counters or cards (read by
+    :func:`_templates_or_report`)."""
+    parser.add_argument(
+        "--templates",
+        metavar="DIR",
+        help="folder of layout templates (counter.yaml, card.yaml) to use instead of the shipped ones in "
+        f"templates/{what}; a file missing there falls back to the shipped one. See docs/TEMPLATES.md",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -563,7 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="home",
         choices=["home", "print-shop", "greyscale-laser"],
         help="defaults for a kind of printer (default home: every option's own default). print-shop: map, counters, "
-        "cards and counter images, one file each; counter bleed, --print-marks, map sheets whole (--no-tile). "
+        "cards and counter images, one file each; counter bleed, --print-marks, map sheets whole (--no-tile), "
+        "one card a page (--cards-per-page 1), PDF/X-1a (--pdfx). "
         "greyscale-laser: --greyscale, --no-bleed. Options given explicitly win over the preset's. "
         "See docs/PRINTING.md",
     )
@@ -591,7 +650,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--bleed",
         action=argparse.BooleanOptionalAction,
-        help="add 1/8in bleed around counters (sheets and images) for print services (default: the preset's; off)",
+        help="COUNTER bleed: each counter's colour runs 1/8in past its cut (sheets and images) for print services "
+        "(default: the preset's; off). Not the page bleed (--page-bleed)",
     )
     b.add_argument(
         "--greyscale",
@@ -602,8 +662,16 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--print-marks",
         action=argparse.BooleanOptionalAction,
-        help="each page is the trim: 3 mm page bleed, crop marks outside it, TrimBox and BleedBox on every page "
-        "(default: the preset's; off)",
+        help="each page is the trim: a page bleed (--page-bleed), crop marks outside it, TrimBox and BleedBox on "
+        "every page (default: the preset's; off)",
+    )
+    b.add_argument(
+        "--page-bleed",
+        type=_page_bleed,
+        metavar="LENGTH",
+        help="PAGE bleed: how far each page's art runs past its trim with --print-marks (default 3mm, as European "
+        "printers ask; 1/8in for DriveThruCards and North American services); 1mm to 1/2in. Not the counter "
+        "bleed (--bleed)",
     )
     b.add_argument(
         "--tile",
@@ -611,13 +679,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="tile a map larger than --paper; --no-tile prints each map sheet whole at its own size "
         "(default: the preset's; on)",
     )
-    b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
     b.add_argument(
-        "--templates",
-        metavar="DIR",
-        help="folder of layout templates (counter.yaml, card.yaml) to use instead of the shipped ones in "
-        "templates/; a file missing there falls back to the shipped one. See docs/TEMPLATES.md",
+        "--cards-per-page",
+        type=int,
+        choices=[1, 2],
+        help="reference cards on a page: 2, two to a page of --paper; 1, each card its own page at its own size, "
+        "colours to the edge, for a card service (default: the preset's; 2, print-shop 1)",
     )
+    b.add_argument(
+        "--pdfx",
+        action=argparse.BooleanOptionalAction,
+        help="write every PDF as PDF/X-1a:2003: colours separated to CMYK through the --output-intent profile, "
+        "the output intent embedded; needs --no-tile for a map (default: the preset's; off, print-shop on)",
+    )
+    b.add_argument(
+        "--output-intent",
+        choices=["fogra39", "gracol"],
+        help="printing condition of --pdfx: fogra39 (coated offset, ISO 12647-2; the default) or gracol "
+        "(GRACoL 2006, CGATS TR 006, North America)",
+    )
+    b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
+    _templates_option(b)
     b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     b.set_defaults(func=cmd_build)
 
@@ -638,6 +720,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--report", metavar="FILE", type=_report_file, help="write the report to FILE instead of standard output"
     )
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
+    _templates_option(v, ", for the components the print check builds and reads back")
     v.set_defaults(func=cmd_verify)
 
     s = sub.add_parser(
@@ -675,6 +758,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_out_folder,
         help="output folder (default: output); the module goes to OUT/<game id>/<game id>.vmod",
     )
+    _templates_option(e, ", for the pieces' images and the charts")
     e.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     e.set_defaults(func=cmd_export)
     return p

@@ -145,9 +145,14 @@ def check(rec: Recorder) -> list[Violation]:
 
 
 def check_pdf(pdf: bytes, component: str, *, margin: float = PRINTABLE_MARGIN) -> list[Violation]:
-    """The ``overlap`` (text on text) and ``margin`` rules on a finished PDF without clipped forms (cards)."""
+    """The ``overlap`` (text on text) and ``margin`` rules on a finished PDF without clipped forms (cards).
+
+    ``margin`` is kept clear inside each page's edge; on a page with a TrimBox (finished with a bleed, for a
+    print shop that trims) the safe zone inside the trim (:data:`forge.tiling.TRIM_SAFE_MARGIN`) instead."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
+
+    from .tiling import TRIM_SAFE_MARGIN
 
     out: list[Violation] = []
     doc = pdfium.PdfDocument(pdf)
@@ -155,7 +160,12 @@ def check_pdf(pdf: bytes, component: str, *, margin: float = PRINTABLE_MARGIN) -
         for n in range(len(doc)):
             page = doc[n]
             w, h = page.get_size()
-            printable = Box(margin, margin, w - margin, h - margin)
+            trim = page.get_trimbox(fallback_ok=False)
+            if trim is None:
+                printable = Box(margin, margin, w - margin, h - margin)
+            else:  # PDF coordinates (y up) to the page's top-left ones
+                s, (x0, y0, x1, y1) = TRIM_SAFE_MARGIN, trim
+                printable = Box(x0 + s, h - y1 + s, x1 - s, h - y0 - s)
             found = list(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT], max_depth=4))
             if any(obj.level > 0 for obj in found):
                 continue  # text in a form (a map tile): its clip is invisible here; the recording canvas checks it
@@ -168,7 +178,8 @@ def check_pdf(pdf: bytes, component: str, *, margin: float = PRINTABLE_MARGIN) -
             name = f"page {n + 1}"
             for it in texts:
                 if not it.box.inside(printable, TOUCH):
-                    out.append(Violation("margin", component, name, f"text at {it.box} lies in the printer margin"))
+                    zone = "printer margin" if trim is None else "safe zone inside the trim"
+                    out.append(Violation("margin", component, name, f"text at {it.box} lies in the {zone}"))
             for a, b in _pairs(_buckets(enumerate(texts))):
                 if texts[a].box.overlap(texts[b].box) > TOUCH:
                     msg = f"text at {texts[b].box} overlaps text at {texts[a].box}"

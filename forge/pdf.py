@@ -47,7 +47,11 @@ def register_fonts() -> None:
 
 MM = 72 / 25.4
 PAGE_BLEED = 3 * MM
-"""The print-shop page bleed: 3 mm (8.504 pt) past the trim on every side (docs/PRINTING.md)."""
+"""The print-shop page bleed: 3 mm (8.504 pt) past the trim on every side (docs/PRINTING.md); ``--page-bleed``
+sets another."""
+PAGE_BLEED_RANGE = (1 * MM, 0.5 * 72)
+"""The page bleeds ``--page-bleed`` takes, in points: 1 mm to 1/2 in.  Services ask for 2 mm to 6 mm (1/8 in in
+North America); less than 1 mm absorbs no cut, more than 1/2 in is no bleed but a margin."""
 CROP_MARK_OFFSET = 3.0
 """Points between the bleed box and the start of a crop mark: the marks never reach the bleed."""
 CROP_MARK_LENGTH = 18.0
@@ -65,6 +69,10 @@ class PageFinish:
     grey_ink: bool = False
     """Every colour written as a DeviceGray level (``g``/``G``), never RGB: a colour laser prints it with its black
     toner alone, and a PDF/X workflow reads grey, not RGB (``--greyscale``)."""
+    pdfx: str | None = None
+    """The output intent (a key of :data:`forge.pdfx.OUTPUT_INTENTS`) of a PDF/X-1a:2003 file (``--pdfx``): every
+    colour separated to DeviceCMYK through its profile (grey levels stay DeviceGray with ``grey_ink``), the output
+    intent and the PDF/X keys written, a TrimBox on every page; None: a plain PDF."""
 
     @property
     def margin(self) -> float:
@@ -79,7 +87,7 @@ _FINISH: contextvars.ContextVar[PageFinish | None] = contextvars.ContextVar("for
 def page_finish(finish: PageFinish | None) -> Iterator[None]:
     """Finish every canvas made by :func:`new_canvas` inside the block so (the build sets it per component, so that
     no renderer needs to know about page boxes)."""
-    token = _FINISH.set(finish if finish is not None and (finish.bleed > 0 or finish.grey_ink) else None)
+    token = _FINISH.set(finish if finish is not None and (finish.bleed > 0 or finish.grey_ink or finish.pdfx) else None)
     try:
         yield
     finally:
@@ -134,6 +142,12 @@ class FinishedCanvas(Canvas):
     def __init__(self, *args: Any, finish: PageFinish, **kwargs: Any) -> None:
         self._finish = finish
         super().__init__(*args, **kwargs)
+        if finish.pdfx:
+            from . import pdfx
+
+            pdfx.identify(self, finish.pdfx)
+            if not finish.grey_ink:  # reportlab's colour hook: the canvas and its text objects (platypus too)
+                self._enforceColorSpace = pdfx.enforcer(finish.pdfx)
 
     def beginText(self, x: float = 0, y: float = 0, direction: Any = None) -> PDFTextObject:
         if self._finish.grey_ink:
@@ -152,9 +166,23 @@ class FinishedCanvas(Canvas):
         else:
             super().setStrokeColor(aColor, alpha)
 
+    def setFillAlpha(self, a: float) -> None:
+        self._opaque(a)
+        super().setFillAlpha(a)
+
+    def setStrokeAlpha(self, a: float) -> None:
+        self._opaque(a)
+        super().setStrokeAlpha(a)
+
+    def _opaque(self, a: float) -> None:
+        if self._finish.pdfx and a < 1:  # forge build refuses --pdfx with what would draw it (a tiled map)
+            raise ValueError(f"PDF/X-1a forbids transparency (alpha {a})")
+
     def showPage(self) -> None:
         f = self._finish
         if f.bleed <= 0:
+            if f.pdfx:  # PDF/X wants a TrimBox on every page: here the page is the trim
+                self._trimBox = (0.0, 0.0, *self._pagesize)
             super().showPage()
             return
         w, h = self._pagesize

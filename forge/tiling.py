@@ -51,7 +51,9 @@ TRIM_SAFE_MARGIN = 0.125 * 72
 """The safe zone of a page a print shop trims (a page finished with a bleed: ``--print-marks``): nothing but
 artwork within 1/8 in (3.175 mm) of the trim.  Services ask for 1/8 in (DriveThruCards, The Game Crafter) or
 3 mm (European printers); 1/8 in meets both.  Such a page is printed on larger stock and cut, so the printer
-margin of a home printer (``PRINTABLE_MARGIN``) does not apply to it; what a cut that drifts can spoil does."""
+margin of a home printer (``PRINTABLE_MARGIN``) does not apply to it; what a cut that drifts can spoil does.
+The safe zone is the cut's tolerance inside the trim, not the bleed outside it: it stays 1/8 in whatever page
+bleed ``--page-bleed`` sets (the 3 mm default or the 1/8 in of North American services)."""
 
 _EPS = 1e-6
 

@@ -39,12 +39,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import model as m
 from . import units as U
 from .errors import LoadError, Problem, Where
 from .hexgrid import Grid, GridKind, LabelScheme, Orientation, Parity
+
+if TYPE_CHECKING:
+    from .templates import Templates
 
 __all__ = [
     "MAX_BOARD_PIXELS",
@@ -520,9 +523,24 @@ EXPORT_STEPS = ("board", "counters", "charts", "module")
 """The stages :func:`export` reports to its ``progress`` callback, in order (the command line's progress bar)."""
 
 
-def build(game: m.Game, *, dpi: int = 300, progress: Callable[[str], None] | None = None) -> dict[str, bytes]:
+def build(
+    game: m.Game,
+    *,
+    dpi: int = 300,
+    progress: Callable[[str], None] | None = None,
+    templates: Templates | None = None,
+) -> dict[str, bytes]:
     """The module's files by name (``buildFile.xml``, ``moduledata``, ``images/...``); ``progress`` is told each
-    stage of :data:`EXPORT_STEPS` but the last as it starts."""
+    stage of :data:`EXPORT_STEPS` but the last as it starts.  Counters, board and cards are drawn with the layout
+    ``templates`` (``forge export --templates``, :func:`forge.templates.load`; None: the shipped ones), as
+    ``forge build --templates`` draws them."""
+    from .templates import use
+
+    with use(templates):
+        return _build(game, dpi=dpi, progress=progress)
+
+
+def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) -> dict[str, bytes]:
     from .builder import BuildOptions
     from .errors import collect_warnings
     from .render import map as map_
@@ -706,14 +724,16 @@ def export(
     dpi: int = 300,
     file: str = "",
     progress: Callable[[str], None] | None = None,
+    templates: Templates | None = None,
 ) -> Path:
     """Write ``out_dir/<game id>/<game id>.vmod`` and return its path.
 
-    The command line is ``forge export vassal GAME.yaml [--out DIR]`` (``--out`` defaults to ``output``).  ``dpi``
-    is the board's and the counters' resolution (300 for play; tests use less).  ``file`` is the game file's name,
-    for locating a refusal.  Raises :class:`LoadError` (one problem per reason) when the map cannot be exported,
-    :class:`VassalUnavailable` when pywargame is missing, OSError when the file cannot be written; the module is
-    written to a temporary next to its target and moved into place, so a failure leaves the previous one as it was.
+    The command line is ``forge export vassal GAME.yaml [--out DIR] [--templates DIR]`` (``--out`` defaults to
+    ``output``).  ``dpi`` is the board's and the counters' resolution (300 for play; tests use less).  ``file`` is
+    the game file's name, for locating a refusal; ``templates`` the layout templates to draw with (:func:`build`).
+    Raises :class:`LoadError` (one problem per reason) when the map cannot be exported, :class:`VassalUnavailable`
+    when pywargame is missing, OSError when the file cannot be written; the module is written to a temporary next
+    to its target and moved into place, so a failure leaves the previous one as it was.
     """
     from .pdf import commit, discard, stage_file
 
@@ -723,7 +743,7 @@ def export(
     if found:
         raise LoadError([_problem(file, path, msg) for path, msg in found])
     pywargame()  # fail before rendering when the library is missing
-    files = build(game, dpi=dpi, progress=progress)
+    files = build(game, dpi=dpi, progress=progress, templates=templates)
     if progress:
         progress("module")
     data = zip_bytes(files)

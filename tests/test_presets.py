@@ -102,9 +102,13 @@ def test_every_page_has_trim_inside_bleed_inside_media_with_3mm_bleed(print_shop
 
 
 def test_the_trim_is_the_page_as_designed(print_shop: Path) -> None:
-    """Counters and cards trim to the paper (letter), the map to its sheet, whole (17 x 11 in, never tiled)."""
+    """Counters trim to the paper (letter), each reference card to its own size (one card a page), the map to its
+    sheet, whole (17 x 11 in, never tiled)."""
+    from forge.render.cards import single_card_size
+
     letter = (8.5 * 72, 11 * 72)
-    for name, size in (("counters", letter), ("cards", letter), ("map", (17 * 72, 11 * 72))):
+    card = single_card_size(preset_options("print-shop"))
+    for name, size in (("counters", letter), ("cards", card), ("map", (17 * 72, 11 * 72))):
         for page in pypdf.PdfReader(print_shop / f"{name}.pdf").pages:
             x0, y0, x1, y1 = _box(page, "/TrimBox")
             assert (x1 - x0, y1 - y0) == pytest.approx(size, abs=0.01), name

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -234,3 +235,68 @@ def test_the_shipped_templates_are_the_top_level_folder_and_ship_in_the_package(
     assert link.resolve() == (ROOT / "templates").resolve()
     assert tpl.SHIPPED.resolve() == (ROOT / "templates").resolve()
     assert '"_templates/*"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------------------- verify and export: --templates
+CRT_LEADING = "  leading: 10.5             # line spacing in points\n"
+
+
+def test_verify_templates_are_what_its_print_check_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`forge verify --templates` builds the components it reads back with the user's templates, as build does: a
+    card template whose CRT rows are set closer than their type shows as overlapping text on the printed cards."""
+    tight = _template_file(tmp_path / "t", "card.yaml", _edit(CRT_LEADING, "  leading: 3\n", CARD))
+    assert main(["verify", str(GAME)]) == 0
+    assert "print-layout" not in capsys.readouterr().out
+    assert main(["verify", str(GAME), "--templates", str(tight)]) == 1
+    found = [ln for ln in capsys.readouterr().out.splitlines() if "print-layout" in ln]
+    assert found
+    assert all("cards.pdf" in ln and "overlaps text" in ln for ln in found)
+
+
+def test_export_templates_draw_the_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`forge export vassal --templates`: the pieces' images are drawn with the user's counter template (a moved
+    strength changes the unit faces, nothing else in the module)."""
+    import functools
+    import zipfile
+
+    from forge import vassal
+
+    try:
+        vassal.pywargame()
+    except vassal.VassalUnavailable as e:  # pragma: no cover - the dev environment has it
+        pytest.skip(str(e))
+    monkeypatch.setattr(vassal, "export", functools.partial(vassal.export, dpi=40))  # small images: a fast test
+    moved = _template(tmp_path / "t", _edit(STRENGTH, STRENGTH.replace("0.085", "0.035")))
+    modules = []
+    for out, extra in (("a", []), ("b", ["--templates", str(moved)])):
+        assert main(["export", "vassal", str(GAME), "-q", "--out", str(tmp_path / out), *extra]) == 0
+        with zipfile.ZipFile(tmp_path / out / "ferry_point" / "ferry_point.vmod") as z:
+            modules.append({n: z.read(n) for n in z.namelist()})
+    before, after = modules
+    assert before.keys() == after.keys()
+    changed = {n for n in before if before[n] != after[n]}
+    assert changed
+    assert all(n.startswith("images/") and n.endswith(".png") for n in changed), changed
+    assert any(n.endswith("-front.png") for n in changed), changed
+
+
+@pytest.mark.parametrize("command", ["verify", "export"])
+def test_a_bad_template_stops_verify_and_export_located(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = _template(tmp_path / "bad", SHIPPED.replace("  per_row: 2", "  per_row: two"))
+    line = SHIPPED.splitlines().index("  per_row: 2") + 1
+    report = tmp_path / "report.md"
+    argv = {
+        "verify": ["verify", str(GAME), "--report", str(report)],
+        "export": ["export", "vassal", str(GAME), "--out", str(tmp_path / "out")],
+    }[command]
+    assert main([*argv, "--templates", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad / 'counter.yaml'}:{line}:" in err
+    assert re.search(rf"counter\.yaml:{line}:\d+: steps\.per_row", err), err
+    assert "Traceback" not in err
+    assert not report.exists()
+    assert not (tmp_path / "out").exists()

@@ -1,5 +1,6 @@
 """Reference cards: the combat results table, shifts, modifiers, terrain effects, sequence of play, every
-other table, victory and special rules, two cards to a page.
+other table, victory and special rules, two cards to a page (or one card a page, at its own size, for a card
+service: ``--cards-per-page 1``).
 
 Each fact is printed from its one source in the model: the CRT from ``game.combat.crt``, the terrain effects
 from ``game.terrain``, the turn record's reinforcements from ``game.reinforcements()``.  The blocks are
@@ -22,9 +23,10 @@ from reportlab.platypus import Flowable, Frame, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
-from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, render_pdf, text_width
+from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, page_bleed, register_fonts, render_pdf, text_width
 from ..errors import warn
 from ..templates import Heading, card_layout
+from ..tiling import TRIM_SAFE_MARGIN
 from .fit import LONG_WORD, MIN_TEXT_PT, fit_line, soft_hyphens
 from .style import DEFAULT_COLORS, colour, combat_facts, draw_pattern
 
@@ -40,6 +42,7 @@ __all__ = [
     "render",
     "sequence_blocks",
     "shift_blocks",
+    "single_card_size",
     "story",
 ]
 
@@ -1084,27 +1087,33 @@ def card_regions(options: BuildOptions) -> Callable[[int], Region]:
     return region
 
 
-def _card_chrome(game: Game, st: Styles) -> Callable[[Canvas, int, Region], Region]:
+def _card_chrome(game: Game, st: Styles, *, trim: float | None = None) -> Callable[[Canvas, int, Region], Region]:
+    """Draw a card's frame and title; return the area its charts may use.  With ``trim`` (a single card's page,
+    :func:`single_card_size`), the card has no outline: its colours fill the page, which stands ``trim`` points
+    outside the region, and run on into the page bleed; the title and charts stay where they are on the region."""
     tpl = card_layout()
     bar = tpl.title_bar
     bar_h, pad, radius = bar.height, tpl.padding, tpl.corner_radius
 
     def chrome(c: Canvas, index: int, r: Region) -> Region:
         x, y, w, h = r
-        c.setStrokeColor(st.c("panel_edge"))
-        c.setLineWidth(tpl.edge_line)
-        c.setFillColor(st.c("panel"))
-        c.roundRect(x, y, w, h, radius, stroke=1, fill=1)
-        c.setFillColor(st.c("panel_head"))
-        p = c.beginPath()
-        p.roundRect(x, y + h - bar_h, w, bar_h, radius)
-        c.saveState()
-        clip = c.beginPath()
-        clip.rect(x, y + h - bar_h, w, bar_h)
-        c.clipPath(clip, stroke=0, fill=0)
-        c.drawPath(p, stroke=0, fill=1)
-        c.restoreState()
-        c.rect(x, y + h - bar_h, w, bar_h / 2, stroke=0, fill=1)
+        if trim is not None:
+            _full_bleed_frame(c, st, r, trim, bar_h)
+        else:
+            c.setStrokeColor(st.c("panel_edge"))
+            c.setLineWidth(tpl.edge_line)
+            c.setFillColor(st.c("panel"))
+            c.roundRect(x, y, w, h, radius, stroke=1, fill=1)
+            c.setFillColor(st.c("panel_head"))
+            p = c.beginPath()
+            p.roundRect(x, y + h - bar_h, w, bar_h, radius)
+            c.saveState()
+            clip = c.beginPath()
+            clip.rect(x, y + h - bar_h, w, bar_h)
+            c.clipPath(clip, stroke=0, fill=0)
+            c.drawPath(p, stroke=0, fill=1)
+            c.restoreState()
+            c.rect(x, y + h - bar_h, w, bar_h / 2, stroke=0, fill=1)
         c.setFillColor(st.c("#ffffff"))
         right = f"Reference card {index + 1}"
         rw = text_width(right, bar.label_size, FONT)
@@ -1125,14 +1134,44 @@ def _card_chrome(game: Game, st: Styles) -> Callable[[Canvas, int, Region], Regi
     return chrome
 
 
+def _full_bleed_frame(c: Canvas, st: Styles, r: Region, trim: float, bar_h: float) -> None:
+    """A single card's background and title bar, to the page's edges and on into the page bleed (art to the bleed,
+    as card services ask): drawn ``trim`` points past the region and the bleed further, so that a cut anywhere in
+    the bleed shows no white edge.  No outline: a line along the cut would show every drift of the cutter."""
+    x, y, w, h = r
+    out = trim + page_bleed(c)
+    c.setFillColor(st.c("panel"))
+    c.rect(x - out, y - out, w + 2 * out, h + 2 * out, stroke=0, fill=1)
+    c.setFillColor(st.c("panel_head"))
+    c.rect(x - out, y + h - bar_h, w + 2 * out, bar_h + out, stroke=0, fill=1)
+
+
+def single_card_size(options: BuildOptions) -> tuple[float, float]:
+    """The page (the trim) of one card with ``--cards-per-page 1``: the card of the two-up page, the same size so
+    that its charts pour exactly as they do there, grown by the 1/8 in safe zone on every side
+    (:data:`forge.tiling.TRIM_SAFE_MARGIN`), so that its title and charts keep that far inside the cut."""
+    _, _, w, h = card_regions(options)(0)
+    return (w + 2 * TRIM_SAFE_MARGIN, h + 2 * TRIM_SAFE_MARGIN)
+
+
 def render(game: Game, options: BuildOptions) -> bytes:
-    """Reference cards, two to a page of ``options.paper``."""
+    """Reference cards, two to a page of ``options.paper``; or, with ``options.cards_per_page`` 1, each card its
+    own page of :func:`single_card_size`, its colours to the page's edges (and into the page bleed)."""
     st = Styles.make(options)
     region = card_regions(options)
-    _, _, w, _ = region(0)
+    _, _, w, h = region(0)
     avail = w - 2 * card_layout().padding
+    title = f"{game.game.title}: reference cards"
+    if options.cards_per_page == 1:
+        inset = TRIM_SAFE_MARGIN
+
+        def single(c: Canvas) -> None:
+            chrome = _card_chrome(game, st, trim=inset)
+            flow(c, story(game, st, avail), regions_per_page=1, region=lambda _: (inset, inset, w, h), chrome=chrome)
+
+        return render_pdf(single_card_size(options), single, title=title)
 
     def draw(c: Canvas) -> None:
         flow(c, story(game, st, avail), regions_per_page=2, region=region, chrome=_card_chrome(game, st))
 
-    return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: reference cards")
+    return render_pdf(options.paper_size(), draw, title=title)

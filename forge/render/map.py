@@ -1881,20 +1881,36 @@ def _half_plane(poly: Sequence[tuple[float, float]], axis: int, limit: float, si
 BLEED_REACH = 0.01
 """How close (points) a hex must come to the trim to count as reaching it (the tabletop grid's squares end on it)."""
 
+_Edge = tuple[int, float, int, float, float]
 
-def _bleed_strips(
-    ctx: _Ctx, geom: MapGeometry, w: float, h: float, bleed: float
-) -> dict[str | None, list[list[tuple[float, float]]]]:
-    """Rectangles that run each hex the sheet's trim cuts (or that ends on it) straight out to the bleed's edge,
-    by terrain: the cut's span of the hex, extended across a corner when it reaches the neighbouring edge.  What
-    lies on the trim line continues into the bleed, so a cut that drifts outward shows no white sliver."""
-    out: dict[str | None, list[list[tuple[float, float]]]] = {}
+
+def _trim_edges(w: float, h: float, bleed: float) -> tuple[_Edge, ...]:
+    """The trim's four edges, top, bottom, left, right, each as (the axis across it, the trim line, the side its
+    bleed lies on, the bleed's edge, the length of the trim along it)."""
+    return ((1, 0.0, -1, -bleed, w), (1, h, 1, h + bleed, w), (0, 0.0, -1, -bleed, h), (0, w, 1, w + bleed, h))
+
+
+def _band(edge: _Edge, bleed: float) -> tuple[float, float, float, float]:
+    """The bleed band outside ``edge`` as ``x, y, w, h``, the corners included (nothing of the trim)."""
+    axis, line, _sign, outer, length = edge
+    a, b = sorted((line, outer))
+    return (-bleed, a, length + 2 * bleed, b - a) if axis == 1 else (a, -bleed, b - a, length + 2 * bleed)
+
+
+def _across(edge: _Edge, along: float, at: float) -> tuple[float, float]:
+    """The point ``along`` the edge at ``at`` across it (sheet coordinates)."""
+    return (along, at) if edge[0] == 1 else (at, along)
+
+
+def _bleed_spans(geom: MapGeometry, w: float, h: float, bleed: float) -> list[tuple[Cell, int, float, float]]:
+    """Each hex the sheet's trim cuts (or that ends on it), with the edge (an index of :func:`_trim_edges`) and the
+    span of the trim line it covers, within the trim."""
+    out: list[tuple[Cell, int, float, float]] = []
     r = BLEED_REACH
-    # (axis across the edge, the trim line, the side the hex must reach, the bleed's edge, the other axis' length)
-    edges = ((1, 0.0, -1, -bleed, w), (1, h, 1, h + bleed, w), (0, 0.0, -1, -bleed, h), (0, w, 1, w + bleed, h))
+    edges = _trim_edges(w, h, bleed)
     for cell in geom.grid.cells():
         corners = geom.corners(cell)
-        for axis, line, sign, outer, length in edges:
+        for k, (axis, line, sign, _outer, length) in enumerate(edges):
             reach = max(p[axis] for p in corners) if sign > 0 else min(p[axis] for p in corners)
             if sign * (reach - line) < -r:
                 continue  # the hex does not reach this edge
@@ -1903,19 +1919,150 @@ def _bleed_strips(
                 continue
             along = [p[1 - axis] for p in part]
             lo, hi = max(min(along), 0.0), min(max(along), length)
-            if hi - lo <= r:
-                continue
+            if hi - lo > r:
+                out.append((cell, k, lo, hi))
+    return out
+
+
+def _bleed_strips(
+    ctx: _Ctx, spans: list[tuple[Cell, int, float, float]], edges: tuple[_Edge, ...], bleed: float
+) -> dict[str | None, list[list[tuple[float, float]]]]:
+    """Rectangles that run each hex the sheet's trim cuts (or that ends on it) straight out to the bleed's edge,
+    by terrain: the cut's span of the hex, extended across a corner when it reaches the neighbouring edge.  What
+    lies on the trim line continues into the bleed, so a cut that drifts outward shows no white sliver.  The
+    corners belong to the top and bottom strips: no two rectangles of one terrain overlap (they are filled as
+    one path, even-odd, where an overlap would be a hole)."""
+    out: dict[str | None, list[list[tuple[float, float]]]] = {}
+    r = BLEED_REACH
+    for cell, k, lo, hi in spans:
+        axis, line, _sign, outer, length = edges[k]
+        if axis == 1:
             lo = -bleed if lo <= r else lo
             hi = length + bleed if hi >= length - r else hi
-            a, b = sorted((line, outer))
-            rect = [(lo, a), (hi, a), (hi, b), (lo, b)] if axis == 1 else [(a, lo), (b, lo), (b, hi), (a, hi)]
-            out.setdefault(ctx.terrain_of[cell], []).append(rect)
+        a, b = sorted((line, outer))
+        rect = [(lo, a), (hi, a), (hi, b), (lo, b)] if axis == 1 else [(a, lo), (b, lo), (b, hi), (a, hi)]
+        out.setdefault(ctx.terrain_of[cell], []).append(rect)
     return out
+
+
+def _bleed_sides(
+    spans: list[tuple[Cell, int, float, float]], edges: tuple[_Edge, ...]
+) -> list[tuple[int, float]]:
+    """Where the hexes' outlines cross the trim: the sides of the strips (:func:`_bleed_strips`) that are not at a
+    corner, each once, as (edge index, position along the edge), sorted."""
+    r = BLEED_REACH
+    sides: set[tuple[int, float]] = set()
+    for _cell, k, lo, hi in spans:
+        length = edges[k][4]
+        sides.update((k, round(v, 6)) for v in (lo, hi) if r < v < length - r)
+    return sorted(sides)
+
+
+def _trim_crossing(
+    a: tuple[float, float], b: tuple[float, float], edge: _Edge
+) -> tuple[float, float] | None:
+    """Where the segment ``a``-``b`` leaves the trim across ``edge`` (or ends on it, coming from inside), within
+    the edge's length; None when it stays inside, lies along the trim line or runs wholly outside (a part past the
+    trim is drawn whole there)."""
+    axis, line, sign, _outer, length = edge
+    r = BLEED_REACH
+    da, db = sign * (a[axis] - line), sign * (b[axis] - line)  # above 0: past the trim
+    if da > db:
+        a, b, da, db = b, a, db, da
+    if db < -r or da >= -r:
+        return None
+    t = 1.0 if db <= r else -da / (db - da)
+    p = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+    return p if 0.0 <= p[1 - axis] <= length else None
+
+
+def _is_bridge(fid: str, game: m.Game) -> bool:
+    """A bridge is drawn across its hexside's middle (:func:`_draw_hexside`), not along it: nothing runs on."""
+    return "bridge" in f"{fid} {game.terrain[fid].name}".lower()
+
+
+def _draw_bleed_lines(
+    pen: Pen, ctx: _Ctx, lay: MapLayout, spans: list[tuple[Cell, int, float, float]], bleed: float
+) -> None:
+    """The hex lines and hexside features (rivers, borders) that cross the trim, run straight on to the bleed's
+    edge as the strips of terrain between them do (:func:`_bleed_strips`): each in its own edge's bleed band,
+    so nothing inside the trim changes.  Drawn under the grid, whose hexes past the trim are drawn whole."""
+    game, geom = ctx.game, lay.geometry
+    edges = _trim_edges(lay.sheet_w, lay.sheet_h, bleed)
+    texture = min(geom.size, PATTERN_MAX)
+    sides = _bleed_sides(spans, edges)
+    features: list[tuple[str, tuple[float, float], int]] = []
+    for hs in game.map.hexsides:
+        try:
+            seg = geom.side_segment(Hexside.between(ctx.grid.parse(hs.between[0]), ctx.grid.parse(hs.between[1])))
+        except ValueError:
+            continue
+        for k, edge in enumerate(edges):
+            p = _trim_crossing(seg[0], seg[1], edge)
+            if p is not None:
+                features += [(fid, p, k) for fid in hs.features if fid in game.terrain and not _is_bridge(fid, game)]
+    for k, edge in enumerate(edges):
+        mine = [v for j, v in sides if j == k]
+        theirs = [(fid, p) for fid, p, j in features if j == k]
+        if not (mine or theirs):
+            continue
+        _axis, line, _sign, outer, _length = edge
+        with pen.c.saved():
+            pen.clip_rect(*_band(edge, bleed))
+            for v in mine:
+                pen.polyline([_across(edge, v, line), _across(edge, v, outer)], stroke="hex_edge",
+                             width=max(0.45, geom.size / 200), cap=0)  # fmt: skip
+            for fid, p in theirs:
+                along = p[1 - edge[0]]
+                _draw_hexside(pen, ctx, fid, game.terrain[fid], (p, _across(edge, along, outer)), texture)
+
+
+def _draw_bleed_paths(pen: Pen, ctx: _Ctx, lay: MapLayout, bleed: float) -> None:
+    """A road (any path) whose end lies past the trim, heading out, runs straight on to the bleed's edge, in that
+    edge's bleed band (a path ends at a hex's centre: one past the trim is a hex drawn whole there).  A path that
+    ends inside the trim ends there: it does not reach the trim, and nothing inside the trim changes."""
+    game, geom = ctx.game, lay.geometry
+    edges = _trim_edges(lay.sheet_w, lay.sheet_h, bleed)
+    texture = min(geom.size, PATTERN_MAX)
+    r = BLEED_REACH
+    for path in game.map.paths:
+        if path.kind not in game.terrain or len(path.hexes) < 2:
+            continue
+        try:
+            pts = [geom.center(ctx.grid.parse(h)) for h in path.hexes]
+        except ValueError:
+            continue
+        tips: list[tuple[float, float] | None] = []
+        bands: list[_Edge] = []
+        for end, prev in ((pts[-1], pts[-2]), (pts[0], pts[1])):
+            dx, dy = end[0] - prev[0], end[1] - prev[1]
+            run = math.hypot(dx, dy)
+            tip = None
+            for edge in edges if run > 0 else ():
+                axis, line, sign, outer, _length = edge
+                past, heading = sign * (end[axis] - line), sign * (dx, dy)[axis] / run
+                reach = (outer - end[axis]) * sign / heading if past > r and heading > 0 else 0.0
+                if reach > 0:  # to the bleed's edge
+                    tip = (end[0] + dx / run * reach, end[1] + dy / run * reach)
+                    bands.append(edge)
+                    break
+            tips.append(tip)
+        if not bands:
+            continue
+        # The whole path again with its ends run on, in the bands only: there it is the same road stroke for
+        # stroke, so the run-on joins it without a seam (a stroke of its own would put its end cap across it).
+        longer = [*([tips[1]] if tips[1] else []), *pts, *([tips[0]] if tips[0] else [])]
+        for edge in dict.fromkeys(bands):
+            with pen.c.saved():
+                pen.clip_rect(*_band(edge, bleed))
+                _draw_path(pen, path.kind, game.terrain[path.kind], longer, texture)
 
 
 def _draw_sheet(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int, bleed: float = 0.0) -> None:
     """One whole sheet in sheet coordinates; with a page ``bleed`` (a page a print shop trims), the paper and the
-    hexes the trim cuts run on past it by that much (:func:`_bleed_strips`), and nothing inside the trim moves."""
+    hexes the trim cuts run on past it by that much (:func:`_bleed_strips`), with the hex lines and hexside
+    features that cross the trim (:func:`_draw_bleed_lines`) and the roads that leave it (:func:`_draw_bleed_paths`);
+    nothing inside the trim moves."""
     sheet = lay.pages[page]
     if bleed > 0:
         pen.rect(-bleed, -bleed, lay.sheet_w + 2 * bleed, lay.sheet_h + 2 * bleed, fill="paper")
@@ -1924,14 +2071,18 @@ def _draw_sheet(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int, bleed: float = 0
     if sheet.kind == "map" and bleed > 0:
         with pen.c.saved():
             pen.clip_rect(-bleed, -bleed, lay.sheet_w + 2 * bleed, lay.sheet_h + 2 * bleed)
-            strips = _bleed_strips(ctx, lay.geometry, lay.sheet_w, lay.sheet_h, bleed)
+            edges = _trim_edges(lay.sheet_w, lay.sheet_h, bleed)
+            spans = _bleed_spans(lay.geometry, lay.sheet_w, lay.sheet_h, bleed)
+            strips = _bleed_strips(ctx, spans, edges, bleed)
             texture = min(lay.geometry.size, PATTERN_MAX)
             for tid in [t for t in ctx.game.terrain if t in strips] + ([None] if None in strips else []):
                 pattern = ctx.game.terrain[tid].pattern if tid is not None else m.Pattern.HATCH
                 ink = _ink(ctx.game.terrain[tid].colour) if tid is not None else "unknown"
                 pen.polygons(strips[tid], fill=_terrain_fill(ctx, tid))
                 pen.pattern(strips[tid], pattern, ink, texture)
+            _draw_bleed_lines(pen, ctx, lay, spans, bleed)
             _draw_grid(pen, ctx, lay.geometry)
+            _draw_bleed_paths(pen, ctx, lay, bleed)
         if not lay.title_on_map:
             _compact_title(pen, ctx, lay, page)
     elif sheet.kind == "map":

@@ -16,12 +16,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pypdf import PdfReader
 
 from .. import model as m
 from ..errors import Finding
 from ..notation import Strength
+
+if TYPE_CHECKING:
+    from ..templates import Templates
 
 WINDOW = 400
 """How far past the previous row a row may start: room for a page break with a repeated header."""
@@ -437,12 +441,21 @@ def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
     return chk.findings
 
 
-def roundtrip(game: m.Game) -> list[Finding]:
+def roundtrip(game: m.Game, *, templates: Templates | None = None) -> list[Finding]:
     """Build the cards and the map in memory and check what they print against the data the engine uses; check
     the counter sheets' and the map's layout as they are drawn and the cards' from their PDF (:mod:`forge.layout`:
     ``print-layout``).
 
-    The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read."""
+    The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read.  Drawn with
+    the layout ``templates`` (``forge verify --templates``, :func:`forge.templates.load`; None: the shipped ones),
+    as ``forge build --templates`` draws them."""
+    from ..templates import use
+
+    with use(templates):
+        return _roundtrip(game)
+
+
+def _roundtrip(game: m.Game) -> list[Finding]:
     from ..builder import BuildOptions
     from ..render import cards
 
