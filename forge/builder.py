@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # BuildOptions alone (verify --no-print-check, the estimate) 
     from .errors import BuildWarning
     from .templates import Templates
 
-COMPONENTS = ("map", "counters", "cards", "handout", "images")
+COMPONENTS = ("map", "counters", "cards", "handout", "images", "board")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
 
 

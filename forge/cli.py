@@ -635,7 +635,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--only",
         type=_components,
-        help="comma-separated components: map,counters,cards,handout,images (SVG + 300 dpi PNG per counter face)",
+        help="comma-separated components: map,counters,cards,handout,images (SVG + 300 dpi PNG per counter face),"
+        "board (each map sheet whole as a 300 dpi PNG, for services that print a board from an image)",
     )
     b.add_argument("--counter-size", choices=COUNTER_SIZES, help="counter edge (default 5/8in)")
     b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")

@@ -56,6 +56,11 @@ HANDOUT_BYTES, HANDOUT_SECONDS = 3e3, 1.2e-3
 IMAGE_BYTES, IMAGE_SECONDS = 40e3, 10e-3
 """One counter face as an SVG and a 300 dpi PNG (cairosvg), held until written (measured 16-25 KB and 5.5 ms)."""
 
+BOARD_PIXEL_BYTES, BOARD_PIXEL_SECONDS = 12, 0.2e-6
+"""One pixel of a 300 dpi board image (``--only board``): pdfium's bitmap, Pillow's RGB copy and the PNG, and the
+time to rasterise and compress it (measured on the large kit's 22 x 34 in sheet, 67 million pixels: about 10 bytes
+and 0.15 microseconds a pixel).  A sheet of more than about 80 million pixels is thus refused for memory."""
+
 COUNTERS_PER_PAGE_5_8 = 120
 """Counters of 5/8 in on a Letter page (for the page count only)."""
 
@@ -248,6 +253,27 @@ def estimate(game: m.Game, options: BuildOptions) -> Estimate:
                 limit="faces",
             )
         )
+    if "board" in options.only:
+        import dataclasses
+
+        from .builder import page_bleed
+
+        whole = _map_part(game, dataclasses.replace(options, tile=False))
+        bleed = page_bleed(options)
+        sw, sh = map_sheet(game)
+        px = math.ceil((sw + 2 * bleed) / 72 * 300) * math.ceil((sh + 2 * bleed) / 72 * 300)
+        parts.append(
+            Part(
+                what=f"--only board: a {sw / 72:,.0f} x {sh / 72:,.0f} in map sheet as a 300 dpi image of "
+                f"{_fmt(px)} pixels",
+                seconds=whole.seconds + px * BOARD_PIXEL_SECONDS,
+                bytes=whole.bytes + px * BOARD_PIXEL_BYTES,
+                pages=0,
+                ops=whole.ops,
+                path=("map", "sheet") if game.map.sheet else ("map", "grid"),
+                limit="pixels",
+            )
+        )
     return Estimate(tuple(parts))
 
 
@@ -296,6 +322,11 @@ def _advice(game: m.Game, options: BuildOptions, est: Estimate, part: Part) -> s
         f = max(1, faces(game))
         room = _room(part.bytes / f, part.seconds / f, est, part)
         return f"at most about {_about(room)} faces (expected fewer units, or the PDF counter sheets instead)"
+    if part.limit == "pixels":
+        return (
+            f"at most about {MAX_BYTES / BOARD_PIXEL_BYTES / 1e6:,.0f} million pixels a sheet (expected a smaller "
+            "map sheet, or map.pdf, which is vector, instead)"
+        )
     n = max(1, pieces(game))
     room = _room(part.bytes / n, part.seconds / n, est, part)
     return f"at most about {_about(room)} counters with these options (expected fewer units, copies or markers)"
