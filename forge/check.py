@@ -455,7 +455,7 @@ class _Checker:
 
     def check_die_rows(self, path: PathT, rows: list[str]) -> None:
         """Each row label reads as the die results it covers ('3', '2-4', '6+'): the engine and the cards use them."""
-        from .rules.combat import row_range  # deferred: most checks need no combat engine
+        from .notation import row_range
 
         for r, label in enumerate(rows):
             try:

@@ -87,6 +87,9 @@ if getattr(yaml, "__with_libyaml__", False):
     _EventSource: Any = _CEvents
 else:  # pragma: no cover
     _EventSource = _Events
+"""The parser tried first: libyaml's where PyYAML has it (about 4x faster on a game file), else the pure-Python one.
+PyYAML's pure-Python parser is the reference: libyaml's events are used only for documents it reads the same way
+(:func:`parse_yaml`; tests/test_yaml_c.py compares the two)."""
 
 
 class _Stop(Exception):
@@ -95,6 +98,22 @@ class _Stop(Exception):
     def __init__(self, mark: Any, message: str) -> None:
         self.mark = mark
         self.message = message
+
+
+_REREAD_MAX = 1 << 20
+"""A text libyaml refuses is read again by the pure-Python parser up to this many characters (game files are
+about 100 KB; a refusal at the end of an 8 MiB text would otherwise take tens of seconds)."""
+
+
+class _PurePython(Exception):
+    """libyaml's events for this document may differ from PyYAML's: read it with the pure-Python parser instead."""
+
+
+class _Syntax(Exception):
+    """The parser refused the document (its own message, located): ``error`` is the LoadError to report."""
+
+    def __init__(self, error: LoadError) -> None:
+        self.error = error
 
 
 @dataclass
@@ -107,6 +126,7 @@ class _Frame:
     key_is_merge: bool = False
     merged: set[str] = field(default_factory=set)
     seen: dict[str, int] = field(default_factory=dict)
+    flow: bool = False
 
 
 class _Composer:
@@ -115,8 +135,9 @@ class _Composer:
     Aliases share the anchored value; the number of values an alias stands for is charged to a budget, so an
     alias bomb stops early instead of expanding."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, libyaml: bool = False) -> None:
         self.file = file
+        self.libyaml = libyaml  # stop where libyaml reads differently from PyYAML (_PurePython)
         self.doc = Document(None)
         self.problems: list[Problem] = []
         self.budget = MAX_NODES
@@ -147,7 +168,10 @@ class _Composer:
                     raise _Stop(ev.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
                 path = self.child_path(ev)
                 container: Any = [] if isinstance(ev, yaml.SequenceStartEvent) else {}
-                self.stack.append(_Frame(container, path, ev.anchor))
+                if self.libyaml and ev.tag == "!":
+                    raise _PurePython
+                flow = bool(ev.flow_style) or bool(self.stack and self.stack[-1].flow)
+                self.stack.append(_Frame(container, path, ev.anchor, flow=flow))
                 self.doc.marks.setdefault(path, (ev.start_mark.line + 1, ev.start_mark.column + 1))  # type: ignore[union-attr]
             elif isinstance(ev, yaml.SequenceEndEvent | yaml.MappingEndEvent):
                 frame = self.stack.pop()
@@ -174,8 +198,14 @@ class _Composer:
             self.problem(ev.start_mark, self.peek_path(), f"tag {tag!r} is not allowed (plain YAML values only)")
 
     def scalar(self, ev: Any, events: Any) -> Any:
-        self.check_tag(ev)
         v = ev.value
+        in_flow = bool(self.stack and self.stack[-1].flow)
+        if self.libyaml and (ev.tag == "!" or (in_flow and not ev.style and (not v or "?" in v))):
+            # Where libyaml and PyYAML part (tests/test_yaml_c.py): the non-specific tag "!" (libyaml: a string,
+            # PyYAML: resolved); an empty plain value in a flow collection ("{x: }": marked at the next token, not
+            # after the colon); "?" inside a plain value in a flow collection (PyYAML refuses "[x?]").
+            raise _PurePython
+        self.check_tag(ev)
         if ev.tag is not None and ev.tag != "!":
             tag = ev.tag
         elif not ev.style and ev.implicit[0]:
@@ -304,6 +334,45 @@ _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 """YAML's line breaks (str.splitlines also breaks at form feeds and other separators, which YAML does not)."""
 
 
+def _compose(source: Any, text: str, file: str) -> _Composer:
+    """``text`` read with the event parser ``source``.  Raises :class:`_Syntax` when the parser refuses it,
+    :class:`LoadError` for what forge refuses in it, and (libyaml only) :class:`_PurePython`."""
+    libyaml = source is not _Events  # libyaml counts a ReaderError's offset in UTF-8 bytes
+    events: Any = None
+    comp = _Composer(file, libyaml)
+    try:
+        events = source(text)  # PyYAML's pure-Python reader checks every character here
+        comp.run(events)
+    except _Stop as e:
+        raise LoadError([Problem(file, e.mark.line + 1, e.mark.column + 1, "", e.message)]) from None
+    except UnicodeEncodeError:  # a lone surrogate in a str (never from _decode): libyaml cannot take it
+        if not libyaml:
+            raise
+        raise _PurePython from None
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = " ".join(x for x in (e.context, e.problem) if x)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        raise _Syntax(LoadError([Problem(file, line, col, "", f"invalid YAML: {what}")])) from None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow, at a character offset
+        prefix = text.encode("utf-8")[: e.position].decode("utf-8", "ignore") if libyaml else text[: e.position]
+        before = _LINE_BREAK.split(prefix)
+        line, col = len(before), len(before[-1]) + 1
+        code = e.character if isinstance(e.character, int) else ord(str(e.character)[:1] or "?")
+        msg = f"character U+{code:04X} is not allowed in YAML (no control characters but tab and line breaks; "
+        msg += "use an escape in quotes)"
+        raise _Syntax(LoadError([Problem(file, line, col, "", msg)])) from None
+    except yaml.YAMLError as e:
+        raise _Syntax(LoadError([Problem(file, None, None, "", f"invalid YAML: {e}")])) from None
+    finally:
+        dispose = getattr(events, "dispose", None)
+        if dispose:
+            dispose()
+    if comp.problems:
+        raise LoadError(comp.problems)
+    return comp
+
+
 def _short(v: str) -> str:
     """A value for a message: its repr, cut to 30 characters with its length when it is longer than 40."""
     return repr(v) if len(v) <= 40 else f"{v[:30]!r}... ({len(v)} characters)"
@@ -337,43 +406,43 @@ def _decode(raw: bytes, file: str) -> str:
     return text
 
 
-def parse_yaml(text: str, file: str) -> Document:
-    """Parse one YAML document into plain data with marks; raise LoadError on any syntax problem."""
-    events = _EventSource(text)
-    comp = _Composer(file)
-    try:
-        comp.run(events)
-    except _Stop as e:
-        raise LoadError([Problem(file, e.mark.line + 1, e.mark.column + 1, "", e.message)]) from None
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        what = " ".join(x for x in (e.context, e.problem) if x)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-        raise LoadError([Problem(file, line, col, "", f"invalid YAML: {what}")]) from None
-    except yaml.reader.ReaderError as e:  # a character YAML does not allow, at a character offset
-        libyaml = _EventSource is not _Events  # libyaml counts the offset in UTF-8 bytes
-        prefix = text.encode("utf-8")[: e.position].decode("utf-8", "ignore") if libyaml else text[: e.position]
-        before = _LINE_BREAK.split(prefix)
-        line, col = len(before), len(before[-1]) + 1
-        code = e.character if isinstance(e.character, int) else ord(str(e.character)[:1] or "?")
-        msg = f"character U+{code:04X} is not allowed in YAML (no control characters but tab and line breaks; "
-        msg += "use an escape in quotes)"
-        raise LoadError([Problem(file, line, col, "", msg)]) from None
-    except yaml.YAMLError as e:
-        raise LoadError([Problem(file, None, None, "", f"invalid YAML: {e}")]) from None
-    finally:
-        dispose = getattr(events, "dispose", None)
-        if dispose:
-            dispose()
-    if comp.problems:
-        raise LoadError(comp.problems)
+def parse_yaml(text: str, file: str, top: str = "a mapping with a 'game' key") -> Document:
+    """Parse one YAML document into plain data with marks; raise LoadError on any syntax problem (or when the top
+    level is not a mapping: ``top`` says what was expected there).
+
+    PyYAML's pure-Python parser decides what a document means.  libyaml's, about 4x faster, reads it first where it
+    is installed, and its reading stands where the two are known to agree (tests/test_yaml_c.py compares their
+    events): a text that ends with a line break and holds no tab and no byte-order mark (past the first character;
+    :func:`_decode` drops that one), and whose events avoid the few constructs they read differently
+    (:meth:`_Composer.scalar`).  Otherwise the pure-Python parser reads it.  A document libyaml refuses is read again
+    by the pure-Python parser, which has the last word: its data when it accepts the document, else libyaml's
+    message (the one forge gives with libyaml installed); past :data:`_REREAD_MAX` characters libyaml's refusal
+    stands (the pure-Python parser reads about 1 MB a second)."""
+    comp: _Composer | None = None
+    if _EventSource is not _Events and text.endswith("\n") and "\t" not in text and "\ufeff" not in text:
+        try:
+            comp = _compose(_EventSource, text, file)
+        except _PurePython:
+            pass
+        except _Syntax as refused:
+            if len(text) > _REREAD_MAX:
+                raise refused.error from None
+            try:
+                comp = _compose(_Events, text, file)
+            except (_Syntax, LoadError):
+                raise refused.error from None
+    if comp is None:
+        try:
+            comp = _compose(_Events, text, file)
+        except _Syntax as refused:
+            raise refused.error from None
     if comp.doc.data is None and not comp.done:
         raise LoadError([Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")])
     if not isinstance(comp.doc.data, dict):
         kind = "a list" if isinstance(comp.doc.data, list) else "a single value"
         if comp.doc.data is None:
             raise LoadError([Problem(file, None, None, "", "the file holds no YAML document (expected a mapping)")])
-        raise LoadError([Problem(file, 1, 1, "", f"the top level is {kind}; expected a mapping with a 'game' key")])
+        raise LoadError([Problem(file, 1, 1, "", f"the top level is {kind}; expected {top}")])
     return comp.doc
 
 
@@ -513,31 +582,38 @@ def _schema_problems(
 # ------------------------------------------------------------------------------------------------- public API
 def load(path: str | Path) -> m.Game:
     """Load and check one game file; raise :class:`LoadError` with every problem found."""
+    return loads(read_regular(path), str(path))
+
+
+def read_regular(path: str | Path, expected: str = "a YAML game file") -> bytes:
+    """The bytes of ``path``, a regular file of at most :data:`MAX_BYTES` (a game file, a layout template), or a
+    :class:`LoadError` naming it and what was ``expected`` there."""
     import os
 
     file = str(path)
     p = Path(path)
     if not file:  # Path("") is the current folder: say what was given instead
-        raise LoadError([Problem("''", None, None, "", "an empty file name (expected a YAML game file)")])
+        raise LoadError([Problem("''", None, None, "", f"an empty file name (expected {expected})")])
     if "\0" in file:
         raise LoadError([Problem(file, None, None, "", "a file name cannot contain a NUL character")])
     try:
-        # Only a regular file is a game: a FIFO would block the open, a device (/dev/zero) never ends.  Stat
+        # Only a regular file is read: a FIFO would block the open, a device (/dev/zero) never ends.  Stat
         # first, then open without blocking and stat the open file, in case another file took its place.
-        _regular(file, os.stat(p).st_mode)
+        _regular(file, os.stat(p).st_mode, expected)
         with os.fdopen(os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as fh:
-            _regular(file, os.fstat(fh.fileno()).st_mode)
+            _regular(file, os.fstat(fh.fileno()).st_mode, expected)
             raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise LoadError([Problem(file, None, None, "", "no such file")]) from None
+        what = "a symbolic link to a file that does not exist" if os.path.islink(p) else "no such file"
+        raise LoadError([Problem(file, None, None, "", what)]) from None
     except OSError as e:
         raise LoadError([Problem(file, None, None, "", f"cannot read the file ({e.strerror})")]) from None
     if len(raw) > MAX_BYTES:
         raise LoadError([Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")])
-    return loads(raw, file)
+    return raw
 
 
-def _regular(file: str, mode: int) -> None:
+def _regular(file: str, mode: int, expected: str = "a YAML game file") -> None:
     """Raise a :class:`LoadError` unless ``mode`` is a regular file's."""
     import stat
 
@@ -550,7 +626,7 @@ def _regular(file: str, mode: int) -> None:
         (stat.S_ISSOCK(mode), "a socket"),
     ]
     kind = next((name for hit, name in kinds if hit), "not a file")
-    raise LoadError([Problem(file, None, None, "", f"is {kind}, not a regular file (expected a YAML game file)")])
+    raise LoadError([Problem(file, None, None, "", f"is {kind}, not a regular file (expected {expected})")])
 
 
 def loads(raw: bytes | str, file: str = "<string>") -> m.Game:

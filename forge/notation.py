@@ -188,3 +188,28 @@ def fraction(text: str | int | float) -> Fraction:
     if value <= 0:
         raise ValueError(f"{_shown(text)}: a multiplier must be positive")
     return value
+
+
+_ROW_NUMBER = re.compile(r"-?\d+")
+_ROW_RANGE = re.compile(r"^\s*(-?\d+)\s*[-–]\s*(-?\d+)\s*$")
+_ROW_AT_LEAST = re.compile(r"^\s*(?:≥|>=)\s*(-?\d+)\s*$|^\s*(-?\d+)\s*(?:\+|or more)\s*$")
+_ROW_AT_MOST = re.compile(r"^\s*(?:≤|<=)\s*(-?\d+)\s*$|^\s*(-?\d+)\s*(?:-|or less)\s*$")
+
+
+def row_range(label: str) -> tuple[int | None, int | None]:
+    """Die values a CRT row covers, inclusive, None for an open end: ``"3"``, ``"2-4"``, ``"≥6"``, ``"6+"``, ``"≤1"``.
+    (Here, not in the combat engine, so that ``forge check`` reads the die-row labels without importing the engine.)
+
+    >>> row_range("2-4"), row_range("≥6"), row_range("1 or less")
+    ((2, 4), (6, None), (None, 1))
+    """
+    s = label.strip()
+    if _ROW_NUMBER.fullmatch(s):
+        return int(s), int(s)
+    if m := _ROW_RANGE.match(s):
+        return int(m.group(1)), int(m.group(2))
+    if m := _ROW_AT_LEAST.match(s):
+        return int(m.group(1) or m.group(2)), None
+    if m := _ROW_AT_MOST.match(s):
+        return None, int(m.group(1) or m.group(2))
+    raise ValueError(f"{label!r} is not a die-roll row (expected '3', '2-4', '≥6', '6+' or '≤1')")

@@ -26,13 +26,17 @@ not through the recording canvas, so the rest of a card template is checked by i
 from __future__ import annotations
 
 import json
+import os
+import types
+import typing
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
@@ -68,9 +72,22 @@ SIZES = ("1/2in", "9/16in", "5/8in", "3/4in")
 
 Positive = Field(gt=0.0, le=2.0)
 
+DOCUMENTED = "forge.templates_documented"
+"""This module loaded once more under this name reads its fields' docstrings, for the JSON Schemas' descriptions
+(:func:`schema_json`); reading them costs about 20 ms, which no build needs (docs/PERFORMANCE.md, start-up)."""
+
+_SHIPPED_STAMP = {COUNTER_FILE: (5662, 0xB6778919), CARD_FILE: (2392, 0xEC49337F)}
+"""(size, CRC-32) of the shipped templates that tests/test_startup.py validates: files with these bytes are
+read without validation (pydantic's validators for these models are never built in a build that uses the shipped
+templates: about 40 ms).  A shipped file with other bytes (edited in place) is validated like a user's copy."""
+
 
 class _Part(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    # defer_build: the validators are built only when a template is validated (a user's --templates copy, or an
+    # edited shipped file); the shipped templates are constructed without them (_construct).
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", use_attribute_docstrings=__name__ == DOCUMENTED, defer_build=True
+    )
 
 
 class _Placed(_Part):
@@ -367,15 +384,28 @@ class CardTemplate(_Part):
         return U.length(self.margin)
 
 
+def _not_both(self: Any) -> Any:
+    """A per-size override places a part by x or right (y or bottom), not both: the other is the template's."""
+    for a, b in (("x", "right"), ("y", "bottom")):
+        if getattr(self, a) is not None and getattr(self, b) is not None:
+            raise ValueError(f"give either {a!r} or {b!r} (one of them, not both)")
+    return self
+
+
 def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
-    """``model`` with every field optional (a per-size override gives only what changes)."""
+    """``model`` with every field optional (a per-size override gives only what changes), with the same bounds: an
+    override that :meth:`CounterTemplate.at` merges into a valid layout is a valid layout."""
     fields: dict[str, Any] = {}
     for key, f in model.model_fields.items():
         tp: Any = f.annotation
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             tp = _partial(tp, tp.__name__ + "Override")
+        elif f.metadata:
+            tp = Annotated[(tp, *f.metadata)]  # the field's bounds (ge, le ...)
         fields[key] = (tp | None, Field(None, description=f.description))
-    return create_model(name, __config__=ConfigDict(frozen=True, extra="forbid"), **fields)
+    validators = {"_not_both": model_validator(mode="after")(_not_both)} if issubclass(model, _Placed) else {}
+    config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    return create_model(name, __config__=config, __validators__=validators, **fields)  # type: ignore[arg-type]
 
 
 LayoutOverride: Any = _partial(CounterLayout, "LayoutOverride")
@@ -390,18 +420,26 @@ class CounterTemplate(CounterLayout):
     """Per counter size: any of the parts above, with only the values that change at that size."""
 
     def at(self, size: str | None) -> CounterLayout:
-        """The layout at counter size ``size`` (``5/8in``): this template with that size's overrides."""
-        base = self.model_dump(exclude={"sizes"})
+        """The layout at counter size ``size`` (``5/8in``): this template with that size's overrides.  Not validated
+        again: the template and its overrides were (the overrides have the layout's bounds, and place a part from
+        one edge of each pair at most), so the merge is a valid layout (tests/test_startup.py checks it)."""
+        values = {key: getattr(self, key) for key in CounterLayout.model_fields}
         over = self.sizes.get(size) if size else None  # type: ignore[call-overload]
         if over is not None:
-            for key, value in over.model_dump(exclude_none=True).items():
-                if isinstance(value, dict):
+            for key in type(over).model_fields:
+                value = getattr(over, key)
+                if value is None:
+                    continue
+                if isinstance(value, BaseModel):
+                    part = values[key]
+                    merged = {k: getattr(part, k) for k in type(part).model_fields}
+                    given = {k: v for k in type(value).model_fields if (v := getattr(value, k)) is not None}
                     for a, b in (("x", "right"), ("y", "bottom"), ("right", "x"), ("bottom", "y")):
-                        if a in value and b in base[key]:
-                            base[key][b] = None  # the override places it from the other edge
-                    value = {**base[key], **value}
-                base[key] = value
-        return CounterLayout.model_validate(base)
+                        if a in given and b in merged:
+                            merged[b] = None  # the override places it from the other edge
+                    value = type(part).model_construct(**{**merged, **given})
+                values[key] = value
+        return CounterLayout.model_construct(**values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -443,20 +481,25 @@ def _size_name(points: float) -> str | None:
 
 # --------------------------------------------------------------------------------------------------- reading
 def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise LoadError([Problem(str(path), None, None, "", f"cannot read the template ({e.strerror})")]) from None
+    """The bytes of a template: a regular file of at most 8 MiB, like a game file (a FIFO would block, /dev/zero
+    never end), else a located :class:`LoadError`."""
+    from .loader import read_regular
+
+    return read_regular(path, "a YAML layout template")
 
 
-def _parse(path: Path, model: type[_T]) -> tuple[_T, Source]:
+def _parse(path: Path, model: type[_T], trusted: bool = False) -> tuple[_T, Source]:
+    """The template in ``path``, validated; constructed without validation when ``trusted`` and the file's bytes are
+    the shipped ones that the tests validate (:data:`_SHIPPED_STAMP`)."""
     from .loader import _decode, _schema_problems, parse_yaml
 
     file = str(path)
     raw = _read(path)
     if not raw.strip():
         raise LoadError([Problem(file, None, None, "", "the template is empty (expected a mapping of layout values)")])
-    doc = parse_yaml(_decode(raw, file), file)
+    doc = parse_yaml(_decode(raw, file), file, top="a mapping of layout values")
+    if trusted and _SHIPPED_STAMP.get(path.name) == stamp(raw):
+        return _construct(model, doc.data), Source(file, doc)
     try:
         tpl = model.model_validate(doc.data)
     except ValidationError as e:
@@ -470,6 +513,9 @@ def load(folder: str | Path | None = None) -> Templates:
     every file at once)."""
     if folder is None:
         return _shipped()
+    if not str(folder):  # Path("") is the current folder: say what was given instead
+        what = "an empty folder name (--templates expects a folder of templates)"
+        raise LoadError([Problem("''", None, None, "", what)])
     d = Path(folder)
     if not d.is_dir():
         what = "no such folder" if not d.exists() else "is not a folder"
@@ -477,12 +523,12 @@ def load(folder: str | Path | None = None) -> Templates:
     shipped = _shipped()
     problems: list[Problem] = []
     counter, counter_source, card = shipped.counter, shipped.counter_source, shipped.card
-    if (d / COUNTER_FILE).exists():
+    if os.path.lexists(d / COUNTER_FILE):  # a broken link or a link loop is an error, not a missing file
         try:
             counter, counter_source = _parse(d / COUNTER_FILE, CounterTemplate)
         except LoadError as e:
             problems += e.problems
-    if (d / CARD_FILE).exists():
+    if os.path.lexists(d / CARD_FILE):
         try:
             card, card_source = _parse(d / CARD_FILE, CardTemplate)
             problems += check_card(card, card_source)
@@ -501,9 +547,47 @@ def shipped() -> Templates:
 
 @lru_cache(maxsize=1)
 def _shipped() -> Templates:
-    counter, source = _parse(SHIPPED / COUNTER_FILE, CounterTemplate)
-    card, _ = _parse(SHIPPED / CARD_FILE, CardTemplate)
+    counter, source = _parse(SHIPPED / COUNTER_FILE, CounterTemplate, trusted=True)
+    card, _ = _parse(SHIPPED / CARD_FILE, CardTemplate, trusted=True)
     return Templates(counter, source, card)
+
+
+def stamp(raw: bytes) -> tuple[int, int]:
+    """(size, CRC-32) of a template file's bytes: tells the validated shipped templates from edited ones."""
+    return len(raw), zlib.crc32(raw)
+
+
+def _construct(model: type[_T], data: dict[str, Any]) -> _T:
+    """``data``, read from a template that passes validation, as ``model`` without validating it again: what
+    ``model.model_validate(data)`` gives (tests/test_startup.py compares their reprs), minus the cost of building
+    pydantic's validators.  Nested mappings become their models; whole numbers in number fields become floats."""
+    fields = model.model_fields
+    return model.model_construct(**{key: _value(fields[key].annotation, value) for key, value in data.items()})
+
+
+def _value(tp: Any, value: Any) -> Any:
+    tp = _bare(tp)
+    args = _members(tp)
+    if isinstance(value, dict):
+        if typing.get_origin(tp) is dict:
+            return {k: _value(typing.get_args(tp)[1], v) for k, v in value.items()}
+        cls = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)), None)
+        return _construct(cls, value) if cls is not None else value
+    if type(value) is int and float in args and int not in args:
+        return float(value)
+    return value
+
+
+def _bare(tp: Any) -> Any:
+    """``tp`` without ``Annotated`` (an override's bounds)."""
+    return typing.get_args(tp)[0] if typing.get_origin(tp) is Annotated else tp
+
+
+def _members(tp: Any) -> tuple[Any, ...]:
+    """The types a union ``tp`` is made of, nested unions and ``Annotated`` undone; ``(tp,)`` for another type."""
+    if typing.get_origin(tp) not in (typing.Union, types.UnionType):
+        return (tp,)
+    return tuple(m for a in typing.get_args(tp) for m in _members(_bare(a)))
 
 
 # ------------------------------------------------------------------------------------------------ current
@@ -547,17 +631,79 @@ def check_card(card: CardTemplate, source: Source) -> list[Problem]:
     if card.margin_pt + 1e-9 < PRINTABLE_MARGIN:
         need = f"{PRINTABLE_MARGIN / 72 * 25.4:g} mm"
         return [source.problem(("margin",), f"{card.margin!r} puts the cards in the printer margin (at least {need})")]
-    return []
+    return _check_card_room(card, source)
+
+
+CARD_ROOM = (144.0, 72.0)
+"""The least room (points across, down) the charts of a card may have: 2 x 1 in.  Less, and a chart cannot be
+printed even cut short (a card whose room is negative would take no chart at all)."""
+
+
+def _check_card_room(card: CardTemplate, source: Source) -> list[Problem]:
+    """The room a card leaves its charts, on the smallest card of every paper: two cards to a page, ``margin``
+    around and between them, the title bar and ``padding`` inside (as :func:`forge.render.cards.card_regions` and
+    its chrome lay them out: the charts start ``padding`` below the bar and end 0.8 x ``padding`` above the foot)."""
+    from . import units as U
+
+    m, pad, bar = card.margin_pt, card.padding, card.title_bar.height
+    worst: tuple[float, float, str] | None = None
+    for paper, (pw_text, ph_text) in U.PAPER.items():
+        w = U.length(pw_text) - 2 * m - 2 * pad
+        h = (U.length(ph_text) - 3 * m) / 2 - bar - 1.2 * pad
+        if (w < CARD_ROOM[0] or h < CARD_ROOM[1]) and (worst is None or min(w, h) < min(worst[0], worst[1])):
+            worst = (w, h, paper)
+    if worst is None:
+        return []
+    w, h, paper = worst
+    # Name the measure this template changed (the margin, the padding or the title bar), the padding when none.
+    base = _shipped().card
+    key: tuple[str, ...] = next(
+        (k for k, a, b in (
+            (("padding",), pad, base.padding),
+            (("margin",), m, base.margin_pt),
+            (("title_bar", "height"), bar, base.title_bar.height),
+        ) if a != b),
+        ("padding",),
+    )
+    return [
+        source.problem(
+            key,
+            f"margin {card.margin}, padding {pad:g} and title_bar.height {bar:g} leave the charts of a card "
+            f"{w:.0f} x {h:.0f} pt on {paper} paper (expected at least {CARD_ROOM[0]:g} x {CARD_ROOM[1]:g} pt: "
+            "a smaller margin, padding or title bar)",
+        )
+    ]
 
 
 # ------------------------------------------------------------------------------------------------- schema
 def schema_json(kind: str = "counter") -> str:
     """The JSON Schema of templates/<kind>.yaml (templates/<kind>.schema.json): ``counter`` or ``card``."""
-    model: type[BaseModel] = CounterTemplate if kind == "counter" else CardTemplate
+    documented = _documented()
+    model: type[BaseModel] = documented.CounterTemplate if kind == "counter" else documented.CardTemplate
     schema = model.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"Hexforge {kind} template"
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def _documented() -> Any:
+    """This module loaded once more as :data:`DOCUMENTED`, whose models read their fields' docstrings."""
+    import importlib.util
+    import sys
+
+    if DOCUMENTED in sys.modules:
+        return sys.modules[DOCUMENTED]
+    spec = importlib.util.spec_from_file_location(DOCUMENTED, Path(__file__))
+    if spec is None or spec.loader is None:  # pragma: no cover - this very file
+        raise ImportError(f"cannot load {DOCUMENTED}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[DOCUMENTED] = module  # pydantic resolves the annotations through sys.modules
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[DOCUMENTED]
+        raise
+    return module
 
 
 if __name__ == "__main__":  # python -m forge.templates counter|card > templates/<kind>.schema.json

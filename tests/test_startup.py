@@ -69,6 +69,8 @@ def test_check_imports_no_renderer() -> None:
     assert "yaml" in names
     assert under(names, RENDERERS) == []
     assert under(names, ("forge.builder", "forge.verifier", "forge.estimate")) == []
+    # the die-row labels are read by forge.notation, not the combat engine; layout templates are a build's
+    assert under(names, ("forge.rules", "forge.templates")) == []
 
 
 def test_verify_without_the_print_check_imports_no_renderer() -> None:
@@ -108,3 +110,67 @@ def test_unprintable_characters_are_the_complement_of_yamls_printable_set() -> N
     reference = re.compile(f"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\U0010ffff]|[{_NONCHARACTERS}]")
     assert _UNPRINTABLE.findall(every) == reference.findall(every)
     assert len(reference.findall(every)) > 2048  # the surrogates at least
+
+
+def test_the_shipped_templates_are_built_without_validation_as_validation_builds_them() -> None:
+    """A build reads the shipped templates without pydantic's validators (forge.templates._construct: ~40 ms a run);
+    what it builds is what validation builds (repr shows float against int), at every counter size."""
+    from forge import templates as T
+    from forge.loader import _decode, parse_yaml
+
+    for name, model in ((T.COUNTER_FILE, T.CounterTemplate), (T.CARD_FILE, T.CardTemplate)):
+        raw = (T.SHIPPED / name).read_bytes()
+        data = parse_yaml(_decode(raw, name), name).data
+        validated = model.model_validate(data)
+        built = T._construct(model, data)
+        assert repr(built) == repr(validated)
+        assert built == validated
+        # the stamp that lets a build skip validation is these bytes' (a shipped file edited in place is validated)
+        assert T._SHIPPED_STAMP[name] == T.stamp(raw), (
+            f"forge/templates.py: _SHIPPED_STAMP[{name!r}] = ({len(raw)}, 0x{T.stamp(raw)[1]:08X})"
+        )
+    shipped = T.shipped()
+    assert repr(shipped.counter) == repr(T.CounterTemplate.model_validate(shipped.counter.model_dump()))
+    # with per-size overrides too (the shipped file has none yet), whole numbers in number fields included
+    text = (T.SHIPPED / T.COUNTER_FILE).read_text(encoding="utf-8")
+    assert "\nsizes: {}\n" in text
+    text = text.replace("\nsizes: {}\n", "\nsizes:\n  1/2in: {strength: {size: 1, right: 0}, padding: 0}\n")
+    data = parse_yaml(text, "counter.yaml").data
+    validated, built = T.CounterTemplate.model_validate(data), T._construct(T.CounterTemplate, data)
+    assert repr(built) == repr(validated)
+    assert repr(built.at("1/2in")) == repr(validated.at("1/2in"))
+
+
+def test_a_size_override_merges_into_the_layout_validation_gives() -> None:
+    """CounterTemplate.at merges a size's overrides without validating again: the same layout as validating the
+    merge, for overrides that move a part to the other edge, change a number, or both."""
+    from forge import templates as T
+
+    base = T.shipped().counter.model_dump()
+    base["sizes"] = {
+        "1/2in": {"label": {"right": 0.1}, "strength": {"size": 0.25, "bottom": 0.05}, "padding": 0.05},
+        "3/4in": {"steps": {"y": 0.5, "r": 0.05}, "frame": {"inset": 0.1}},
+    }
+    tpl = T.CounterTemplate.model_validate(base)
+    for size in (*T.SIZES, None):
+        merged = tpl.at(size)
+        again = T.CounterLayout.model_validate(merged.model_dump())
+        assert repr(merged) == repr(again), size
+    assert tpl.at("1/2in").label.x is None
+    assert tpl.at("1/2in").label.right == 0.1
+    assert tpl.at("3/4in").steps.bottom is None
+
+
+def test_an_override_out_of_bounds_or_placed_twice_is_refused_where_it_is_written() -> None:
+    """The overrides carry the layout's bounds and place a part from one edge of each pair, so that every merge is a
+    valid layout (an out-of-bounds override used to end in a traceback when the merge was validated)."""
+    import pytest
+    from pydantic import ValidationError
+
+    from forge import templates as T
+
+    base = T.shipped().counter.model_dump()
+    for override, field in (({"strength": {"size": 50}}, "size"), ({"label": {"x": 0.1, "right": 0.2}}, "label")):
+        with pytest.raises(ValidationError) as info:
+            T.CounterTemplate.model_validate({**base, "sizes": {"1/2in": override}})
+        assert field in str(info.value)

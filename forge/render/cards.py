@@ -19,7 +19,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Frame, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, Frame, KeepInFrame, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
@@ -243,18 +243,18 @@ def _plain_lines(markup: str) -> list[str]:
     return [unescape(_TAG.sub("", part)) for part in re.split(r"<br\s*/?>", markup)]
 
 
-def _natural(v: Any, size: float, bold: bool = False) -> tuple[float, float]:
-    """(natural width, narrowest sensible width) of a cell at ``size``."""
+def _natural(v: Any, size: float, bold: bool = False, pad: float = 8.0) -> tuple[float, float]:
+    """(natural width, narrowest sensible width) of a cell at ``size``, with ``pad`` points of cell padding."""
     if isinstance(v, Flowable):
         w = float(getattr(v, "width", 20))
-        return w + 7, w + 7
+        return w + pad - 1, w + pad - 1
     font = FONT_BOLD if bold or "<b>" in str(v) else FONT
     lines = _plain_lines(str(v))
     widest = max(text_width(ln, size, font) for ln in lines) if lines else 0.0
     # A word longer than LONG_WORD letters can break (esc puts soft hyphens in it): it asks for no more room.
     words = [w.replace("\xad", "")[: LONG_WORD + 1] for ln in lines for w in ln.split()]
     longest_word = max((text_width(w, size, font) for w in words), default=0.0)
-    return widest + 8, min(widest, max(longest_word, 22.0)) + 8
+    return widest + pad, min(widest, max(longest_word, 22.0)) + pad
 
 
 def auto_widths(
@@ -270,10 +270,11 @@ def auto_widths(
     n = len(header)
     nat = [0.0] * n
     low = [0.0] * n
-    floor = [8.0] * n  # what a column cannot give up: a drawing's width, or a letter and the cell padding
+    pad = max(8.0, 2 * card_layout().table.padding_x + 2)  # the cells' padding, left and right, and some air
+    floor = [pad] * n  # what a column cannot give up: a drawing's width, or a letter and the cell padding
     for ri, r in enumerate([list(header), *[list(r) for r in rows]]):
         for i, v in enumerate(r[:n]):
-            a, b = _natural(v, size, bold=ri == 0)
+            a, b = _natural(v, size, bold=ri == 0, pad=pad)
             nat[i], low[i] = max(nat[i], a), max(low[i], b)
             if isinstance(v, Flowable):
                 floor[i] = max(floor[i], b)
@@ -329,6 +330,9 @@ def grid_table(
     heights = None if row_height is None else [None] + [row_height] * (len(data) - 1)
     t = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, hAlign="LEFT")
     tb = card_layout().table
+    # The template's cell padding, but never more than leaves a column a point of room (reportlab refuses a cell
+    # narrower than its padding): a wide padding in a user's card.yaml meets a narrow column of a wide table.
+    pad_x = max(0.0, min(tb.padding_x, (min(widths, default=2.0) - 1.0) / 2))
     cmds: list[tuple[Any, ...]] = [
         ("FONTNAME", (0, 0), (-1, -1), FONT),  # not reportlab's default Helvetica, which a print service rejects
         ("BACKGROUND", (0, 0), (-1, 0), st.c("panel_head")),
@@ -337,8 +341,8 @@ def grid_table(
         ("BOX", (0, 0), (-1, -1), tb.outline, st.c("panel_edge")),
         ("TOPPADDING", (0, 0), (-1, -1), tb.padding_y),
         ("BOTTOMPADDING", (0, 0), (-1, -1), tb.padding_y),
-        ("LEFTPADDING", (0, 0), (-1, -1), tb.padding_x),
-        ("RIGHTPADDING", (0, 0), (-1, -1), tb.padding_x),
+        ("LEFTPADDING", (0, 0), (-1, -1), pad_x),
+        ("RIGHTPADDING", (0, 0), (-1, -1), pad_x),
     ]
     if zebra:
         for i in range(2, len(data), 2):
@@ -1057,7 +1061,8 @@ def flow(
                 continue
             if not placed:  # too big for a whole empty region and cannot split: print what fits, visibly cut
                 items.pop(0)
-                items.insert(0, _too_big(f))
+                if not isinstance(f, _Cut):  # once: what a region with no room at all cannot take even cut is left out
+                    items.insert(0, _too_big(f))
                 continue
             break
         used += 1
@@ -1066,12 +1071,14 @@ def flow(
 
 
 def _too_big(f: Flowable) -> Flowable:
-    from reportlab.platypus import KeepInFrame
-
     text = " ".join(_plain_lines(getattr(f, "text", "") or "")) or type(f).__name__
     short = text if len(text) <= 40 else text[:37] + "..."
     warn((), f"reference card: {short!r} is taller than a whole card and cannot be split; only what fits is printed")
-    return KeepInFrame(0, 0, [f], mode="truncate")
+    return _Cut(0, 0, [f], mode="truncate")
+
+
+class _Cut(KeepInFrame):
+    """A flowable cut to what fits its region (:func:`_too_big`)."""
 
 
 # ------------------------------------------------------------------------------------------------ the cards

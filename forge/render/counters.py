@@ -90,6 +90,8 @@ WRITE_IN = re.compile(r"(?<![^\W\d_])\?(?![^\W\d_])")
 """A ``?`` that stands for a number (not one ending a word, as in "Surrender?"): printed as a write-in box."""
 _STAND_IN = "\u25a1"  # measured (and fitted) in place of a write-in box: a little wider than a digit
 _WRITE_IN_FILL, _WRITE_IN_EDGE = "#ffffff", "#000000"
+WRITE_IN_BOX = "write-in box"
+"""The label of a write-in box's frame (the layout check tells it from the text around it)."""
 
 
 # ----------------------------------------------------------------------------------------------- text helpers
@@ -167,7 +169,7 @@ def draw_write_in_text(
     for i, run in enumerate(text.split(_STAND_IN)):
         if i:
             bx, bw, bh = x0 + box_w * wi.inset, box_w * wi.width, size * wi.height
-            with c.frame("symbol", bx, y - size * wi.top, bw, bh, "write-in box"):
+            with c.frame("symbol", bx, y - size * wi.top, bw, bh, WRITE_IN_BOX):
                 lw = max(wi.min_line_pt, size * wi.line)
                 c.rect(bx, y - size * wi.top, bw, bh, fill=_WRITE_IN_FILL, stroke=_WRITE_IN_EDGE, width=lw)
             boxes.append((bx, y - size * wi.top, bw, bh))
@@ -1097,6 +1099,11 @@ def _samples() -> list[Face]:
         unit("XL", "1-1", UnitType.HQ, set_code="A"),
         Face("marker", bg, ink, text="Out of Supply", set_code="A"),
         Face("plain", bg, ink, "2/101", set_code="A", frame=True),
+        # What the faces above leave out: a one-letter label or back (the largest type, never shrunk to fit),
+        # brackets (deeper than digits), write-in boxes in a strength, a marker's text and the entry circle.
+        unit("B", "[?]-(3)", UnitType.ARMOUR, entry_turn="?", entry_hex="W"),
+        Face("marker", bg, ink, text="? VP", set_code="A"),
+        Face("plain", bg, ink, "B"),
     ]
 
 
@@ -1157,8 +1164,8 @@ def _where(tpl: CounterTemplate, part: str, sizes: list[str]) -> tuple[str | int
 
 
 def _violations(rec: Recorder, touch: float) -> Iterator[tuple[tuple[str, ...], str]]:
-    """(parts, message) for each text that leaves its face and each overlap of two parts on one face (texts and
-    symbols alike: unlike on a map, no two parts of a counter are drawn to share room)."""
+    """(parts, message) for each text or symbol that leaves its face and each overlap of two parts on one face (texts
+    and symbols alike: unlike on a map, no two parts of a counter are drawn to share room)."""
     items = rec.items
 
     def lineage(i: int) -> tuple[str | None, int | None]:
@@ -1179,12 +1186,18 @@ def _violations(rec: Recorder, touch: float) -> Iterator[tuple[tuple[str, ...], 
         part, face = lineage(i)
         if part is None or face is None:
             continue
-        if it.kind == "text" and not it.box.inside(items[face].box, touch):
+        if not it.box.inside(items[face].box, touch):  # a symbol off its face lands on the next counter
             yield (part,), f"the {part} runs off the counter face"
         drawn.append((i, part, face))
     for n, (a, pa, fa) in enumerate(drawn):
         for b, pb, fb in drawn[n + 1 :]:
-            if fa != fb or pa == pb or items[a].box.overlap(items[b].box) <= touch:
+            if fa != fb or items[a].box.overlap(items[b].box) <= touch:
+                continue
+            if pa == pb:  # one part's own pieces: only a write-in box over the text around it is a fault
+                boxed = [x for x in (a, b) if items[x].label == WRITE_IN_BOX]
+                if len(boxed) != 1:
+                    continue
+                yield ("write_in", pa), "overlap"  # the write_in template part shapes the box
                 continue
             yield (pa, pb), "overlap"
 

@@ -54,7 +54,7 @@ from ..model import (
     TerrainType,
     Unknown,
 )
-from ..notation import DiffColumn, OddsColumn, fraction
+from ..notation import DiffColumn, OddsColumn, fraction, row_range  # row_range: re-exported
 
 Attack = Literal["normal", "all-out"]
 Role = Literal["attacking", "defending"]
@@ -860,29 +860,6 @@ def dice_sum(n: int, faces: int) -> dict[int, Fraction]:
                 nxt[s + f] += p / faces
         dist = dict(nxt)
     return dist
-
-
-_ROW_RANGE = re.compile(r"^\s*(-?\d+)\s*[-–]\s*(-?\d+)\s*$")
-_ROW_AT_LEAST = re.compile(r"^\s*(?:≥|>=)\s*(-?\d+)\s*$|^\s*(-?\d+)\s*(?:\+|or more)\s*$")
-_ROW_AT_MOST = re.compile(r"^\s*(?:≤|<=)\s*(-?\d+)\s*$|^\s*(-?\d+)\s*(?:-|or less)\s*$")
-
-
-def row_range(label: str) -> tuple[int | None, int | None]:
-    """Die values a row covers, inclusive, None for an open end: ``"3"``, ``"2-4"``, ``"≥6"``, ``"6+"``, ``"≤1"``.
-
-    >>> row_range("2-4"), row_range("≥6"), row_range("1 or less")
-    ((2, 4), (6, None), (None, 1))
-    """
-    s = label.strip()
-    if re.fullmatch(r"-?\d+", s):
-        return int(s), int(s)
-    if m := _ROW_RANGE.match(s):
-        return int(m.group(1)), int(m.group(2))
-    if m := _ROW_AT_LEAST.match(s):
-        return int(m.group(1) or m.group(2)), None
-    if m := _ROW_AT_MOST.match(s):
-        return None, int(m.group(1) or m.group(2))
-    raise ValueError(f"{label!r} is not a die-roll row (expected '3', '2-4', '≥6', '6+' or '≤1')")
 
 
 def row_for_die(rows: Sequence[str], die: int) -> int | None:
