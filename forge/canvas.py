@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
 from .pdf import FONT, FONT_BOLD, FONT_ITALIC, FONTS_DIR, register_fonts, text_width
@@ -886,6 +888,42 @@ class _Base:
 
 
 # ------------------------------------------------------------------------------------------------------- PDF
+@functools.lru_cache(maxsize=256)
+def _text_colour(fill: str) -> Any:
+    """``HexColor(fill)``, made once per colour (every hex label of a map sets its colour)."""
+    return HexColor(fill)
+
+
+def _text_code(
+    c: ReportlabCanvas, x: float, y: float, s: str, anchor: Anchor, subset: int | None = None
+) -> tuple[str, int] | None:
+    """The operators reportlab's ``drawString`` (``drawCentredString``, ``drawRightString`` for ``anchor`` middle
+    and end) writes for ``s`` at ``(x, y)`` in the canvas's font, formatted here without a text object: the same
+    string, and the same characters registered, in the same order, with the font's subsets (``splitString``),
+    and the subset it ends in.  With ``subset`` (the font subset a text object is in), the operators that continue
+    that text object instead: no ``BT``, the font only when the subset changes, no ``T*``.  None when reportlab
+    would take another road (a font that is not TrueType, a top-down canvas): draw it there.  Every hex label of a
+    map passes here."""
+    font = getFont(c._fontname)
+    if not font._dynamicFont or not c.bottomup:
+        return None
+    if anchor != "start":
+        width = font.stringWidth(s, c._fontsize)
+        x = x - 0.5 * width if anchor == "middle" else x - width
+    doc = c._doc
+    tf = f"{fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+    parts = []
+    current = -1 if subset is None else subset
+    for part, t in font.splitString(s, doc):
+        if part != current:
+            parts.append(f"{font.getSubsetInternalName(part, doc)} {tf}")
+            current = part
+        parts.append(f"({c._escape(t)}) Tj")
+    if subset is not None:
+        return f"1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} ET", current
+    return f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET", current
+
+
 class PdfCanvas(_Base):
     """Draws on a reportlab canvas, whose space is y *up*.
 
@@ -903,6 +941,13 @@ class PdfCanvas(_Base):
         self.c = c
         self.top = top
         self._tops: list[float] = []
+        self.join_text = False
+        """Let a text drawn right after another in the same font, size and colour continue its text object (one
+        ``BT``/``ET`` and one colour for a run of hex labels: a large map's, see :func:`_text_code`).  The page
+        looks the same; its operators are not reportlab's."""
+        self._run: tuple[list[str], str, str, float, str, int] | None = None
+        """The text object :attr:`join_text` may continue: the operator list, its last operator (the text), the
+        font, size and colour, and the font subset it ends in."""
         if recorder is not None:
             # reportlab's matrix maps its y-up user space to the surface's y-up space; ours is y down on both.
             a, b, cc, d, e, f = c._currentMatrix
@@ -985,6 +1030,11 @@ class PdfCanvas(_Base):
             pb = PathBatch(self.c, stroke=bool(s), fill=bool(f))
             top = self.top  # self._y inlined: every corner of every hex of a large map passes here
             for pts in polys:
+                own = getattr(pts, "pdf_polygon", None)  # a polygon that works out its own numbers (a map's hex)
+                parts = own(top) if own is not None else None
+                if parts is not None:
+                    pb.polygon_of(*parts)
+                    continue
                 flat: list[float] = []
                 for x, y in pts:
                     flat += (x, top - y)
@@ -1020,8 +1070,23 @@ class PdfCanvas(_Base):
         draw_pattern(self.c, [[(x, self._y(y)) for x, y in q] for q in polys], pattern, HexColor(ink), cell)
 
     def _text(self, x: float, y: float, s: str, font: str, size: float, anchor: Anchor, fill: str) -> None:
-        self.c.setFillColor(HexColor(fill))
+        ops: list[str] = self.c._code
+        run = self._run if self.join_text else None
+        # Nothing drawn since the last text, in this font and colour: the text object goes on.
+        if run is not None and ops and ops[-1] is run[1] and run[0] is ops and run[2:5] == (font, size, fill):
+            joined = _text_code(self.c, x, self._y(y), s, anchor, run[5])
+            if joined is not None:
+                ops[-1] = run[1][:-3]  # without its " ET"
+                ops.append(joined[0])
+                self._run = (ops, joined[0], font, size, fill, joined[1])
+                return
+        self.c.setFillColor(_text_colour(fill))
         self.c.setFont(font, size)
+        code = _text_code(self.c, x, self._y(y), s, anchor)
+        if code is not None:
+            self.c._code.append(code[0])
+            self._run = (self.c._code, code[0], font, size, fill, code[1]) if self.join_text else None
+            return
         draw = {"start": self.c.drawString, "middle": self.c.drawCentredString, "end": self.c.drawRightString}
         draw[anchor](x, self._y(y), s)
 

@@ -217,12 +217,31 @@ class _Encoded:
         return content
 
 
-def end_form_sealed(canvas: Canvas, name: str, end_form: Callable[[], None]) -> None:
+_PDFDOC_HOLES = tuple(map(chr, range(0x18, 0x20)))
+"""The ASCII characters reportlab's PDFDocEncoding codec does not map to themselves (it refuses them)."""
+
+
+def pdfdoc_bytes(text: str) -> bytes:
+    """``text`` encoded as reportlab encodes a stream's text (``pdfdocEnc``), the same bytes: operators are ASCII
+    (text strings are escaped), which encodes to itself, forty times faster than reportlab's charmap codec."""
+    from reportlab.pdfbase import pdfdoc
+
+    if text.isascii() and not any(c in text for c in _PDFDOC_HOLES):
+        return text.encode("ascii")
+    return pdfdoc.pdfdocEnc(text)
+
+
+def end_form_sealed(
+    canvas: Canvas, name: str, end_form: Callable[[], None], *, level: int = -1, ascii85: bool = True
+) -> None:
     """End the form XObject ``name`` being drawn on ``canvas`` (``end_form`` ends it) and encode its stream at
     once, as ``canvas.save()`` would (Flate, then ASCII85 when reportlab's ``useA85`` says so): the file is the
     same byte for byte.  A map sheet of a million hexes is thus held as its compressed bytes, not its text, until
     the document is written; and its text is compressed piece by piece (:func:`compact_code`'s chunks), never
-    joined and encoded whole, which would hold it three times over."""
+    joined and encoded whole, which would hold it three times over.  ``level`` is zlib's (-1: its default, as
+    reportlab's; a lower one trades bytes for time, and the file is no longer reportlab's byte for byte);
+    ``ascii85=False`` leaves the stream binary where reportlab's ``useA85`` would wrap it in ASCII85 (a fifth fewer
+    bytes to hold and write, and any PDF reader reads either)."""
     import zlib
 
     from reportlab import rl_config
@@ -242,14 +261,14 @@ def end_form_sealed(canvas: Canvas, name: str, end_form: Callable[[], None]) -> 
     if not form.compression:
         form.setStreamList(pieces)
         return
-    packer = zlib.compressobj()  # zlib.compress's parameters: the same bytes, whatever the pieces
+    packer = zlib.compressobj(level)  # zlib.compress's parameters: the same bytes, whatever the pieces
     packed = []
     step = 1 << 20
     run: list[str] = []  # small pieces are joined into runs of about a megabyte: fewer calls
 
     def emit(text: str) -> None:
         for at in range(0, len(text), step):  # a megabyte at a time: no whole encoded copy of a large piece
-            packed.append(packer.compress(pdfdoc.pdfdocEnc(text[at : at + step])))
+            packed.append(packer.compress(pdfdoc_bytes(text[at : at + step])))
 
     size = 0
     for k, piece in enumerate(pieces):
@@ -270,9 +289,10 @@ def end_form_sealed(canvas: Canvas, name: str, end_form: Callable[[], None]) -> 
     emit("".join(run))
     packed.append(packer.flush())
     content: Any = b"".join(packed)
-    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
-    if rl_config.useA85:
-        content = pdfdoc.PDFBase85Encode.encode(content)
+    a85 = rl_config.useA85 and ascii85
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if a85 else [pdfdoc.PDFZCompress]
+    if a85:  # as bytes: reportlab's save() would encode the text (pdfdocEnc), to the same bytes
+        content = pdfdoc_bytes(pdfdoc.PDFBase85Encode.encode(content))
     stream = pdfdoc.PDFStream(content=content, filters=[_Encoded(f.pdfname) for f in filters])
     stream.__Comment__ = "xobject form stream"
     form.stream = None

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, overload
 
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import model as m
@@ -351,6 +352,28 @@ class MapGeometry:
         return ((radius, 0.0), (radius / 2, h), (-(radius / 2), h), (-radius, 0.0), (-(radius / 2), -h),
                 (radius / 2, -h))
 
+    def pdf_polygon(self, c: Cell, top: float) -> tuple[float, float, Iterator[float], str, str] | None:
+        """:meth:`_Corners.pdf_polygon`: the corners of ``c`` are ``(ox + (x + dx), top - (oy + (y + dy)))`` in
+        reportlab's space, ``(x, y)`` its centre; their numbers are kept per ``x`` and per ``y``."""
+        offsets = self._hex_offsets
+        if offsets is None:
+            return None
+        x, y = self._grid_center(c)
+        cache = self._pdf_corners
+        if cache[0] != top:
+            cache[:] = [top, {}, {}]
+        xs, ys = cache[1].get(x), cache[2].get(y)
+        if xs is None:
+            xs = cache[1][x] = _pdf_axis([self.ox + (x + dx) for dx, _ in offsets])
+        if ys is None:
+            ys = cache[2][y] = _pdf_axis([top - (self.oy + (y + dy)) for _, dy in offsets])
+        return xs[0], ys[0], map(math.hypot, xs[1], ys[1]), f"{xs[2][0]} {ys[2][0]}", _HEX_REST.format(*xs[2], *ys[2])
+
+    @functools.cached_property
+    def _pdf_corners(self) -> list[Any]:
+        """:meth:`pdf_polygon`'s numbers: ``[top, per x, per y]``."""
+        return [None, {}, {}]
+
     def side_segment(self, s: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
         (ax, ay), (bx, by) = self.grid.side_segment(s, self.size)
         return (self.ox + ax, self.oy + ay), (self.ox + bx, self.oy + by)
@@ -363,6 +386,18 @@ class MapGeometry:
     def inner(self) -> float:
         """Radius of the circle inscribed in a cell."""
         return self.size / 2
+
+
+def _pdf_axis(values: list[float]) -> tuple[float, list[float], list[str]]:
+    """One axis of a hex's six corners (reportlab's space) as :meth:`MapGeometry.pdf_polygon` keeps it: the first
+    corner's, the differences from each corner to the next (the last back to the first: ``math.dist``'s, whose
+    sign does not count) and each one's ``fp_str``."""
+    diffs = [a - b for a, b in zip(values, [*values[1:], values[0]], strict=True)]
+    return values[0], diffs, [fp_str(v) for v in values]
+
+
+_HEX_REST = " ".join([f"{{{i}}} {{{6 + i}}} l" for i in range(1, 6)] + ["{0} {6} l", "h"])
+"""A hex's path after its ``m``, from its six x tokens then its six y tokens (``_polygon_code(6, False)``)."""
 
 
 # ===================================================================================================== context
@@ -424,7 +459,12 @@ class _TerrainOf(Mapping[Cell, str | None]):
         return iter(self._grid.cells())
 
     def __len__(self) -> int:
-        return sum(1 for _ in self._grid.cells())
+        return self._grid.columns * self._grid.rows
+
+    def any_unknown(self) -> bool:
+        """Whether any cell's terrain is unknown, without going through every cell: a listed one's, or the
+        default's when a cell is not listed."""
+        return None in self._known.values() or (self._default is None and len(self._known) < len(self))
 
 
 @dataclass
@@ -461,6 +501,8 @@ class _Ctx:
 
     @property
     def any_unknown(self) -> bool:
+        if isinstance(self.terrain_of, _TerrainOf):
+            return self.terrain_of.any_unknown()
         return any(t is None for t in self.terrain_of.values())
 
     @property
@@ -1710,9 +1752,23 @@ class _Corners(Sequence[tuple[float, float]]):
     def __bool__(self) -> bool:
         return True
 
+    def pdf_polygon(self, top: float) -> tuple[float, float, Iterator[float], str, str] | None:
+        """What :meth:`forge.render.style.PathBatch.polygon_of` needs to draw this hex on a PDF canvas whose
+        origin is ``top`` (reportlab's y of sheet y 0): the numbers and strings its polygon path would work out
+        from the corners, the same to the last bit, from those of its column and its row (a hex's corners share
+        their x with its column's, their y with its row's); None for a square grid."""
+        return self.geom.pdf_polygon(self.cell, top)
+
 
 COMPACT_EVERY = 2048
 """Hexes drawn between two joins of the PDF operators drawn so far (:func:`forge.pdf.compact_code`)."""
+FAST_PATHS_ABOVE = 20_000
+"""A map of more hexes than this is written faster, to other bytes for the same picture: its two forms are
+compressed at :data:`FAST_DEFLATE` and left binary (no ASCII85), and runs of hex labels share their text objects
+(:attr:`forge.canvas.PdfCanvas.join_text`).  tests/test_map_fastpaths.py holds both to the plain path's pixels."""
+FAST_DEFLATE = 2
+"""zlib's level for a large map's forms: about three times as fast as reportlab's (zlib's default, 6), for a
+sixth more bytes."""
 
 
 def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
@@ -1722,13 +1778,14 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
     rl = getattr(pen.c, "c", None)  # the reportlab canvas under a PdfCanvas
     recording = getattr(pen.c, "recorder", None) is not None
     # Without text only the listed hexes draw anything of their own (_draw_hex_content), in the grid's order.
-    cells = list(grid.cells()) if pen.text_enabled or recording else sorted(ctx.hexes, key=lambda c: (c.row, c.col))
+    every = pen.text_enabled or recording
+    cells = list(grid.cells()) if every else sorted(ctx.hexes, key=lambda c: (c.row, c.col))
     replay = ctx.replay if rl is not None and not recording else None
     if replay is None or pen.text_enabled or not replay.replay(rl):
         snap = replay.start(rl) if replay is not None and replay.armed and pen.text_enabled else None
         # One fill and one pattern per terrain, each over all its cells: far fewer PDF operators than per hex,
         # and the texture runs on across neighbouring hexes of one terrain.
-        polygons = [_Corners(geom, cell) for cell in grid.cells()]
+        polygons = [_Corners(geom, cell) for cell in (cells if every else grid.cells())]
         by_terrain: dict[str | None, list[_Corners]] = {}
         for poly in polygons:
             by_terrain.setdefault(ctx.terrain_of[poly.cell], []).append(poly)
@@ -1769,6 +1826,10 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
     big = grid.columns * grid.rows > COMPACT_EVERY  # only a large map reaches into reportlab's operators (forge.pdf)
     if big:
         compact_code_after(rl)  # the batched fills and lines above are long strings already
+    # A very large map's labels, drawn one after the other, share their text objects (PdfCanvas.join_text).
+    joined = pen.c if isinstance(pen.c, PdfCanvas) and grid.columns * grid.rows > FAST_PATHS_ABOVE else None
+    if joined is not None:
+        joined.join_text = True
     for k, cell in enumerate(cells):
         if not recording:  # the hex's frame is for the layout checker only
             _draw_hex_content(pen, ctx, geom, cell)
@@ -1780,6 +1841,8 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
                 _draw_hex_content(pen, ctx, geom, cell)
         if big and k % COMPACT_EVERY == COMPACT_EVERY - 1:
             compact_code(rl)
+    if joined is not None:
+        joined.join_text = False
 
 
 def _draw_hex_content(pen: Pen, ctx: _Ctx, geom: MapGeometry, cell: Cell) -> None:
@@ -2267,10 +2330,11 @@ def draw(
     # reportlab's internals (forge.pdf.end_form_sealed), so a map of ordinary size ends its forms the public way;
     # both give the same bytes.
     big = ctx.grid.columns * ctx.grid.rows > COMPACT_EVERY
+    fast = ctx.grid.columns * ctx.grid.rows > FAST_PATHS_ABOVE
 
     def end_form(name: str) -> None:
         if big:
-            end_form_sealed(c, name, forms.end_form)
+            end_form_sealed(c, name, forms.end_form, level=FAST_DEFLATE if fast else -1, ascii85=not fast)
         else:
             forms.end_form()
 
@@ -2348,6 +2412,8 @@ class Obstacles(list[tiling.Rect]):
     def __init__(self, rects: Sequence[tiling.Rect] = ()) -> None:
         super().__init__(rects)
         self._index: dict[tuple[int, int], list[int]] | None = None
+        self.strips: dict[tuple[float, float, float, float, bool], list[tuple[list[float], list[float]]]] = {}
+        """:func:`_strip_clearances` of a strip one tile has asked for and its neighbour has not yet."""
 
     def _cells(self, r: tiling.Rect) -> Iterator[tuple[int, int]]:
         b = self.BUCKET
@@ -2436,42 +2502,83 @@ def registration_points(
     r = strip.rect
     vertical = strip.side in ("left", "right")
     length = r.h if vertical else r.w
-    box = tiling.Rect(r.x - 72, r.y - 72, r.w + 144, r.h + 144)
-    near = [o for o in (obstacles.near(box) if isinstance(obstacles, Obstacles) else obstacles) if o.intersection(box)]
     _, size, tw = _overlap_label(strip)  # the strip's own label, at its middle, on the tile that owns it
     if vertical:
-        near.append(tiling.Rect(r.x + r.w / 2 - size * 0.75, r.y + r.h / 2 - tw / 2, size * 1.5, tw))
+        label = tiling.Rect(r.x + r.w / 2 - size * 0.75, r.y + r.h / 2 - tw / 2, size * 1.5, tw)
     else:
-        near.append(tiling.Rect(r.x + r.w / 2 - tw / 2, r.y + r.h / 2 - size * 0.75, tw, size * 1.5))
+        label = tiling.Rect(r.x + r.w / 2 - tw / 2, r.y + r.h / 2 - size * 0.75, tw, size * 1.5)
 
     def at(t: float) -> tuple[float, float]:
         return (r.x + r.w / 2, r.y + t) if vertical else (r.x + t, r.y + r.h / 2)
 
     # Beyond ``enough`` any point is clear enough, so a point need only be measured against the obstacles within
-    # ``enough`` of it along the strip (bins of that length): the others are farther, and change nothing.
+    # ``enough`` of it along the strip (bins of that length): the others are farther, and change nothing.  The
+    # label is measured apart: a clearance is the least distance to any obstacle, however they are grouped.
     enough = 4 * REG_REACH
     start = r.y if vertical else r.x
-    bins: dict[int, list[tuple[float, float, float, float]]] = {}
-    for o in near:
-        a0, a1 = (o.y, o.y + o.h) if vertical else (o.x, o.x + o.w)
-        for k in range(math.floor((a0 - start - enough) / enough), math.floor((a1 - start + enough) / enough) + 1):
-            bins.setdefault(k, []).append((o.x, o.y, o.x + o.w, o.y + o.h))
+    a0, a1 = (label.y, label.y + label.h) if vertical else (label.x, label.x + label.w)
+    k0, k1 = math.floor((a0 - start - enough) / enough), math.floor((a1 - start + enough) / enough)
+    box = ((label.x, label.y, label.x + label.w, label.y + label.h),)
     best: list[tuple[float, float]] = []  # (clearance, position along the strip), one per half
-    step = 3.6  # 0.05 in
-    for lo, hi, quarter in ((0.08, 0.5, 0.25), (0.5, 0.92, 0.75)):
+    for (_, _, quarter), (ts, clears) in zip(_HALVES, _strip_clearances(r, vertical, obstacles), strict=True):
         best_t, best_key = quarter * length, (-math.inf, 0.0)
-        t = lo * length
-        while t <= hi * length:
-            clear = min(_clear_of(*at(t), bins.get(math.floor(t / enough), ())), enough)
+        for t, clear in zip(ts, clears, strict=True):
+            if k0 <= math.floor(t / enough) <= k1:
+                clear = min(clear, _clear_of(*at(t), box))
             key = (clear, -abs(t - quarter * length))
             if key > best_key:
                 best_t, best_key = t, key
-            t += step
         best.append((best_key[0], best_t))
     # A mark that would cover something is left out when the strip's other mark is clear (one mark and the hex
     # lines still line the tiles up); a strip with no clear point keeps its clearer mark.
     kept = [(c, t) for c, t in best if c >= REG_REACH]
     return [at(t) for _, t in (kept or [max(best)])]
+
+
+_HALVES = ((0.08, 0.5, 0.25), (0.5, 0.92, 0.75))
+"""Where along a strip its two marks are looked for (fractions of its length), and the quarter mark each prefers."""
+
+
+def _strip_clearances(
+    r: tiling.Rect, vertical: bool, obstacles: Sequence[tiling.Rect]
+) -> list[tuple[list[float], list[float]]]:
+    """Per half of the strip ``r`` (:data:`_HALVES`): the positions along it that are tried (every 0.05 in) and
+    each one's clearance of ``obstacles``, at most ``4 * REG_REACH`` (enough: farther is as good).  Both tiles
+    that share a strip ask for it: an :class:`Obstacles` keeps the answer for the second."""
+    key = (r.x, r.y, r.w, r.h, vertical)
+    cache = obstacles.strips if isinstance(obstacles, Obstacles) else None
+    if cache is not None and key in cache:
+        return cache.pop(key)
+    length = r.h if vertical else r.w
+    bx0, by0, bx1, by1 = r.x - 72, r.y - 72, r.x - 72 + (r.w + 144), r.y - 72 + (r.h + 144)
+    box = tiling.Rect(r.x - 72, r.y - 72, r.w + 144, r.h + 144)
+    found = obstacles.near(box) if isinstance(obstacles, Obstacles) else obstacles
+    enough = 4 * REG_REACH
+    start = r.y if vertical else r.x
+    bins: dict[int, list[tuple[float, float, float, float]]] = {}
+    for o in found:
+        ox1, oy1 = o.x + o.w, o.y + o.h
+        # o.intersection(box) written out: a positive area in common
+        if min(ox1, bx1) - max(o.x, bx0) <= 1e-9 or min(oy1, by1) - max(o.y, by0) <= 1e-9:
+            continue
+        a0, a1 = (o.y, oy1) if vertical else (o.x, ox1)
+        for k in range(math.floor((a0 - start - enough) / enough), math.floor((a1 - start + enough) / enough) + 1):
+            bins.setdefault(k, []).append((o.x, o.y, ox1, oy1))
+    mid = r.x + r.w / 2 if vertical else r.y + r.h / 2
+    out = []
+    step = 3.6  # 0.05 in
+    for lo, hi, _ in _HALVES:
+        ts, clears = [], []
+        t = lo * length
+        while t <= hi * length:
+            x, y = (mid, r.y + t) if vertical else (r.x + t, mid)
+            ts.append(t)
+            clears.append(min(_clear_of(x, y, bins.get(math.floor(t / enough), ())), enough))
+            t += step
+        out.append((ts, clears))
+    if cache is not None:
+        cache[key] = out
+    return out
 
 
 def _scale_bar(pen: Pen, x: float, y: float) -> None:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterator, Sequence
+import operator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
@@ -467,6 +468,23 @@ class PathBatch:
         else:  # a path's first operator must be reportlab's own moveTo
             path.moveTo(x0, y0)
             path._code_append(_polygon_code(n, False).format(*tokens))
+        self._at = (x0, y0)
+
+    def polygon_of(self, x0: float, y0: float, sides: Iterable[float], head: str, rest: str) -> None:
+        """:meth:`polygon` of a polygon whose numbers the caller has worked out (a hex of a large map, from its
+        column's and its row's): its first corner, its sides' lengths in drawing order, the first corner's two
+        ``fp_str`` tokens (``head``) and the operators after its ``m`` (``rest``).  The same operators, and the same
+        batches: the lengths are added one at a time, in order."""
+        if self._length >= self.limit:
+            self.flush()
+        self._length = functools.reduce(operator.add, sides, self._length)
+        self._empty = False
+        path = self._path
+        if path._code:
+            path._code_append(f"{head} m {rest}")
+        else:  # a path's first operator must be reportlab's own moveTo
+            path.moveTo(x0, y0)
+            path._code_append(rest)
         self._at = (x0, y0)
 
     def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:
