@@ -2,11 +2,14 @@
 
 The engine (forge.rules.hells_gate) keeps derived results between decisions rather than recomputing them:
 
-* ``state.scratch``: the movement phase's options (dropping each unit as it moves), the ways to open an attack
-  in a combat phase (kept per turn, phase and number of hexes attacked), the ways to absorb a pending hit;
-* State's occupancy tables (``count``, ``held``) and the VP tally, updated on every move (``State._relocate``);
-* the compiled rules' tables (``adjacent``, ``enterable``, ``ends_by_middle``) and the set-based searches that use
-  them (``zone_of_table``, ``flood``).
+* ``state.scratch``: the movement phase's options and legal actions (dropping each unit as it moves), the ways
+  to open an attack in a combat phase (kept per turn, phase and number of hexes attacked), the ways to absorb a
+  pending hit;
+* State's occupancy tables (``count``, ``held`` and its bit masks ``held_mask``) and the VP tally, updated on every
+  move (``State._relocate``);
+* the compiled rules' tables (``adjacent``, ``enterable``, ``ends_by_middle``, their bit masks ``step_masks`` and
+  ``far_ends``) and the searches that use them: the set-based ``zone_of_table`` and ``flood``, and the bit-mask
+  ``Masks.spread`` and ``bitboard.flood`` (forge.rules.bitboard).
 
 Hypothesis plays random legal games of every game the engine plays (Hell's Gate with the tests' assumed
 strengths, Ferry Point, the synthetic tabletop scenario) and, at every decision, compares the engine's answer
@@ -19,10 +22,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forge.loader import load
+from forge.rules import bitboard as bb
 from forge.rules import hells_gate as hg
 from forge.rules.state import Phase, State
 from forge.rules.supply import flood, reachable
@@ -61,6 +66,7 @@ def check(s: State) -> None:
         count = [sum(1 for u in occ if b.unit_side[u] == side) for occ in s.occupants]
         assert s.count[side] == count
         assert s.held[side] == {h for h, n in enumerate(count) if n}
+        assert s.held_mask[side] == bb.mask_of(s.held[side])
     assert s.vp == s.vp_from_scratch()
     for u, h in enumerate(s.pos):
         assert (h >= 0) == any(u in occ for occ in s.occupants)
@@ -80,6 +86,12 @@ def check(s: State) -> None:
         kept_options = hg._move_options(s)
         assert kept_options == hg._compute_move_options(fresh(s))
         assert all(not s.moved[u] for u in kept_options)
+        assert hg._move_phase(s)[2] == [u for u, (moves, _) in kept_options.items() for _ in moves]
+        r = s.rules
+        for u, (moves, dests) in kept_options.items():  # the masks and memos against the search of one unit
+            routes = [h for h in hg._routes(s, u) if r.stacking is None or hg._stack_ok(s, u, h)]
+            assert list(dests) == routes
+            assert list(moves) == [r.actions.moves[u][h] for h in routes]
 
 
 def play(name: str, seed: int) -> None:
@@ -131,6 +143,30 @@ def test_the_compiled_tables_agree_with_the_board() -> None:
             assert r.enterable[u][h] == tuple(n for n in b.neighbours[h] if n not in r.no_entry[u])
             regrouped = [(n, m) for n, ends in r.ends_by_middle[u][h].items() for m in ends]
             assert regrouped == list(routes[h])  # routes are listed middle by middle, in route order
+            assert bb.hexes(r.step_masks[u][h]) == r.enterable[u][h]
+            ne = r.no_entry[u]
+            far = {n: bb.mask_of(m for m in e if m not in ne) for n, e in r.ends_by_middle[u][h].items()}
+            assert r.far_ends[u][h] == far
+    masks = r.masks
+    for h in range(len(b.labels)):
+        assert masks.bit[h] == 1 << h
+        assert masks.neighbours[h] == bb.mask_of(b.neighbours[h])
+    assert [bb.mask_of(x) for x in b.sources] == list(r.source_mask)
+    assert r.trip_mask == bb.mask_of(r.trigger_6_2 | r.next_to_korsun)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_board_spreads_are_the_neighbour_tables_union(name: str) -> None:
+    """Each playable board's shifts (hex and square grids) give exactly the union of its neighbour table."""
+    game, strengths = GAMES[name]
+    s = State.initial(game, strengths=strengths)
+    b, masks = s.board, s.rules.masks
+    assert len(masks.offsets) <= bb._MAX_OFFSETS  # these grids take the shifts, not the per-hex loop
+    rng = random.Random(name)
+    n = len(b.labels)
+    for mask in [0, masks.full, *(rng.getrandbits(n) for _ in range(200))]:
+        cells = bb.hexes(mask)
+        assert masks.spread(mask) == bb.mask_of(zone_of(cells, b.neighbours.__getitem__))
 
 
 @st.composite
@@ -155,3 +191,11 @@ def test_set_searches_equal_the_generic_ones(g: tuple[list[set[int]], set[int], 
     nbrs = [sorted(x) for x in adjacent]
     assert flood(sources, adjacent, closed, limit) == set(reachable(sources, nbrs.__getitem__, closed, limit))
     assert zone_of_table(closed, adjacent) == zone_of(closed, nbrs.__getitem__)
+    # the bit-mask searches, with both ways of spreading (shifts by offset, and one OR per hex)
+    masks = bb.Masks.of(nbrs)
+    full, closed_mask = masks.full, bb.mask_of(closed)
+    reached = bb.mask_of(reachable(sources, nbrs.__getitem__, closed, limit))
+    zone = bb.mask_of(zone_of(closed, nbrs.__getitem__))
+    for spread in (bb._shifts(masks.offsets), bb._by_hex(masks.neighbours)):
+        assert spread(closed_mask) == zone
+        assert bb.flood(bb.mask_of(sources), full & ~closed_mask, spread, limit) == reached

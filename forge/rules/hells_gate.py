@@ -44,13 +44,11 @@ Interpretations where the rules are silent are marked "Reading:" in the docstrin
 
 from __future__ import annotations
 
-import operator
 import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import filterfalse
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..model import (
@@ -69,12 +67,12 @@ from ..model import (
     UnitType,
 )
 from . import combat, dicepool
+from .bitboard import HEXES, Masks, hexes, mask_of
+from .bitboard import flood as flood_mask
 from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStatus, UnplayableGameError, board_problems
 from .kit import movement as _mk
 from .kit import retreat as _kr
 from .kit import stacking as _ks
-from .supply import flood
-from .zoc import zone_of_table
 
 if TYPE_CHECKING:
     from .state import State
@@ -342,6 +340,8 @@ class _Rules:
     pocket: frozenset[int]
     """11.3: Korsun, Yanovka and Shenderovka."""
     trigger_6_2: frozenset[int]
+    trip_mask: int
+    """The hexes of :attr:`trigger_6_2` and :attr:`next_to_korsun` (the Soviet triggers) as a bit mask."""
     t1_german_attackers: frozenset[int]
     t1_soviet_movers: frozenset[int]
     fast: tuple[bool, ...]
@@ -408,6 +408,17 @@ class _Rules:
     """Indices of the :attr:`caps` of rule 11.3, in force only around the Korsun pocket."""
     arrivals: dict[tuple[int, int], tuple[int, ...]]
     """(turn, side) -> the side's units whose entry turn it is, in unit order (6.0)."""
+    masks: Masks
+    """The board's hex sets as bit masks (:mod:`forge.rules.bitboard`): each hex's bit and neighbours, spreads."""
+    source_mask: tuple[int, ...]
+    """:attr:`sources` as bit masks."""
+    step_masks: tuple[tuple[int, ...], ...]
+    """:attr:`enterable` as bit masks: per unit, from each hex, the neighbours it may enter."""
+    far_ends: tuple[tuple[dict[int, int], ...], ...]
+    """:attr:`ends_by_middle` as bit masks, without the ends the unit may never enter (:attr:`no_entry`): per unit,
+    from each hex, middle -> the mask of the ends of the two-hex routes through it."""
+    step_moves: tuple[_StepMoves, ...]
+    """Per unit, its one-hex moves by the mask of the hexes it may enter (a memo)."""
 
     @property
     def odds_crt(self) -> Crt:
@@ -669,12 +680,22 @@ def _compile(board: Board) -> _Rules:
     no_entry = tuple(closed[_mk.mobility_of(game, str(ut))] for ut in board.unit_type)
     enterable = {ne: tuple(tuple(n for n in nb[h] if n not in ne) for h in range(len(nb))) for ne in set(no_entry)}
     by_middle = (_ends_by_middle(cav), _ends_by_middle(tank))
+    step_masks = {ne: tuple(map(mask_of, steps)) for ne, steps in enterable.items()}
+    far_ends: dict[tuple[bool, frozenset[int]], tuple[dict[int, int], ...]] = {}
+    for ut, ne in zip(board.unit_type, no_entry, strict=True):
+        kind = (ut is UnitType.CAVALRY, ne)
+        if kind not in far_ends:
+            far_ends[kind] = tuple(
+                {n: mask_of(m for m in ends if m not in ne) for n, ends in groups.items()}
+                for groups in by_middle[0 if kind[0] else 1]
+            )
     sr = game.rules.supply
     arrivals: dict[tuple[int, int], tuple[int, ...]] = {}
     for i, u in enumerate(board.units):
         if u.entry is not None and isinstance(u.entry.turn, int):
             key = (u.entry.turn, board.unit_side[i])
             arrivals[key] = (*arrivals.get(key, ()), i)
+    actions = _ActionCache(board)
     return _Rules(
         first=first,
         second=second,
@@ -700,6 +721,7 @@ def _compile(board: Board) -> _Rules:
         tichonovka=names["Tichonovka"][0] if "Tichonovka" in names else -1,
         pocket=pocket,
         trigger_6_2=frozenset(trigger),
+        trip_mask=mask_of(trigger) | (mask_of(board.neighbours[korsun]) if korsun >= 0 else 0),
         t1_german_attackers=t1_att,
         t1_soviet_movers=t1_move,
         fast=fast,
@@ -739,7 +761,7 @@ def _compile(board: Board) -> _Rules:
         eliminate_unsupplied_at_end=sr is not None and sr.unsupplied_eliminated_at_end,
         memo={},
         starts={},
-        actions=_ActionCache(board),
+        actions=actions,
         shift_codes=tuple(_SHIFT_ORDER.index(sh.condition) for sh in c.shifts) if pool is None else (),
         picks={},
         pocket_caps=frozenset(
@@ -749,6 +771,11 @@ def _compile(board: Board) -> _Rules:
             and cap.rule == _rule_number(game, SpecialEffect.POCKET_SUPPLY)
         ),
         arrivals=arrivals,
+        masks=Masks.of(nb),
+        source_mask=tuple(mask_of(x) for x in board.sources),
+        step_masks=tuple(step_masks[ne] for ne in no_entry),
+        far_ends=tuple(far_ends[(t is UnitType.CAVALRY, ne)] for t, ne in zip(board.unit_type, no_entry, strict=True)),
+        step_moves=tuple(map(_StepMoves, actions.moves)),
     )
 
 
@@ -803,35 +830,38 @@ def remember_start(state: State, key: tuple[Any, ...] | None) -> None:
 
 
 # ================================================================================================= supply
+def _supplied_mask(s: State, side: int, max_length: int | None = None) -> int:
+    """The hexes from which ``side`` can trace supply now (5.1), as a bit mask."""
+    r = s.rules
+    enemy = s.held_mask[1 - side]
+    spread = r.masks.spread
+    # supplied_cells' three tests merged into one mask of hexes a line may not enter (see supply.reachable): the
+    # enemy's zone (4.0: the neighbours of its hexes) and sources unless friendly-held, and enemy units
+    blocked = ((spread(enemy) | r.source_mask[1 - side]) & ~s.held_mask[side]) | enemy
+    return flood_mask(r.source_mask[side], ~blocked, spread, max_length)
+
+
 def _supplied_hexes(s: State, side: int, max_length: int | None = None) -> set[int]:
     """Hexes from which ``side`` can trace supply now (5.1)."""
-    r = s.rules
-    enemy = s.held[1 - side]
-    # supplied_cells' three tests merged into one set of hexes a line may not enter (see supply.reachable): the
-    # enemy's zone (4.0: the union of the neighbours of its hexes) and sources unless friendly-held, enemy units
-    blocked = zone_of_table(enemy, r.adjacent)
-    blocked |= r.sources[1 - side]
-    blocked -= s.held[side]
-    blocked |= enemy
-    return flood(r.sources[side], r.adjacent, blocked, max_length)
+    return set(hexes(_supplied_mask(s, side, max_length)))
 
 
 def supplied_units(state: State, side: str, *, max_length: int | None = None) -> list[str]:
     """Ids of ``side``'s units on the map that can trace supply now (5.1), whatever their markers say."""
     si = state.board.side(side)
-    ok = _supplied_hexes(state, si, max_length)
-    return [state.board.unit_ids[u] for u in state.on_map(si) if state.pos[u] in ok]
+    ok = _supplied_mask(state, si, max_length)
+    return [state.board.unit_ids[u] for u in state.on_map(si) if ok >> state.pos[u] & 1]
 
 
 def _judge_supply(s: State, side: int) -> None:
     """5.0, 5.2: mark the side's units in or out of supply (11.2: Soviet lines of three hexes on turn 2)."""
     r = s.rules
     limit = r.supply_limit_turn2 if side == r.first and s.turn in r.turns_11_2 else None
-    ok = _supplied_hexes(s, side, limit)
+    ok = _supplied_mask(s, side, limit)
     pos, oos = s.pos, s.oos
     for u in r.side_units[side]:
         if pos[u] >= 0:
-            oos[u] = pos[u] not in ok
+            oos[u] = not ok >> pos[u] & 1
     if s.log is not None:
         out = [s.board.unit_ids[u] for u in s.on_map(side) if s.oos[u]]
         s._note(f"out of supply: {', '.join(out) or 'none'}")
@@ -875,15 +905,15 @@ def _declarable(s: State) -> list[Action]:
     a = s.active
     attackers, target, pos = s.attackers, s.attack_target, s.pos
     only = _only_attackers(s, r)
-    side, attacked, retreated, occupants, nbrs = b.unit_side, s.attacked, s.retreated, s.occupants, b.neighbours
-    declares = r.actions.declares
-    limit = r.max_per_hexside
+    side, attacked, retreated, occupants = b.unit_side, s.attacked, s.retreated, s.occupants
+    around = r.masks.neighbours
     out: list[Action] = []
     if target >= 0:
-        mine = s.count[a]
+        on_target = r.actions.declares_on[target]
+        limit = r.max_per_hexside
         taken = list(map(pos.__getitem__, attackers))
-        for n in nbrs[target]:
-            if not mine[n] or (taken and taken.count(n) >= limit):
+        for n in HEXES[around[target] & s.held_mask[a]]:  # the target's neighbours holding units of the side
+            if taken and taken.count(n) >= limit:
                 continue  # 7.1.1: two units at most across one hexside
             for u in occupants[n]:
                 if (
@@ -893,16 +923,19 @@ def _declarable(s: State) -> list[Action]:
                     and u not in attackers
                     and (only is None or u in only)
                 ):
-                    out.append(declares[u][target])
+                    out.append(on_target[u])
         return out
-    # No attack yet: every enemy-held hex not attacked yet.
+    # No attack yet: every enemy-held hex not attacked yet.  (Sets here, not masks: a spread of the side's hexes
+    # and a loop over the bits of the targets cost more than these few set operations; see docs/PERFORMANCE.md.)
     mine = s.count[a]
+    declares_on, nbrs = r.actions.declares_on, b.neighbours
     for t in sorted(s.held[1 - a] - s.attacked_hexes):
+        on_target = declares_on[t]
         for n in nbrs[t]:
             if mine[n]:
                 for u in occupants[n]:
                     if side[u] == a and not attacked[u] and not retreated[u] and (only is None or u in only):
-                        out.append(declares[u][t])
+                        out.append(on_target[u])
     return out
 
 
@@ -928,19 +961,46 @@ def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
 
 
 def _openings(s: State) -> list[Action]:
-    """:func:`_declarable` with no attack open (the ways to open one), kept in ``state.scratch`` for the combat
-    phase's state it was computed in: the turn, the phase and how many hexes have been attacked in it.  Within
-    a combat phase only a resolved attack changes what may open one (its attackers have attacked, its target
-    may not be attacked again; its defenders' losses and retreats are taken before the next opening is asked
-    for), and a resolved attack adds its target to ``attacked_hexes``; so those three numbers name the state.
-    :func:`_has_choice` asks first, :func:`legal_actions` reuses the list (tests/test_engine_incremental.py
-    checks it against a fresh :func:`_declarable` all through random games)."""
+    """:func:`_declarable` with no attack open (the ways to open one), kept in ``state.scratch`` with the combat
+    phase's state it was computed in: the turn, the phase, how many hexes have been attacked in it and the hexes
+    the enemy held.  Within a combat phase only a resolved attack changes what may open one, and each adds its
+    target to ``attacked_hexes``; the openings after it are those before it less what it ruled out
+    (:func:`_after_attack`).  :func:`_has_choice` asks first, :func:`legal_actions` reuses the list
+    (tests/test_engine_incremental.py checks it against a fresh :func:`_declarable` all through random games)."""
     key = (s.turn, s.step, len(s.attacked_hexes))
     got = s.scratch.get("openings")
     if got is None or got[0] != key:
-        got = s.scratch["openings"] = (key, _declarable(s))
-    openings: list[Action] = got[1]
-    return openings
+        a = s.active
+        enemy = s.held_mask[1 - a]
+        if got is not None and got[0][:2] == key[:2] and not enemy & ~got[2]:
+            openings = _after_attack(s, got[1])
+        else:
+            openings = _declarable(s)
+        got = s.scratch["openings"] = (key, openings, enemy)
+    kept: list[Action] = got[1]
+    return kept
+
+
+def _after_attack(s: State, before: list[Action]) -> list[Action]:
+    """The openings of a combat phase once an attack has been resolved, from the openings ``before`` it, when the
+    enemy holds no hex it did not hold then.
+
+    An attack changes what may open one in three ways: its attackers have attacked (and in pool combat may be
+    destroyed), its target has been attacked, and its defenders' losses and retreats change the hexes the enemy
+    holds.  Each only removes openings, except a retreat into a hex the enemy did not hold (a new target), which
+    the caller computes afresh.  Nothing else changes in a combat phase: the side's own units stay where they
+    are, and their markers change only by attacking (a unit destroyed attacking has attacked too).  So the
+    openings are those before less the ones whose unit has attacked or whose target is no longer an enemy-held
+    hex not attacked yet, in the same order.
+    """
+    where = s.rules.actions.where
+    attacked, held, attacked_hexes = s.attacked, s.held[1 - s.active], s.attacked_hexes
+    out: list[Action] = []
+    for x in before:
+        u, t = where[id(x)]
+        if not attacked[u] and t in held and t not in attacked_hexes:
+            out.append(x)
+    return out
 
 
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
@@ -1459,22 +1519,68 @@ def _middles(s: State, u: int, to: int) -> list[int]:
     return [n for n in middles if not theirs[n] and n != ban and n not in ne]
 
 
-_Options = dict[int, tuple[list[Action], list[int]]]
-_DESTS = operator.itemgetter(1)
-"""An option's destinations (``any(map(_DESTS, options.values()))``: may any unit move?)."""
+_Options = dict[int, tuple[Sequence[Action], Sequence[int]]]
+
+
+class _StepMoves(dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]):
+    """One unit's one-hex moves by the mask of the hexes it may enter (filled on first use, at most one entry per
+    subset of each hex's neighbours): mask -> (its Move actions, its hexes), in table order."""
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        super().__init__()
+        self.moves = moves
+
+    def __missing__(self, mask: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
+        dests = HEXES[mask]
+        got = self[mask] = (tuple(map(self.moves.__getitem__, dests)), dests)
+        return got
+
+
+_MovePhase = tuple[_Options, list[Action], list[int]]
+"""What the side may do in a movement phase: (options, actions, owners).  ``options``: each unit that may move at
+the start of the phase, with its Move actions and destinations; ``actions``: the legal actions now, in
+:func:`legal_actions`' order (the moves of the units yet to move, then EndPhase unless 11.1 refuses it);
+``owners``: the unit of each of those moves.
+
+Enemy units stand still during a movement phase and a unit's destinations depend only on them, so this is
+computed once per phase and kept in ``state.scratch``; a move replaces it with one whose ``actions`` and
+``owners`` lack the unit (:func:`_without`; nothing is changed in place, since a copied State shares it), and
+under 11.1 (where the other tanks' moves matter) or with stacking limits it is computed again.
+"""
+
+
+def _move_phase(s: State) -> _MovePhase:
+    """The movement phase's options and actions now, kept in ``state.scratch`` (see :data:`_MovePhase`)."""
+    got: _MovePhase | None = s.scratch.get("options")
+    if got is None:
+        options = _compute_move_options(s)
+        actions: list[Action] = []
+        owners: list[int] = []
+        for u, (moves, _) in options.items():
+            actions.extend(moves)
+            owners += [u] * len(moves)
+        if not _end_blocked(s, options):
+            actions.append(_END)
+        got = s.scratch["options"] = (options, actions, owners)
+    return got
+
+
+def _without(kept: _MovePhase, u: int) -> _MovePhase:
+    """The kept movement phase once ``u`` has moved: its moves gone from the actions (they are consecutive)."""
+    options, actions, owners = kept
+    n = len(options[u][0])
+    if n:
+        i = owners.index(u)
+        actions = actions[:i] + actions[i + n :]
+        owners = owners[:i] + owners[i + n :]
+    return options, actions, owners
 
 
 def _move_options(s: State) -> _Options:
-    """Each unit of the side to move that may move now, with its Move actions and destinations.
-
-    Enemy units stand still during a movement phase and a unit's destinations depend only on them, so the
-    options are computed once per phase and kept in ``state.scratch``; :func:`apply` drops a unit once it has
-    moved, and recomputes them under 11.1 (where the other tanks' moves matter).
-    """
-    got = s.scratch.get("options")
-    if got is None:
-        got = s.scratch["options"] = _compute_move_options(s)
-    return got
+    """Each unit of the side to move that may move now, with its Move actions and destinations (the phase's
+    options, :func:`_move_phase`, without the units that have moved since)."""
+    moved = s.moved
+    return {u: option for u, option in _move_phase(s)[0].items() if not moved[u]}
 
 
 def _compute_move_options(s: State) -> _Options:
@@ -1487,40 +1593,44 @@ def _compute_move_options(s: State) -> _Options:
     moves = _cache(b).moves
     if s.active == r.first and s.turn in r.turns_11_1:
         for u in movers:
-            dests = [h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h)]
-            out[u] = ([moves[u][h] for h in dests], dests)
+            dests = tuple(h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h))
+            out[u] = (tuple(moves[u][h] for h in dests), dests)
         return out
-    # As _routes, for every unit at once: hexes without enemy units (11.2: and not Tichonovka).
-    theirs = s.count[1 - s.active]
-    ban = r.tichonovka if s.active == r.second and s.turn in r.turns_11_2 else -1
+    # As _routes, for every unit at once, with hex sets as bit masks: hexes without enemy units (11.2: and not
+    # Tichonovka) are open; a unit enters the open hexes next to it that its terrain allows (``steps``), and a fast
+    # unit the ends of its two-hex routes through those (8.2).
+    a = s.active
+    open_ = ~s.held_mask[1 - a]
+    if a == r.second and s.turn in r.turns_11_2 and r.tichonovka >= 0:
+        open_ &= ~(1 << r.tichonovka)
     two_hex = r.two_hex[s.weather]
     pos, oos = s.pos, s.oos
-    enterable, ends_by_middle = r.enterable, r.ends_by_middle
-    held = theirs.__getitem__
+    steps, far_ends = r.step_masks, r.far_ends
+    step_moves = r.step_moves
     for u in movers:
         h = pos[u]
-        dests = list(filterfalse(held, enterable[u][h]))
-        if ban >= 0 and ban in dests:
-            dests.remove(ban)
+        one = steps[u][h] & open_
         if two_hex[u] and not oos[u]:  # 8.2: the ends of the open routes not reached in one hex, in route order
-            ne = r.no_entry[u]
-            one = set(dests)
-            ends = ends_by_middle[u][h]  # the routes through each open middle (dests are in route order)
-            far: dict[int, None] = {}  # each end once, where its first open route puts it
-            for n in dests:
-                for m in ends.get(n, ()):
-                    if not theirs[m] and m != ban and m not in ne and m not in one:
-                        far[m] = None
-            dests.extend(far)
+            dests = near = HEXES[one]  # ascending: the table order
+            ends = far_ends[u][h]  # middle -> the ends of the routes through it
+            reached = one
+            for n in near:  # each end once, where its first open route puts it
+                new = ends.get(n, 0) & open_ & ~reached
+                if new:
+                    dests += HEXES[new]
+                    reached |= new
+            out[u] = (tuple(map(moves[u].__getitem__, dests)), dests)
+        else:
+            out[u] = step_moves[u][one]
         if r.stacking is not None:  # stacking limits bind where a move ends
-            dests = [x for x in dests if _stack_ok(s, u, x)]
-        out[u] = (list(map(moves[u].__getitem__, dests)), dests)
+            kept = [x for x in out[u][1] if _stack_ok(s, u, x)]
+            out[u] = (tuple(map(moves[u].__getitem__, kept)), tuple(kept))
     return out
 
 
-def _end_movement_blocked(s: State) -> bool:
+def _end_blocked(s: State, options: _Options) -> bool:
     """11.1: the Soviet tanks must end turn 1's movement in different hexes; ending is refused while two share
-    a hex and one of them could still move."""
+    a hex and one of them could still move (``options``: the units that may)."""
     r = s.rules
     if not (s.turn in r.turns_11_1 and s.active == r.first):
         return False
@@ -1528,19 +1638,25 @@ def _end_movement_blocked(s: State) -> bool:
     for u in r.t1_soviet_movers:
         if s.pos[u] >= 0:
             by_hex.setdefault(s.pos[u], []).append(u)
-    options = _move_options(s)
     return any(len(us) > 1 and any(options.get(u, ((), []))[1] for u in us) for us in by_hex.values())
+
+
+def _end_movement_blocked(s: State) -> bool:
+    """:func:`_end_blocked` now."""
+    actions = _move_phase(s)[1]
+    return not actions or actions[-1] is not _END
 
 
 def _breakout_candidates(s: State) -> list[tuple[int, int]]:
     """11.5: (unit, refuges) for unsupplied, unmoved, unretreated units with a refuge within two hexes."""
     r = s.rules
-    side = s.active
-    supplied_at = {s.pos[u] for u in s.on_map(side) if not s.oos[u]}
+    pos, oos = s.pos, s.oos
+    units = [u for u in r.side_units[s.active] if pos[u] >= 0]
+    supplied_at = {pos[u] for u in units if not oos[u]}
     out = []
-    for u in s.on_map(side):
-        if s.oos[u] and not s.moved[u] and not s.retreated[u]:
-            n = sum(1 for h in r.within2[s.pos[u]] if h in supplied_at)
+    for u in units:
+        if oos[u] and not s.moved[u] and not s.retreated[u]:
+            n = sum(1 for h in r.within2[pos[u]] if h in supplied_at)
             if n:
                 out.append((u, n))
     return out
@@ -1639,19 +1755,18 @@ def _arrive(s: State, u: int, h: int) -> None:
 
 def _rebuild_candidates(s: State) -> list[int]:
     """11.4: reduced, supplied Soviet corps on the map."""
-    b = s.board
-    r = s.rules
-    return [
-        u
-        for u in s.on_map(r.first)
-        if r.corps[u] and b.max_steps[u] >= 2 and s.steps[u] < b.max_steps[u] and not s.oos[u]
-    ]
+    max_steps, steps, pos, oos, corps = s.board.max_steps, s.steps, s.pos, s.oos, s.rules.corps
+    out = []
+    for u in s.rules.side_units[s.rules.first]:
+        if pos[u] >= 0 and corps[u] and max_steps[u] >= 2 and steps[u] < max_steps[u] and not oos[u]:
+            out.append(u)
+    return out
 
 
 def _has_choice(s: State) -> bool:
     kind = s.board.sequence[s.step][0]  # the game is not over: _run asks only then
     if kind is Phase.MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
-        return any(map(_DESTS, _move_options(s).values()))
+        return bool((s.scratch.get("options") or _move_phase(s))[2])
     if kind is Phase.SUPPLY:
         return bool(s.reinforcements) or (s.rebuild_open and bool(_rebuild_candidates(s)))
     if kind is Phase.COMBAT:
@@ -1702,9 +1817,9 @@ def _end_game(s: State) -> None:
     b = s.board
     gone: list[str] = []
     for side in range(len(b.sides) if s.rules.eliminate_unsupplied_at_end else 0):  # the first side first
-        ok = _supplied_hexes(s, side)
+        ok = _supplied_mask(s, side)
         for u in list(s.on_map(side)):
-            if s.pos[u] not in ok:
+            if not ok >> s.pos[u] & 1:
                 gone.append(b.unit_ids[u])
                 _eliminate(s, u)
     vp = tuple(v + h for v, h in zip(s.vp, b.handicap, strict=True))
@@ -1721,6 +1836,8 @@ class _ActionCache:
     def __init__(self, board: Board) -> None:
         units, labels = board.unit_ids, board.labels
         self.declares = [[Declare(u, h) for h in labels] for u in units]
+        self.declares_on = [[row[h] for row in self.declares] for h in range(len(labels))]
+        """:attr:`declares` by target hex, then unit (the same objects)."""
         self.moves = [[Move(u, h) for h in labels] for u in units]
         self.retreats = [[Retreat(u, h) for h in labels] for u in units]
         self.loses = [LoseStep(u) for u in units]
@@ -1773,11 +1890,7 @@ def legal_actions(state: State) -> list[Action]:
     kind = b.sequence[s.step][0]
     out: list[Action] = []
     if kind is Phase.MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
-        for moves, _ in _move_options(s).values():
-            out.extend(moves)
-        if not _end_movement_blocked(s):
-            out.append(_END)
-        return out
+        return (s.scratch.get("options") or _move_phase(s))[1][:]
     if kind is Phase.SUPPLY:
         if s.reinforcements:
             for u, hexes in s.reinforcements:
@@ -1949,9 +2062,9 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
         raise _illegal(action, "not in a movement phase")
     r = s.rules
     u, to = r.actions.where.get(id(action)) or r.actions.indices(b, action)
-    option_map = _move_options(s)
-    option = option_map.get(u)
-    if option is None:
+    kept = s.scratch.get("options") or _move_phase(s)
+    option = kept[0].get(u)
+    if option is None or s.moved[u]:
         raise _illegal(action, "that unit may not move now (8.0, 7.6, 11.1-11.3)")
     if to not in option[1]:
         raise _illegal(action, "not a legal destination (8.0-8.2, 11.1, 11.2)")
@@ -1969,17 +2082,17 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
                 via = v
                 break
         _trip(s, u, via)
-    _enter_hex(s, u, to)
+    s._relocate(u, to)
+    if r.trip_mask >> to & 1:
+        _trip(s, u, to)
     s.moved[u] = True
     if s.log is not None:
         s._note(str(action))
     if s.turn in r.turns_11_1 or r.stacking is not None:  # other units' options depend on this move
         s.scratch.pop("options", None)
         return True
-    rest = dict(option_map)
-    del rest[u]
-    s.scratch["options"] = rest
-    return not any(map(_DESTS, rest.values()))  # False: another unit may still move (as _has_choice says)
+    rest = s.scratch["options"] = _without(kept, u)
+    return not rest[2]  # False: another unit may still move (as _has_choice says)
 
 
 def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:

@@ -81,7 +81,8 @@ class State:
     Per unit (by index, see :attr:`Board.unit_ids`): ``pos`` hex index or -1, ``steps`` left, ``status``,
     ``oos`` (Out of Supply marker, 5.2), ``retreated`` (Retreated marker, 7.6), ``attacked`` (this player
     turn, 7.1), ``moved`` (this movement phase).  Per hex: ``occupants`` (unit indices) and
-    ``count[side][hex]``; per side, ``held`` (the hexes holding its units).  Game-wide: ``turn``, ``step``
+    ``count[side][hex]``; per side, ``held`` (the hexes holding its units) and ``held_mask`` (the same as a bit
+    mask).  Game-wide: ``turn``, ``step``
     (index into :attr:`Board.sequence`), ``weather``, ``to_act`` (side index that must decide now),
     ``attacked_hexes`` (this combat phase, 7.1), ``hit_hexes`` (this turn, 11.1), the two Hell's Gate
     triggers, and ``vp`` -- the running tally of each side's victory points without the handicap, kept up to
@@ -98,6 +99,7 @@ class State:
         "breakout_open",
         "count",
         "held",
+        "held_mask",
         "hit_hexes",
         "hits",
         "last_combat",
@@ -139,6 +141,9 @@ class State:
     count: list[list[int]]
     held: list[set[int]]
     """Per side, the hexes holding its units (``count[side][hex] > 0``), kept up to date by every change."""
+    held_mask: list[int]
+    """:attr:`held` as bit masks (bit ``h`` set when the side holds hex ``h``; :mod:`forge.rules.bitboard`), kept up
+    to date with it: the engine's zones, targets and supply lines read the masks, the rules kits the sets."""
     turn: int
     step: int
     weather: str
@@ -235,6 +240,7 @@ class State:
         s.occupants = [[] for _ in range(n_hexes)]
         s.count = [[0] * n_hexes for _ in range(n_sides)]
         s.held = [set() for _ in range(n_sides)]
+        s.held_mask = [0] * n_sides
         s.turn = board.first_turn
         s.step = 0
         weather = game.turns.weather
@@ -286,6 +292,7 @@ class State:
         c.occupants = [o[:] for o in self.occupants]
         c.count = [x[:] for x in self.count]
         c.held = [set(x) for x in self.held]
+        c.held_mask = self.held_mask[:]
         c.turn = self.turn
         c.step = self.step
         c.weather = self.weather
@@ -435,6 +442,7 @@ class State:
         self.count[s][h] += 1
         if self.count[s][h] == 1:
             self.held[s].add(h)
+            self.held_mask[s] |= 1 << h
             owner = b.source_of[h]
             if owner >= 0 and owner != s:
                 self.vp[s] += b.vp_per_source
@@ -449,6 +457,7 @@ class State:
         self.count[s][h] -= 1
         if self.count[s][h] == 0:
             self.held[s].discard(h)
+            self.held_mask[s] &= ~(1 << h)
             owner = b.source_of[h]
             if owner >= 0 and owner != s:
                 self.vp[s] -= b.vp_per_source
@@ -463,6 +472,7 @@ class State:
         count[old] -= 1
         if count[old] == 0:
             self.held[s].discard(old)
+            self.held_mask[s] &= ~(1 << old)
             owner = source_of[old]
             if owner >= 0 and owner != s:
                 self.vp[s] -= b.vp_per_source
@@ -471,6 +481,7 @@ class State:
         count[h] += 1
         if count[h] == 1:
             self.held[s].add(h)
+            self.held_mask[s] |= 1 << h
             owner = source_of[h]
             if owner >= 0 and owner != s:
                 self.vp[s] += b.vp_per_source
