@@ -38,6 +38,9 @@ class BuildOptions:
     """Grey palette, and every colour written as a grey level (DeviceGray), never RGB."""
     sets: int = 1
     """Handout: number of complete class sets."""
+    calibration: bool = True
+    """Counters: begin with the duplex calibration sheet (two pages on which a home printer's front/back
+    misregistration is measured, for ``back_offset``); a print shop registers its own sheets and would print them."""
     print_marks: bool = False
     """Each page as drawn is the trim: a page bleed (``page_bleed``), crop marks outside it, TrimBox and BleedBox."""
     page_bleed: float | None = None
@@ -74,13 +77,15 @@ PRESETS: dict[str, dict[str, object]] = {
         "tile": False,
         "cards_per_page": 1,
         "pdfx": True,
+        "calibration": False,
     },
     "greyscale-laser": {"greyscale": True, "bleed": False, "print_marks": False},
 }
 """``--preset``: defaults for the options of :class:`BuildOptions` (docs/PRINTING.md says why each).  ``home`` is
 every option's own default.  ``print-shop``: one file per component (the handout, which binds several, is left
 out), counters with bleed and their 300 dpi images, every page finished for a trimming press (page bleed, crop
-marks, TrimBox and BleedBox), each reference card its own page at its own size (a card service cuts cards one by
+marks, TrimBox and BleedBox), the counter sheets without the home printer's calibration pages, each reference
+card its own page at its own size (a card service cuts cards one by
 one), and the map's sheets whole at their own size (a shop prints a poster, not tiles to glue; and a tiled map's
 overlap strips are translucent, which PDF/X-1a forbids), and every PDF a PDF/X-1a:2003 file
 (colours separated to CMYK, the output intent embedded: :mod:`forge.pdfx`).  ``greyscale-laser``: the grey

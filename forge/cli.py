@@ -432,6 +432,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         cards_per_page=args.cards_per_page,
         pdfx=args.pdfx,
         output_intent=args.output_intent,
+        calibration=args.calibration_page,
         sets=args.sets or 1,
         templates=templates,
     )
@@ -698,6 +699,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["fogra39", "gracol"],
         help="printing condition of --pdfx: fogra39 (coated offset, ISO 12647-2; the default) or gracol "
         "(GRACoL 2006, CGATS TR 006, North America)",
+    )
+    b.add_argument(
+        "--calibration-page",
+        action=argparse.BooleanOptionalAction,
+        help="begin counters.pdf with the duplex calibration sheet (pages 1-2), on which a home printer's "
+        "--back-offset is measured (default: the preset's; on, print-shop off: a print shop registers its own)",
     )
     b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
     _templates_option(b)

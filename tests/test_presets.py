@@ -18,6 +18,7 @@ from PIL import Image
 from forge.builder import PRESETS, BuildOptions, build, preset_options
 from forge.cli import build_parser
 from forge.loader import load
+from forge.render.counters import render as render_counters
 from forge.pdf import CROP_MARK_LENGTH, CROP_MARK_OFFSET, PAGE_BLEED, new_canvas
 from forge.units import length
 
@@ -144,10 +145,10 @@ def test_crop_marks_lie_outside_the_bleed_on_the_trim_lines(print_shop: Path) ->
 def test_crop_marks_print(print_shop: Path) -> None:
     """The marks are really drawn: dark pixels on the trim line's extension beyond the bleed, white between."""
     pdf = pdfium.PdfDocument(print_shop / "counters.pdf")
-    page = pdf[2]
+    page = pdf[0]
     scale = 4.0
     img = page.render(scale=scale).to_pil().convert("L")
-    tx0 = pypdf.PdfReader(print_shop / "counters.pdf").pages[2]["/TrimBox"][0]
+    tx0 = pypdf.PdfReader(print_shop / "counters.pdf").pages[0]["/TrimBox"][0]
     x = round(float(tx0) * scale)
     h = img.height
     mark = [img.getpixel((x + dx, h - 1 - round(CROP_MARK_LENGTH / 2 * scale))) for dx in (-1, 0, 1)]
@@ -243,6 +244,21 @@ def test_the_map_runs_into_the_page_bleed() -> None:
         assert inked >= least_ink, (n, inked)
         if least_ink == 0.0:
             assert inked == 0.0  # paper continues as paper
+
+
+def test_print_shop_counters_have_no_calibration_pages(print_shop: Path) -> None:
+    """The duplex calibration sheet is for a home printer's --back-offset: a print shop would print it as two
+    pages of the product.  Print-shop's counters.pdf begins with the first sheet of fronts; home keeps the sheet,
+    and an explicit --calibration-page wins over the preset."""
+    shop = [p.extract_text() for p in pypdf.PdfReader(print_shop / "counters.pdf").pages]
+    assert not any("calibration" in t.lower() for t in shop)
+    home_pdf = render_counters(load(DATA / "hells_gate.yaml"), BuildOptions(only=("counters",)))
+    home = pypdf.PdfReader(io.BytesIO(home_pdf))
+    assert len(home.pages) == len(shop) + 2
+    assert "Duplex calibration: FRONT" in home.pages[0].extract_text()
+    assert preset_options("print-shop", calibration=True).calibration
+    args = build_parser().parse_args(["build", "--preset", "print-shop", "--calibration-page", "x.yaml"])
+    assert args.calibration_page is True
 
 
 def test_counter_sheets_have_bleed(print_shop: Path) -> None:

@@ -1,9 +1,10 @@
 """Counter sheets: every unit and marker as a die-cut-style square, fronts and backs interleaved for duplex
 printing.
 
-``render(game, options)`` returns a PDF whose first two pages are a duplex calibration sheet and whose further
-pages come in pairs: a sheet of counter fronts, then the same sheet's backs, mirrored for the printer's flip
-edge (:mod:`forge.impose` does all placement).  Counters are exactly ``options.counter_points()`` across.
+``render(game, options)`` returns a PDF whose first two pages are a duplex calibration sheet (left out with
+``--no-calibration-page``, as the print-shop preset does) and whose further pages come in pairs: a sheet of
+counter fronts, then the same sheet's backs, mirrored for the printer's flip edge (:mod:`forge.impose` does all
+placement).  Counters are exactly ``options.counter_points()`` across.
 
 The class handout reuses :func:`draw_counter_pages` with a set code printed on every back and the greyscale
 palette.
@@ -1205,11 +1206,11 @@ def _violations(rec: Recorder, touch: float) -> Iterator[tuple[tuple[str, ...], 
 
 # ------------------------------------------------------------------------------------------------ entry point
 def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = None) -> bytes:
-    """The counters PDF: a duplex calibration sheet, then each counter sheet's fronts and backs (a ``recorder``
-    notes what the counter sheets place, :mod:`forge.layout`)."""
+    """The counters PDF: a duplex calibration sheet (unless ``options.calibration`` is off), then each counter
+    sheet's fronts and backs (a ``recorder`` notes what the counter sheets place, :mod:`forge.layout`)."""
 
     def draw(c: Canvas) -> None:
-        n = draw_calibration(c, options, title=game.game.title)
+        n = draw_calibration(c, options, title=game.game.title) if options.calibration else 0
         draw_counter_pages(c, game, options, first_page=n + 1, recorder=recorder)
 
     return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: counters")
