@@ -467,15 +467,11 @@ def test_registration_marks_cover_no_map_content(paper: str) -> None:
             obstacles = M.mark_obstacles(ctx, lay, i)
             for tile in tiling.plan(lay.sheet_w, lay.sheet_h, pw, ph).tiles:
                 for strip in tile.strips:
-                    points = M.registration_points(strip, obstacles)
+                    points = M.registration_points(strip, obstacles, tile=tile.name)
                     assert 1 <= len(points) <= 2
                     r = strip.rect
-                    _, size, tw = M._overlap_label(strip)  # the strip's own "overlap — glue under tile N"
-                    label = (
-                        tiling.Rect(r.x + r.w / 2 - size * 0.75, r.y + r.h / 2 - tw / 2, size * 1.5, tw)
-                        if strip.side in ("left", "right")
-                        else tiling.Rect(r.x + r.w / 2 - tw / 2, r.y + r.h / 2 - size * 0.75, tw, size * 1.5)
-                    )
+                    # the strip's one "overlap — glue under tile N", printed by whichever of its tiles goes under
+                    label = M._overlap_label_box(strip, tile.name)
                     for x, y in points:
                         marks += 1
                         assert r.x <= x <= r.x + r.w

@@ -2484,29 +2484,39 @@ def _clearance(x: float, y: float, rects: Sequence[tiling.Rect]) -> float:
     return best
 
 
-def _overlap_label(strip: tiling.Strip) -> tuple[str, float, float]:
-    """The label an overlap strip carries on the tile it belongs to: text, size, and length along the strip."""
+def _overlap_label(strip: tiling.Strip, tile: str) -> tuple[str, float, float]:
+    """The label of the overlap strip that tile ``tile`` shares with ``strip.neighbour``: text, size, and length
+    along the strip.  One label a strip, whichever of its two tiles asks: the tile whose strip goes under the
+    other (its strip on its right or bottom) prints it, naming that other tile; the other tile prints none, but
+    measures the same one (:func:`registration_points`)."""
     r = strip.rect
     along = r.h if strip.side in ("left", "right") else r.w
-    t, s = _fit(f"overlap — glue under tile {strip.neighbour}", along - 0.6 * INCH, 6.5, FONT_BOLD)
+    under = strip.neighbour if strip.side in ("right", "bottom") else tile
+    t, s = _fit(f"overlap — glue under tile {under}", along - 0.6 * INCH, 6.5, FONT_BOLD)
     return t, s, text_width(t, s, FONT_BOLD) + 6
 
 
+def _overlap_label_box(strip: tiling.Strip, tile: str) -> tiling.Rect:
+    """Where :func:`_overlap_label`'s patch lies, in sheet coordinates: at the strip's middle."""
+    r = strip.rect
+    _, size, tw = _overlap_label(strip, tile)
+    if strip.side in ("left", "right"):
+        return tiling.Rect(r.x + r.w / 2 - size * 0.75, r.y + r.h / 2 - tw / 2, size * 1.5, tw)
+    return tiling.Rect(r.x + r.w / 2 - tw / 2, r.y + r.h / 2 - size * 0.75, tw, size * 1.5)
+
+
 def registration_points(
-    strip: tiling.Strip, obstacles: Sequence[tiling.Rect] = ()
+    strip: tiling.Strip, obstacles: Sequence[tiling.Rect] = (), *, tile: str
 ) -> list[tuple[float, float]]:
-    """Sheet positions of the registration marks in an overlap strip: two on its centre line, one in each half,
-    each where it stands clearest of ``obstacles`` (:func:`mark_obstacles`: labels, symbols, names, charts), the
-    point nearest the quarter mark when several are clear.  The positions depend only on the sheet, so both tiles
-    that share the strip print them at the same place."""
+    """Sheet positions of the registration marks in an overlap strip of tile ``tile``: two on its centre line, one
+    in each half, each where it stands clearest of ``obstacles`` (:func:`mark_obstacles`: labels, symbols, names,
+    charts) and of the strip's label, the point nearest the quarter mark when several are clear.  The positions
+    depend only on the sheet and on the strip's one label (:func:`_overlap_label`: the label the tile that owns
+    the strip prints, not one per tile), so both tiles that share the strip print them at the same place."""
     r = strip.rect
     vertical = strip.side in ("left", "right")
     length = r.h if vertical else r.w
-    _, size, tw = _overlap_label(strip)  # the strip's own label, at its middle, on the tile that owns it
-    if vertical:
-        label = tiling.Rect(r.x + r.w / 2 - size * 0.75, r.y + r.h / 2 - tw / 2, size * 1.5, tw)
-    else:
-        label = tiling.Rect(r.x + r.w / 2 - tw / 2, r.y + r.h / 2 - size * 0.75, tw, size * 1.5)
+    label = _overlap_label_box(strip, tile)
 
     def at(t: float) -> tuple[float, float]:
         return (r.x + r.w / 2, r.y + t) if vertical else (r.x + t, r.y + r.h / 2)
@@ -2635,7 +2645,7 @@ def _tile_strips(pen: Pen, tile: tiling.Tile, px: float, py: float, obstacles: S
         if strip.side in ("right", "bottom"):
             # This tile's strip goes under its right/lower neighbour: shade and label it.
             pen.rect(sx, sy, r.w, r.h, fill="overlap", alpha=0.3)
-            t, s, tw = _overlap_label(strip)
+            t, s, tw = _overlap_label(strip, tile.name)
             # The label's patch lies over the strip's content, which the neighbouring tile prints whole.
             if strip.side == "right":
                 lx, ly, lw, lh = sx + r.w / 2 - s * 0.75, sy + r.h / 2 - tw / 2, s * 1.5, tw
@@ -2647,7 +2657,7 @@ def _tile_strips(pen: Pen, tile: tiling.Tile, px: float, py: float, obstacles: S
                 with pen.frame("symbol", lx, ly, lw, lh, "overlap label", cover=True):
                     pen.rect(lx, ly, lw, lh, fill="paper", radius=2)
                     pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
-        for x, y in registration_points(strip, obstacles):
+        for x, y in registration_points(strip, obstacles, tile=tile.name):
             _registration(pen, *to_page(x, y), REG_RADIUS)
 
 
