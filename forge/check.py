@@ -123,6 +123,7 @@ class _Checker:
         self.check_combat()
         self.check_tables()
         self.check_text()
+        self.check_limits()
         self.check_examples()
         return self.problems
 
@@ -517,6 +518,16 @@ class _Checker:
                         ("tables", i, "rows", j, "cells"),
                         f"row {row.label!r} has {len(row.cells)} cells; the table has {len(t.columns)} columns",
                     )
+
+    def check_limits(self) -> None:
+        """A limit's ``exempt`` names counters: unit or marker ids (a misspelt one would silently bind)."""
+        lim = self.game.rules.limits
+        if lim is None:
+            return
+        counters = [*self.unit_ids, *(mk.id for mk in self.game.markers)]
+        for i, limit in enumerate(lim.counts):
+            for j, cid in enumerate(limit.exempt):
+                self.name(("rules", "limits", "counts", i, "exempt", j), cid, counters, "unit or marker id")
 
     def check_text(self) -> None:
         for i, ph in enumerate(self.game.sequence):

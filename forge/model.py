@@ -873,6 +873,10 @@ class SpecialRule(Base):
     effect: SpecialEffect | None = None
     """What the play engine does for this rule (:class:`SpecialEffect`).  None: the engine applies nothing for it
     (a rule players read, or one the rules kit already plays from other fields)."""
+    activates: Literal["unit", "group", "all"] | None = None
+    """For a rule that holds units until released: what an enemy unit moving next to or attacking a held unit frees
+    at once -- ``unit`` that unit, ``group`` every unit of its organisational group, ``all`` every held unit (None:
+    contact frees nothing, or the rule holds no units)."""
     data_note: DataNote = None
 
 
@@ -1099,6 +1103,9 @@ class MovementRules(Base):
     """Moves after which a unit becomes disrupted (a movement mode such as rail, or more than some hexes)."""
     off_map: list[OffMapLink] = []
     """Map-edge hexes where units may leave the map and come back at others (an off-map rail link)."""
+    exit_mp: MaybeInt | None = None
+    """Movement points a unit pays to move off the map edge where the rules let units leave it (None: the book
+    names no cost)."""
     rule: RuleRef | None = None
 
 
@@ -1263,6 +1270,8 @@ class Limit(Base):
     counts: list[Id] = []
     """Engine keys: the ``given`` keys of an example that this limit caps (``markers``, ``attack_support`` ...): a
     list is counted (its items filtered by ``side`` through the markers' and units' sides), a number taken as is."""
+    exempt: list[Id] = []
+    """Counter ids the limit does not bind at all (air support markers that bombard at any range)."""
     rule: RuleRef | None = None
     note: str | None = None
 
@@ -1389,6 +1398,9 @@ class RetreatRules(Base):
     """``own-source``: units on a friendly supply source may retreat only into another one."""
     voluntary: bool | None = None
     """Whether the defender may choose to retreat instead of losing a step."""
+    allowed_if: Literal["strength-at-least-losses"] | None = None
+    """When the defender may retreat at all (None: whenever the result allows it); ``strength-at-least-losses``:
+    only when the combat strength of the defending units in the hex is at least the losses."""
     loss_reduction_max: int | None = None
     """A retreat cuts the defender's losses by up to this much."""
     limits: list[RetreatLimit] = []

@@ -153,7 +153,12 @@ def _claim_words(ctx: Context, acc: Acc) -> None:
             acc.skip(key, "a bibliographic reference, not a rule of the game", "context")
     if acc.has("ids"):
         for key in st:
-            acc.skip(key, "how a printed ID reads is a convention given in words; the data names each unit in full")
+            acc.skip(
+                key,
+                "how a printed ID reads (battalion/regiment, formation): the book says a unit's identifier has no "
+                "bearing on play beyond naming it in set-up and reinforcements, and the data names each unit in full",
+                "context",
+            )
     if "allotments" in st:
         marks = [t.marks for t in ctx.game.turns.turns]
         acc.skip(

@@ -80,10 +80,37 @@ def ex_limit_claims(ctx: Context, acc: Acc) -> None:
                 raise KeyError(f"no limit {lim_id!r} in rules.limits")
             acc.use(f"path:rules.limits.{lim_id}")
             acc.check(str(key), lk.value(lim, bound or "max"), f"rules.limits {lim_id}", how="data")
+    if acc.has("exempt"):
+        _exempt_claims(ctx, acc)
     if acc.has("count_of") or ("count" in acc.ex.states and acc.has("units") and not acc.has("count_of")):
         spec = dict(acc.given("count_of") or {"count": acc.given("units")})
         for key, ids in spec.items():
             acc.check(str(key), _count(ctx, acc, ids), "counters of these units and markers in the data", how="data")
+
+
+def _exempt_claims(ctx: Context, acc: Acc) -> None:
+    """``given.exempt: {states key: {limit, counters}}``: the bound the limit puts on those counters -- ``unlimited``
+    when the limit exempts every one of them (``rules.limits[].exempt``), else the limit's maximum."""
+    markers = {mk.id for mk in ctx.game.markers}
+    for key, spec in dict(acc.given("exempt")).items():
+        lim_id = str(spec["limit"])
+        lim = lk.find(ctx.game, lim_id)
+        if lim is None:
+            raise KeyError(f"no limit {lim_id!r} in rules.limits")
+        ids = [str(c) for c in spec["counters"]]
+        unknown = [c for c in ids if c not in markers]
+        if unknown:
+            raise KeyError(f"no marker {unknown[0]!r} in markers")
+        acc.use(f"path:rules.limits.{lim_id}")
+        free = [c for c in ids if c in lim.exempt]
+        got: Any = "unlimited" if len(free) == len(ids) else lk.value(lim, "max")
+        acc.check(
+            str(key),
+            got,
+            f"rules.limits {lim_id}: exempt {', '.join(lim.exempt) or 'none'}"
+            + ("" if len(free) == len(ids) else f"; bound by the limit: {', '.join(c for c in ids if c not in free)}"),
+            how="data",
+        )
 
 
 def _count(ctx: Context, acc: Acc, ids: Sequence[Any]) -> int | None:

@@ -18,6 +18,9 @@ from ..rules.kit import victory as kv
 from .core import Acc, Context, handles, num
 from .sites import column_sites
 
+_RETREAT_IF = {"strength-at-least-losses": "defender CS >= losses"}
+"""``rules.retreat.allowed_if`` -> the condition in the examples' notation (defender's combat strength, losses)."""
+
 K = m.ExampleKind
 
 __all__ = ["die_set", "ex_retreat", "ex_rules_claim", "ex_supply", "ex_table", "ex_vp", "position"]
@@ -124,9 +127,38 @@ def ex_table(ctx: Context, acc: Acc) -> None:
         _die_table(ctx, acc, t, dies)
     else:
         _named_rows(ctx, acc, t)
+    _counter_faces(ctx, acc)
     for key in acc.ex.states:
         if key not in acc.done:
             acc.skip(key, f"not a cell of table {t.id}: the value is in the rule's words or the table's notes")
+
+
+def _counter_faces(ctx: Context, acc: Acc) -> None:
+    """``given.counter_face: {states key: {side, type, size, face}}``: the strength printed on that face
+    (``full`` or ``reduced``) of the data's units of that kind, when they all print the same known one."""
+    for key, spec in dict(acc.given("counter_face") or {}).items():
+        kind = f"{spec['side']} {spec['type']} {spec.get('size', '')}".strip()
+        size = spec.get("size")
+        units = [
+            u
+            for u in ctx.game.units
+            if u.side == spec["side"] and u.type == spec["type"] and (size is None or u.size == size)
+        ]
+        if not units:
+            acc.skip(
+                str(key),
+                f"a printed strength of a {kind} counter: the data has no such unit, as the book prints none (its "
+                "counter mix is not in the text)",
+                "book",
+            )
+            continue
+        for u in units:
+            acc.use(f"unit:{u.id}")
+        faces = {u.steps[0] if spec["face"] == "full" else u.steps[-1] for u in units if len(u.steps) > 1}
+        if len(faces) != 1 or "?" in next(iter(faces)):
+            acc.skip(str(key), f"the {spec['face']} face of the {kind} units is not known (not given)", "book")
+            continue
+        acc.check(str(key), faces.pop(), f"the {spec['face']} face of the data's {kind} units", how="data")
 
 
 def _die_table(ctx: Context, acc: Acc, t: m.Table, dies: dict[int, int]) -> None:
@@ -332,7 +364,13 @@ def ex_retreat(ctx: Context, acc: Acc) -> None:
             if key in st:
                 acc.check(key, val if not isinstance(val, m.Unknown) else None, "rules.retreat", how="data")
         if "allowed_when" in st:
-            acc.skip("allowed_when", "a condition in words (the defenders' strength against the losses)")
+            acc.use("path:rules.retreat.allowed_if")
+            acc.check(
+                "allowed_when",
+                _RETREAT_IF.get(rr.allowed_if or "", "whenever the result allows"),
+                f"rules.retreat.allowed_if: {rr.allowed_if or 'none'}",
+                how="data",
+            )
     if frm is not None:
         origin = ctx.cell(frm)
         if origin is None:
@@ -605,7 +643,15 @@ def ex_vp(ctx: Context, acc: Acc) -> None:
     if "max" in st and len(matched) == 1:
         acc.check("max", matched[0].max, f"victory.points {matched[0].id}.max", how="data")
     if "exit_mp" in st:
-        acc.skip("exit_mp", "the cost of leaving the map is a movement rule, not a victory field")
+        mv = ctx.game.rules.movement
+        exit_mp = None if mv is None or isinstance(mv.exit_mp, m.Unknown) else mv.exit_mp
+        acc.use("path:rules.movement.exit_mp")
+        acc.check(
+            "exit_mp",
+            exit_mp,
+            "rules.movement.exit_mp (no cost encoded)" if exit_mp is None else "rules.movement.exit_mp",
+            how="data",
+        )
     if "lost_if_retaken_and_destroyed" in st:
         acc.skip("lost_if_retaken_and_destroyed", "what happens to VP already scored is said in words")
     # starting VP on the track (the book's boxes: x1 and x10)

@@ -22,7 +22,7 @@ from .ex_movement import open_board
 
 K = m.ExampleKind
 
-__all__ = ["ex_groups", "ex_infiltration", "infiltration_costs"]
+__all__ = ["ex_activation", "ex_groups", "ex_infiltration", "infiltration_costs"]
 
 
 def infiltration_costs(game: m.Game, mobility: str, mas: range = range(2, 11)) -> dict[tuple[int, int], object]:
@@ -80,18 +80,36 @@ def ex_groups(ctx: Context, acc: Acc) -> None:
         acc.check(key, len(sides[side].groups), f"organisational groups of game.sides[{side}]", how="data")
 
 
+@handles(K.CLAIM)
+def ex_activation(ctx: Context, acc: Acc) -> None:
+    """``activated``: what contact with a held unit frees at once (``special_rules[].activates`` of the example's
+    rule), in words; ``given.group_word`` is the book's name for an organisational group (``corps``)."""
+    if "activated" not in acc.ex.states:
+        return
+    rules = [r for r in ctx.game.special_rules if r.rule == acc.ex.rule]
+    if len(rules) != 1:
+        acc.skip("activated", f"no single special rule {acc.ex.rule} in special_rules")
+        return
+    sr = rules[0]
+    word = str(acc.given("group_word", "group"))
+    words = {"unit": "only that unit", "group": f"all units of that {word}", "all": "all units the rule holds"}
+    acc.use(f"path:special_rules[{sr.rule}].activates")
+    acc.check(
+        "activated",
+        words.get(sr.activates or "", "nothing (contact frees no unit)"),
+        f"special_rules[{sr.rule}].activates: {sr.activates or 'none'}",
+        how="data",
+    )
+
+
 # ============================================================================================== reasons
 _HISTORY = "history of the battle told in the background, not a rule or component of the game"
 
 _WHY: dict[str, tuple[str, str]] = {
     "fronts_met": (_HISTORY, "context"),
     "comparison": (_HISTORY, "context"),
-    "activated": ("who is activated is a rule in words (the data's doubt: the touched corps or the whole army); "
-    "no engine procedure plays the release rolls and activations", "engine"),
     "eliminated_rebuild_steps": ("which eliminated units may come back is a condition in words; the book gives no "
     "order of battle (the encircled infantry and their steps) to apply it to", "book"),
-    "air_range": ("that air markers bombard at any range is said only in the limit's words (rules.limits 'what'); "
-    "no engine check measures bombardment ranges, as no example places units", "engine"),
     "combat_penalty": ("a judgement in words ('severe'); the x1/2 it stands for is recomputed (values), and the "
     "data's doubt shows it is mild for small units", "context"),
     "row_without_engineer": ("7.4 applies only the defender's best terrain; whether the river row beats the clear "
