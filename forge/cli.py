@@ -328,7 +328,7 @@ def _out_folder(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r}: a folder name cannot contain a NUL character")
     why = _blocker(Path(text))
     if why:
-        raise argparse.ArgumentTypeError(f"{text!r}: {why} (expected a folder; files go to OUT/<game id>/)")
+        raise argparse.ArgumentTypeError(f"{text!r}: {why} (expected a folder to write into, or where one can be made)")
     return text
 
 
