@@ -846,6 +846,17 @@ def _joined_offsets(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _dashes_as_value(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """Refuse ``--option=--`` (before a bare ``--``): Python 3.11's argparse drops a value of exactly ``--`` and gives
+    the option an empty list, unchecked against its type and choices, which later code cannot use."""
+    for a in argv:
+        if a == "--":
+            return
+        name, eq, value = a.partition("=")
+        if a.startswith("--") and eq and value == "--":
+            parser.error(f"argument {name}: expected a value, got '--' (which marks the end of the options)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status.  This is the one place where exceptions become messages: a
     signal (exit 128 + its number), a file that cannot be written (exit 2), a closed standard output."""
@@ -853,7 +864,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _signals_raised():
         try:
             parser = build_parser()
-            args = parser.parse_args(_joined_offsets(sys.argv[1:] if argv is None else argv))
+            given = _joined_offsets(sys.argv[1:] if argv is None else argv)
+            _dashes_as_value(parser, given)
+            args = parser.parse_args(given)
             if not getattr(args, "func", None):
                 parser.print_help()
                 return EXIT_BAD_INPUT

@@ -59,7 +59,11 @@ IMAGE_BYTES, IMAGE_SECONDS = 40e3, 10e-3
 BOARD_PIXEL_BYTES, BOARD_PIXEL_SECONDS = 12, 0.2e-6
 """One pixel of a 300 dpi board image (``--only board``): pdfium's bitmap, Pillow's RGB copy and the PNG, and the
 time to rasterise and compress it (measured on the large kit's 22 x 34 in sheet, 67 million pixels: about 10 bytes
-and 0.15 microseconds a pixel).  A sheet of more than about 80 million pixels is thus refused for memory."""
+and 0.15 microseconds a pixel)."""
+BOARD_MAX_PIXELS = 80_000_000
+"""Largest board image (``--only board``): a 34 x 22 in sheet with a 1/8 in bleed at 300 dpi is about 69 million
+pixels (the VASSAL board's limit, :data:`forge.vassal.MAX_BOARD_PIXELS`, for the same reason: decoding more needs
+over a gigabyte).  :func:`refuse` refuses a larger one, whatever the memory estimate says."""
 
 COUNTERS_PER_PAGE_5_8 = 120
 """Counters of 5/8 in on a Letter page (for the page count only)."""
@@ -256,12 +260,9 @@ def estimate(game: m.Game, options: BuildOptions) -> Estimate:
     if "board" in options.only:
         import dataclasses
 
-        from .builder import page_bleed
-
         whole = _map_part(game, dataclasses.replace(options, tile=False))
-        bleed = page_bleed(options)
         sw, sh = map_sheet(game)
-        px = math.ceil((sw + 2 * bleed) / 72 * 300) * math.ceil((sh + 2 * bleed) / 72 * 300)
+        px = board_pixels(game, options)
         parts.append(
             Part(
                 what=f"--only board: a {sw / 72:,.0f} x {sh / 72:,.0f} in map sheet as a 300 dpi image of "
@@ -277,6 +278,15 @@ def estimate(game: m.Game, options: BuildOptions) -> Estimate:
     return Estimate(tuple(parts))
 
 
+def board_pixels(game: m.Game, options: BuildOptions) -> int:
+    """Pixels of the largest board image (``--only board``): the map sheet with its page bleed at 300 dpi."""
+    from .builder import page_bleed
+
+    bleed = page_bleed(options)
+    sw, sh = map_sheet(game)
+    return math.ceil((sw + 2 * bleed) / 72 * 300) * math.ceil((sh + 2 * bleed) / 72 * 300)
+
+
 def _tiles(sw: float, sh: float, pw: float, ph: float) -> int:
     """Tiles of the paper a sheet is cut into: tiling.plan's count, without making the tiles."""
     margin, overlap = tiling.DEFAULT_MARGIN, tiling.DEFAULT_OVERLAP
@@ -288,7 +298,37 @@ def _tiles(sw: float, sh: float, pw: float, ph: float) -> int:
 
 def refuse(game: m.Game, options: BuildOptions, file: str) -> None:
     """Raise :class:`forge.errors.LoadError` with one problem when building ``game`` with ``options`` is estimated
-    to need more than :data:`MAX_BYTES` or :data:`MAX_SECONDS`; the problem names the driver and its limit."""
+    to need more than :data:`MAX_BYTES` or :data:`MAX_SECONDS`; the problem names the driver and its limit.  Also
+    when ``--no-tile`` would print a map sheet larger than a sheet may be (:data:`forge.units.MAX_LENGTH`; a grid
+    without ``map.sheet`` sizes its own): a PDF page is at most 200 in a side."""
+    if "board" in options.only and (px := board_pixels(game, options)) > BOARD_MAX_PIXELS:
+        from .errors import LoadError, Problem
+
+        sw, sh = map_sheet(game)
+        line, col, path = _locate(file, ("map", "sheet") if game.map.sheet else ("map", "grid"))
+        msg = (
+            f"--only board: a {sw / 72:,.0f} x {sh / 72:,.0f} in map sheet is {_fmt(px)} pixels at 300 dpi, more than "
+            f"the {_fmt(BOARD_MAX_PIXELS)} a board image may have (expected a sheet of at most about 34 x 22 in, or "
+            "map.pdf, which is vector, instead)"
+        )
+        raise LoadError([Problem(file, line, col, path, msg)])
+    if not options.tile and {"map", "handout"} & set(options.only):
+        sw, sh = map_sheet(game)
+        if max(sw, sh) > 0.9 * U.MAX_LENGTH:  # near the limit: the sheet as the map lays it out, not estimated
+            from .render.map import sheet_layout
+
+            lay = sheet_layout(game, options)
+            sw, sh = lay.sheet_w, lay.sheet_h
+        if max(sw, sh) > U.MAX_LENGTH + 1e-6:
+            from .errors import LoadError, Problem
+
+            line, col, path = _locate(file, ("map", "grid"))
+            msg = (
+                f"--no-tile prints the map sheet whole, and this grid's sheet is {sw / 72:,.0f} x {sh / 72:,.0f} in, "
+                f"larger than the {U.fmt(U.MAX_LENGTH)} a map sheet may be (expected --tile, which the print-shop "
+                "preset turns off, or fewer columns and rows, or a smaller hex_size)"
+            )
+            raise LoadError([Problem(file, line, col, path, msg)])
     est = estimate(game, options)
     if not est.too_big():
         return
@@ -324,8 +364,8 @@ def _advice(game: m.Game, options: BuildOptions, est: Estimate, part: Part) -> s
         return f"at most about {_about(room)} faces (expected fewer units, or the PDF counter sheets instead)"
     if part.limit == "pixels":
         return (
-            f"at most about {MAX_BYTES / BOARD_PIXEL_BYTES / 1e6:,.0f} million pixels a sheet (expected a smaller "
-            "map sheet, or map.pdf, which is vector, instead)"
+            "a smaller map sheet (expected fewer columns and rows, a smaller hex_size, or map.pdf, which is vector, "
+            "instead)"
         )
     n = max(1, pieces(game))
     room = _room(part.bytes / n, part.seconds / n, est, part)

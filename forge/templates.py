@@ -631,7 +631,21 @@ def check_card(card: CardTemplate, source: Source) -> list[Problem]:
     if card.margin_pt + 1e-9 < PRINTABLE_MARGIN:
         need = f"{PRINTABLE_MARGIN / 72 * 25.4:g} mm"
         return [source.problem(("margin",), f"{card.margin!r} puts the cards in the printer margin (at least {need})")]
+    crt = card.crt
+    if crt.leading + 1e-9 < CRT_MIN_LEADING * crt.size:  # a point size with its line spacing, as the styles' leading
+        return [
+            source.problem(
+                ("crt", "leading"),
+                f"{crt.leading:g} pt is less than {CRT_MIN_LEADING:g} x crt.size {crt.size:g} pt: the table's lines "
+                f"would print over each other (expected at least {CRT_MIN_LEADING * crt.size:g} pt)",
+            )
+        ]
     return _check_card_room(card, source)
+
+
+CRT_MIN_LEADING = 0.8
+"""The least line spacing of the combat results table, as a multiple of its type size: the least ``leading`` the
+text styles take (less and a cell's lines print over each other)."""
 
 
 CARD_ROOM = (144.0, 72.0)

@@ -104,6 +104,6 @@ def test_a_sheet_too_large_for_an_image_is_refused_where_it_is_stated(tmp_path: 
     assert r.returncode == 2, r.stderr
     line = next(i for i, ln in enumerate(big.splitlines(), 1) if "sheet: 60x40in" in ln)
     assert f"big.yaml:{line}:" in r.stderr
-    assert "pixels" in r.stderr
+    assert "pixels at 300 dpi, more than the 80,000,000 a board image may have" in r.stderr
     assert "Traceback" not in r.stderr
     assert not out.exists()

@@ -245,15 +245,16 @@ def test_the_shipped_templates_are_the_top_level_folder_and_ship_in_the_package(
 
 
 # ------------------------------------------------------------------------------- verify and export: --templates
-CRT_LEADING = "  leading: 10.5             # line spacing in points\n"
+STYLE_LEADING = "leading: 1.2                # line spacing of every text style below, as a multiple of its size\n"
 
 
 def test_verify_templates_are_what_its_print_check_reads_back(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`forge verify --templates` builds the components it reads back with the user's templates, as build does: a
-    card template whose CRT rows are set closer than their type shows as overlapping text on the printed cards."""
-    tight = _template_file(tmp_path / "t", "card.yaml", _edit(CRT_LEADING, "  leading: 3\n", CARD))
+    card template whose text styles are set at the least leading it takes (0.8 x the size) shows as overlapping text
+    on the printed cards (a CRT leading below that is refused as the template is read: tests/test_hardening_s18b.py)."""
+    tight = _template_file(tmp_path / "t", "card.yaml", _edit(STYLE_LEADING, "leading: 0.8\n", CARD))
     assert main(["verify", str(GAME)]) == 0
     assert "print-layout" not in capsys.readouterr().out
     assert main(["verify", str(GAME), "--templates", str(tight)]) == 1

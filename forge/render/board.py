@@ -11,8 +11,8 @@ returns a folder of files by relative path (written under ``<out>/<game id>/boar
 
 The pages are the map component's own (:func:`forge.render.map.render`), rasterised by pdfium: one drawing, so the
 board and ``map.pdf`` cannot differ.  Colours are the screen's sRGB, also under ``--pdfx`` (an image is not a
-PDF/X file: the service separates it); ``--greyscale`` gives grey levels.  :data:`MAX_PIXELS` bounds an image,
-and the build's estimate (:mod:`forge.estimate`) refuses a larger one before anything is drawn.
+PDF/X file: the service separates it); ``--greyscale`` gives grey levels.  The build refuses an image larger than
+:data:`forge.estimate.BOARD_MAX_PIXELS` before anything is drawn.
 """
 
 from __future__ import annotations
@@ -28,13 +28,10 @@ from ..pdf import PageFinish, page_finish
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
     from ..builder import BuildOptions
 
-__all__ = ["DPI", "MAX_PIXELS", "render"]
+__all__ = ["DPI", "render"]
 
 DPI = 300
 """The images' resolution: what print services ask for."""
-MAX_PIXELS = 80_000_000
-"""Largest image: a 34 x 22 in sheet with a 1/8 in bleed at 300 dpi is about 69 million pixels (the VASSAL board's
-limit, :data:`forge.vassal.MAX_BOARD_PIXELS`, for the same reason: decoding more needs over a gigabyte)."""
 
 
 def render(game: Game, options: BuildOptions) -> dict[str, bytes]:
