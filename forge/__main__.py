@@ -22,6 +22,23 @@ def run() -> int:
     except KeyboardInterrupt:
         sys.stderr.write("forge: interrupted (SIGINT)\n")
         return 130
+    except RuntimeError as e:  # Ctrl-C inside a class body's __set_name__ comes out as a RuntimeError caused by it
+        if not _caused_by_interrupt(e):
+            raise
+        sys.stderr.write("forge: interrupted (SIGINT)\n")
+        return 130
+
+
+def _caused_by_interrupt(e: BaseException) -> bool:
+    """Whether ``e`` was raised because of a KeyboardInterrupt (its cause or context, at any depth)."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 if __name__ == "__main__":

@@ -873,19 +873,37 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = int(args.func(args))
             sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
             return status
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Terminated, RuntimeError) as e:
+            # A signal inside a class body's __set_name__ (a module imported late) comes out as a RuntimeError
+            # caused by it: the same interruption.
+            sig = _signal_behind(e)
+            if sig is None:
+                raise
+            if isinstance(sig, Terminated):
+                name = signal.Signals(sig.signum).name
+                print(f"forge: stopped by {name}; no output was half-written", file=sys.stderr)
+                return 128 + sig.signum
             print("forge: interrupted (SIGINT); no output was half-written", file=sys.stderr)
             return 128 + signal.SIGINT
-        except Terminated as e:
-            name = signal.Signals(e.signum).name
-            print(f"forge: stopped by {name}; no output was half-written", file=sys.stderr)
-            return 128 + e.signum
         except BrokenPipeError:  # the reader left (forge schema | head): stop quietly, and quietly at exit too
             _stdout_to_devnull()
             return EXIT_OK
         except OSError as e:
             print(_os_error(args, e), file=sys.stderr)
             return EXIT_BAD_INPUT
+
+
+def _signal_behind(e: BaseException) -> KeyboardInterrupt | Terminated | None:
+    """The interruption (Ctrl-C, or a signal turned into :class:`Terminated`) that ``e`` is or was raised because
+    of (its cause or context, at any depth); None when there is none."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt | Terminated):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None
 
 
 def _stdout_to_devnull() -> None:

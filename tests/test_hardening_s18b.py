@@ -123,3 +123,55 @@ def test_no_tile_takes_a_grid_whose_own_sheet_is_just_under_100in(tmp_path: Path
     options = preset_options("print-shop")
     assert 99 * 72 < sheet_layout(game, options).sheet_w < 100 * 72
     refuse(game, options, "grid109.yaml")  # no LoadError: built as one page of 99.35 x 61.5 in
+
+
+# ---------------------------------------------------------------- a signal wrapped by class creation (CI, stop 18)
+def _interrupt_in_set_name() -> None:
+    """What CPython does when Ctrl-C lands inside a descriptor's ``__set_name__`` while a module defines a class
+    (seen in CI: ipaddress's cached_property, imported by pathlib): a RuntimeError caused by the interrupt."""
+
+    class Trap:
+        def __set_name__(self, owner: type, name: str) -> None:
+            raise KeyboardInterrupt
+
+    type("Owner", (), {"trap": Trap()})
+
+
+def test_an_interrupt_wrapped_by_class_creation_is_still_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(RuntimeError) as raised:
+        _interrupt_in_set_name()
+    assert isinstance(raised.value.__cause__, KeyboardInterrupt)  # the shape the handlers must see through
+
+    import forge.cli as cli
+
+    def late_import(args: object) -> int:
+        _interrupt_in_set_name()
+        return 0
+
+    monkeypatch.setattr(cli, "cmd_check", late_import)
+    assert main(["check", str(DATA / "ferry_point.yaml")]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted (SIGINT)" in err
+    assert "Traceback" not in err
+
+
+def test_an_interrupt_while_forge_is_imported_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """forge/__main__.py's own handler (an interrupt before forge.cli exists) sees through the same wrapping, and
+    lets any other RuntimeError through."""
+    import builtins
+
+    import forge.__main__ as entry
+
+    real_import = builtins.__import__
+
+    def importing(name: str, *args: object, **kwargs: object) -> object:
+        if name == "cli":
+            _interrupt_in_set_name()
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", importing)
+    assert entry.run() == 130
+    monkeypatch.setattr(builtins, "__import__", real_import)
+    assert not entry._caused_by_interrupt(RuntimeError("something else"))
