@@ -20,7 +20,7 @@ from . import __version__
 # `forge --version` loads neither pydantic nor yaml and `forge check` no renderer (tests/test_startup.py).
 if TYPE_CHECKING:
     from .builder import BuildOptions
-    from .errors import BuildWarning, Problem
+    from .errors import BuildWarning, LoadError, Problem
     from .model import Game
     from .templates import Templates
 
@@ -108,10 +108,7 @@ def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | No
             refuse(game, options, path)
         return game
     except LoadError as e:
-        for p in e.problems:
-            print(p, file=sys.stderr)
-        n = len(e.problems)
-        print(f"{path or repr(path)}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+        _print_problems(e, path or repr(path))
         return None
 
 
@@ -148,6 +145,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+def _print_problems(e: LoadError, what: str) -> None:
+    """Each located problem on its own line of standard error, then ``what``'s count of them."""
+    for p in e.problems:
+        print(p, file=sys.stderr)
+    n = len(e.problems)
+    print(f"{what}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+
+
 DOCUMENTED_MODEL = "forge.model_documented"
 
 
@@ -155,21 +160,9 @@ def documented_model() -> Any:
     """forge.model loaded once more under the name ``forge.model_documented``, which reads its fields' docstrings
     (the JSON Schema's descriptions).  The forge.model that every command imports skips them: reading them costs about
     50 ms a run (forge.model's ``model_config``; docs/PERFORMANCE.md)."""
-    import importlib.util
+    from .documented import copy_of
 
-    if DOCUMENTED_MODEL in sys.modules:
-        return sys.modules[DOCUMENTED_MODEL]
-    spec = importlib.util.spec_from_file_location(DOCUMENTED_MODEL, Path(__file__).with_name("model.py"))
-    if spec is None or spec.loader is None:  # pragma: no cover - model.py is part of the package
-        raise ImportError(f"cannot load {DOCUMENTED_MODEL}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[DOCUMENTED_MODEL] = module  # pydantic resolves the annotations through sys.modules
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[DOCUMENTED_MODEL]
-        raise
-    return module
+    return copy_of(DOCUMENTED_MODEL, Path(__file__).with_name("model.py"))
 
 
 def schema_json() -> str:
@@ -471,10 +464,7 @@ def _templates_or_report(folder: str | None) -> Templates | Literal[False] | Non
         check_template(templates)  # the layout checker's rules, on sample faces at every counter size
         return templates
     except LoadError as e:
-        for p in e.problems:
-            print(p, file=sys.stderr)
-        n = len(e.problems)
-        print(f"--templates {folder}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
+        _print_problems(e, f"--templates {folder}")
         return False
 
 

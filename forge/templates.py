@@ -702,22 +702,9 @@ def schema_json(kind: str = "counter") -> str:
 
 def _documented() -> Any:
     """This module loaded once more as :data:`DOCUMENTED`, whose models read their fields' docstrings."""
-    import importlib.util
-    import sys
+    from .documented import copy_of
 
-    if DOCUMENTED in sys.modules:
-        return sys.modules[DOCUMENTED]
-    spec = importlib.util.spec_from_file_location(DOCUMENTED, Path(__file__))
-    if spec is None or spec.loader is None:  # pragma: no cover - this very file
-        raise ImportError(f"cannot load {DOCUMENTED}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[DOCUMENTED] = module  # pydantic resolves the annotations through sys.modules
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[DOCUMENTED]
-        raise
-    return module
+    return copy_of(DOCUMENTED, Path(__file__))
 
 
 if __name__ == "__main__":  # python -m forge.templates counter|card > templates/<kind>.schema.json
