@@ -396,6 +396,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.sets is not None and not 1 <= args.sets <= 200:
         print("forge build: --sets must be between 1 and 200", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.sets is not None and "handout" not in only:
+        print(
+            f"forge build: --sets {args.sets}: the sets are class handouts, and --only {','.join(only)} leaves the "
+            "handout out (add handout to --only, or drop --sets)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     marks = args.print_marks if args.print_marks is not None else preset.get("print_marks", False)
     if args.page_bleed is not None and not marks:
         print(

@@ -175,3 +175,13 @@ def test_an_interrupt_while_forge_is_imported_is_one_line(monkeypatch: pytest.Mo
     assert entry.run() == 130
     monkeypatch.setattr(builtins, "__import__", real_import)
     assert not entry._caused_by_interrupt(RuntimeError("something else"))
+
+
+def test_sets_without_the_handout_is_refused_not_ignored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sets N`` asks for N class handouts; with an ``--only`` that leaves the handout out it was silently
+    ignored.  Now one line naming both options, exit 2, nothing written."""
+    out = tmp_path / "out"
+    assert main(["build", str(DATA / "ferry_point.yaml"), "--only", "map", "--sets", "3", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--sets 3: the sets are class handouts, and --only map leaves the handout out" in err
+    assert not out.exists()
