@@ -527,6 +527,7 @@ def _schema_problems(
     by_path: dict[PathT, list[str]] = {}
     extra: dict[PathT, None] = {}
     missing: dict[PathT, list[str]] = {}
+    unknown_too: set[PathT] = set()
     for e in err.errors(include_url=False):
         path = _clean_loc(doc.data, tuple(e["loc"]))
         typ = e["type"]
@@ -543,6 +544,9 @@ def _schema_problems(
             expected = e.get("ctx", {}).get("expected", "")
             choices = re.findall(r"'([^']*)'", expected)
             msg = f"{e['input']!r} is not allowed (expected {expected}){suggest(str(e['input']), choices)}"
+        elif typ == "model_type" and e["loc"] and e["loc"][-1] == "Unknown":
+            unknown_too.add(path)  # a value the rules may leave unknown: say so once, not "expected a mapping"
+            continue
         elif typ == "model_type" or typ == "dict_type":
             msg = "expected a mapping"
         elif typ == "list_type":
@@ -575,6 +579,8 @@ def _schema_problems(
         text = msgs[0] if len(msgs) == 1 else "; or ".join(msgs)
         if any("unknown" in x for x in msgs) and len(msgs) > 1:
             text = "expected a number or 'unknown' (" + text + ")"
+        elif path in unknown_too:
+            text += ", or 'unknown'"
         problems.append(Problem(file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), text))
     return problems
 

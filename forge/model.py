@@ -1103,7 +1103,7 @@ class MovementRules(Base):
     """Moves after which a unit becomes disrupted (a movement mode such as rail, or more than some hexes)."""
     off_map: list[OffMapLink] = []
     """Map-edge hexes where units may leave the map and come back at others (an off-map rail link)."""
-    exit_mp: MaybeInt | None = None
+    exit_mp: Annotated[Annotated[int, Field(ge=0)] | Unknown, BeforeValidator(_unknown_in)] | None = None
     """Movement points a unit pays to move off the map edge where the rules let units leave it (None: the book
     names no cost)."""
     rule: RuleRef | None = None
