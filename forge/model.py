@@ -46,6 +46,12 @@ def _unknown_in(v: Any) -> Any:
 
 MaybeInt = Annotated[int | Unknown, BeforeValidator(_unknown_in)]
 MaybeFloat = Annotated[float | Unknown, BeforeValidator(_unknown_in)]
+Count = Annotated[Annotated[int, Field(ge=0)] | Unknown, BeforeValidator(_unknown_in)]
+"""A number of things (hexes, steps, movement points, counters ...): 0 or more, or unknown."""
+Amount = Annotated[Annotated[float, Field(ge=0)] | Unknown, BeforeValidator(_unknown_in)]
+"""A quantity that may be fractional (movement points): 0 or more, or unknown."""
+Positive = Annotated[Annotated[float, Field(gt=0)] | Unknown, BeforeValidator(_unknown_in)]
+"""A map or time scale: more than 0, or unknown."""
 Id = Annotated[
     str,
     Field(
@@ -90,8 +96,8 @@ class Side(Base):
 
 
 class Scale(Base):
-    km_per_hex: MaybeFloat
-    days_per_turn: MaybeFloat
+    km_per_hex: Positive
+    days_per_turn: Positive
 
 
 class Info(Base):
@@ -437,7 +443,7 @@ class Turn(Base):
     """Fixed weather for the turn; None when rolled or unknown."""
     marks: list[str] = []
     """Special-rule reminders printed in the turn's box (rule numbers or short words)."""
-    replacements: dict[str, MaybeInt] = {}
+    replacements: dict[str, Count] = {}
     """Replacement steps or points by side."""
     note: str | None = None
     """Printed on the turn track: a rule summary players need.  A remark for the designer goes in ``data_note``."""
@@ -504,11 +510,11 @@ class AutoResult(Base):
 
 class ResultCode(Base):
     meaning: str
-    attacker_steps: MaybeInt = 0
-    defender_steps: MaybeInt = 0
-    defender_retreat: MaybeInt = 0
+    attacker_steps: Count = 0
+    defender_steps: Count = 0
+    defender_retreat: Count = 0
     """Hexes the defender retreats (0: none)."""
-    attacker_retreat: MaybeInt = 0
+    attacker_retreat: Count = 0
     """Hexes the attacker retreats (0: none)."""
     defender_eliminated: bool = False
     """Every defending unit is eliminated, whatever its steps (``De``)."""
@@ -733,7 +739,7 @@ class Combat(Base):
     """Caps the book states another way elsewhere (never applied; see :class:`CapReading`)."""
     modifiers: list[Modifier] = []
     dice_pool: DicePool | None = None
-    max_attackers_per_hexside: MaybeInt | None = None
+    max_attackers_per_hexside: Count | None = None
     max_defenders: dict[str, int] = {}
     """Most units of each side that defend in one hex."""
     alone_defense: list[AloneDefense] = []
@@ -888,7 +894,7 @@ class Scenario(Base):
     last_turn: int | None = None
     setup: dict[str, str] = {}
     """Unit id -> setup hex, overriding the units' own setup."""
-    markers: dict[Id, MaybeInt] = {}
+    markers: dict[Id, Count] = {}
     """Marker id -> how many of its counters are on the map when the scenario starts."""
     features: list[ScenarioFeature] = []
     """Terrain features (a terrain id) the scenario puts in hexes, and whose they are."""
@@ -963,7 +969,7 @@ class MoveAllowance(Base):
     """A movement allowance: the movement points a class of units has in given states.  In games that count hexes
     rather than points every hex costs 1 and the allowance is the number of hexes."""
 
-    mp: MaybeFloat | Literal["printed"] | None = None
+    mp: Amount | Literal["printed"] | None = None
     """Movement points; ``printed``: the counter's movement factor.  Omit when ``table`` gives it."""
     table: Id | None = None
     """A table (``tables``) to read the allowance from: row = the weather/ground state, column = mobility class."""
@@ -1103,7 +1109,7 @@ class MovementRules(Base):
     """Moves after which a unit becomes disrupted (a movement mode such as rail, or more than some hexes)."""
     off_map: list[OffMapLink] = []
     """Map-edge hexes where units may leave the map and come back at others (an off-map rail link)."""
-    exit_mp: Annotated[Annotated[int, Field(ge=0)] | Unknown, BeforeValidator(_unknown_in)] | None = None
+    exit_mp: Count | None = None
     """Movement points a unit pays to move off the map edge where the rules let units leave it (None: the book
     names no cost)."""
     rule: RuleRef | None = None
@@ -1261,7 +1267,7 @@ class Limit(Base):
     """What is counted, in our words (the cards print it)."""
     per: Id
     """The scope: ``turn``, ``player-turn``, ``phase``, ``combat``, ``hex``, ``stack``, ``unit``, ``game`` ..."""
-    max: MaybeInt | None = None
+    max: Count | None = None
     min: int | None = None
     side: Id | None = None
     """The side the limit binds (None: each side alike)."""
@@ -1325,15 +1331,15 @@ class PetrolRule(Base):
 class SupplyRules(Base):
     """Supply tracing: sources, range, what blocks a line (``forge.rules.kit.supply``)."""
 
-    trace: MaybeInt | None = None
+    trace: Count | None = None
     """Longest supply line in hexes (None: any length)."""
-    trace_by_side: dict[str, MaybeInt] = {}
+    trace_by_side: dict[str, Count] = {}
     """A side's own longest line, where it differs from ``trace``."""
-    overland: MaybeInt | None = None
+    overland: Count | None = None
     """Longest off-road part of a line (the road part is then unlimited)."""
-    overland_to_hq: MaybeInt | None = None
+    overland_to_hq: Count | None = None
     """Longest off-road part of a line traced to a headquarters."""
-    command_range: MaybeInt | None = None
+    command_range: Count | None = None
     """Longest line from a unit to a headquarters for command (attacks needing command)."""
     enemy_units: Blocking | None = None
     """Whether enemy-held hexes stop a line (None: the book does not say; the kit will not trace)."""
@@ -1382,7 +1388,7 @@ class TerrainRetreat(Base):
 class RetreatRules(Base):
     """Retreat and advance after combat: lengths, preferences, what stops them (``forge.rules.kit.retreat``)."""
 
-    hexes: MaybeInt | None = None
+    hexes: Count | None = None
     """Length of a retreat in hexes."""
     extra_if_overstacked: list[int] = []
     """Further hexes an overstacked retreating unit may go."""
