@@ -313,6 +313,12 @@ class _Checker:
                     self.hex((*path, "entry", "hex"), u.entry.hex)
         for i, mk in enumerate(self.game.markers):
             self.name(("markers", i, "side"), mk.side, self.sides, "side")
+            if mk.group is not None:
+                if mk.side is None:
+                    self.err(("markers", i, "group"), "a marker's group is one of its side's: give the side too")
+                elif mk.side in self.sides:
+                    groups = self.game.side(mk.side).groups
+                    self.name(("markers", i, "group"), mk.group, groups, f"group of side {mk.side!r}")
         for i, sc in enumerate(self.game.scenarios):
             for uid, hx in sc.setup.items():
                 self.name(("scenarios", i, "setup", uid), uid, self.unit_ids, "unit id")

@@ -431,6 +431,9 @@ class Marker(Base):
     """Text on the back (None: blank)."""
     count: MaybeInt = 1
     side: Id | None = None
+    group: str | None = None
+    """The formation (a key of its side's ``groups``) whose own markers these are: printed in its colour with its
+    code top left (Escape's support fire pools, one per organisational group)."""
     rule: RuleRef | None = None
 
 

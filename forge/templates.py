@@ -76,7 +76,7 @@ DOCUMENTED = "forge.templates_documented"
 """This module loaded once more under this name reads its fields' docstrings, for the JSON Schemas' descriptions
 (:func:`schema_json`); reading them costs about 20 ms, which no build needs (docs/PERFORMANCE.md, start-up)."""
 
-_SHIPPED_STAMP = {COUNTER_FILE: (5662, 0xB6778919), CARD_FILE: (2392, 0xEC49337F)}
+_SHIPPED_STAMP = {COUNTER_FILE: (5845, 0x3A4FAC03), CARD_FILE: (2392, 0xEC49337F)}
 """(size, CRC-32) of the shipped templates that tests/test_startup.py validates: files with these bytes are
 read without validation (pydantic's validators for these models are never built in a build that uses the shipped
 templates: about 40 ms).  A shipped file with other bytes (edited in place) is validated like a user's copy."""
@@ -249,6 +249,9 @@ class MarkerText(Area):
     """Line spacing, as a multiple of the font size."""
     font: Literal["regular", "bold"]
     """Typeface: regular or bold."""
+    group_y: float = Field(ge=0.0, le=1.0)
+    """The box's top edge on the faces of a marker that belongs to a formation (``markers[].group``): its code is
+    printed in the label's place, top left, and the text keeps to the box below it."""
 
 
 class CounterLayout(_Part):
@@ -258,7 +261,7 @@ class CounterLayout(_Part):
     """Inner margin of the face."""
     frame: Frame
     label: Text
-    """Unit faces: the unit's id, top left."""
+    """Unit faces: the unit's id, top left; a formation's marker: the formation's code."""
     corner: Corner
     entry: Entry
     set_code: SetCode

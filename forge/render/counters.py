@@ -205,7 +205,7 @@ class Face:
     background: str
     ink: str
     label: str = ""
-    """Unit id as printed (units), or the caption of a plain back."""
+    """Unit id as printed (units), the formation's code (a formation's markers), or the caption of a plain back."""
     unit_type: UnitType | None = None
     size: UnitSize | None = None
     strength: str | None = None
@@ -269,8 +269,12 @@ def _unit_colours(game: Game, unit: Unit, palette: Palette) -> tuple[str, str, b
 
 def _marker_colours(game: Game, marker: Marker, palette: Palette) -> tuple[str, str, bool]:
     idx = _side_index(game, marker.side)
-    # A paler tint of the side's colour (as printed): a marker, not a unit.
-    bg = palette(_NEUTRAL) if idx is None else mix(palette(game.game.sides[idx].colour), "#ffffff", 0.55)
+    if marker.group is not None and marker.side is not None:
+        # A formation's own markers are printed in its colour, like its units (Escape's support fire pools).
+        bg = palette(Palette.unit_colour(game, marker.side, marker.group))
+    else:
+        # A paler tint of the side's colour (as printed): a marker, not a unit.
+        bg = palette(_NEUTRAL) if idx is None else mix(palette(game.game.sides[idx].colour), "#ffffff", 0.55)
     if palette.greyscale:
         return bg, readable_ink(bg, "#000000"), idx == 1
     return bg, readable_ink(bg, "#000000"), False
@@ -367,12 +371,14 @@ def marker_count(marker: Marker, unknown: int = UNKNOWN_MARKER_COUNT) -> int:
 def _marker_pieces(game: Game, marker: Marker, palette: Palette, set_code: str | None) -> list[Piece]:
     bg, ink, frame = _marker_colours(game, marker, palette)
     origin = _origin(game, "markers", marker)
-    front = Face(kind="marker", background=bg, ink=ink, text=marker.front, frame=frame, origin=origin)
+    code = marker.group or ""  # a formation's marker names it: its colour alone does not survive greyscale
+    front = Face(kind="marker", background=bg, ink=ink, label=code, text=marker.front, frame=frame, origin=origin)
     if marker.back:
         back = Face(
             kind="marker",
             background=bg,
             ink=ink,
+            label=code,
             text=marker.back,
             set_code=set_code,
             frame=frame,
@@ -598,14 +604,32 @@ def draw_face(
         if face.kind == "unit":
             _unit_face(c, face, s, t)
         elif face.kind == "marker":
-            # The whole box: a long reminder wraps onto as many lines as the counter holds.
+            # The whole box: a long reminder wraps onto as many lines as the counter holds.  A formation's marker
+            # prints the formation's code in the label's place, and its text keeps to the box below.
             mk = t.marker
             font = _FONTS[mk.font]
+            mw, mh = s * mk.w, s * mk.h
+            box_top = mk.py(s, mh)
+            if face.label:
+                lb = t.label
+                lfont = _FONTS[lb.font]
+                with _part(c, s, "label"):
+                    shown, lfs = fit_text(
+                        face.label,
+                        s * lb.width,
+                        max(MIN_TEXT_PT, s * lb.size),
+                        lfont,
+                        where=(*face.origin, "group"),
+                        what="marker formation code",
+                    )
+                    c.text(lb.px(s), lb.py(s), shown, font=lfont, size=lfs, anchor=lb.anchor, fill=ink)
+                mh = max(0.0, box_top + mh - s * mk.group_y)
+                box_top = s * mk.group_y
             with _part(c, s, "marker"):
                 lines, fs = wrap_text(
                     stand_in(face.text or ""),
-                    s * mk.w,
-                    s * mk.h,
+                    mw,
+                    mh,
                     max(MIN_TEXT_PT, s * mk.size),
                     font,
                     leading=mk.leading,
@@ -613,9 +637,8 @@ def draw_face(
                     what="counter marker text",
                 )
                 lead = fs * mk.leading
-                mw, mh = s * mk.w, s * mk.h
                 # Centred in the box (0.8: a line's baseline below its top).
-                top = mk.py(s, mh) + mh / 2 - len(lines) * lead / 2 + fs * 0.8
+                top = box_top + mh / 2 - len(lines) * lead / 2 + fs * 0.8
                 cx = mk.px(s, mw) + mw / 2
                 for i, ln in enumerate(lines):
                     draw_write_in_text(
@@ -1105,6 +1128,8 @@ def _samples() -> list[Face]:
         unit("B", "[?]-(3)", UnitType.ARMOUR, entry_turn="?", entry_hex="W"),
         Face("marker", bg, ink, text="? VP", set_code="A"),
         Face("plain", bg, ink, "B"),
+        # A formation's marker: its code in the label's place, a two-line text below it.
+        Face("marker", bg, ink, "5GCC", text="Support +2", set_code="A"),
     ]
 
 
