@@ -52,11 +52,19 @@ class BuildOptions:
     cards_per_page: int = 2
     """Reference cards on a page: 2, two to a page of ``paper`` (home); 1, each card its own page at its own size
     (its trim), for a print service that cuts cards (``--cards-per-page``)."""
+    card_size: str | None = None
+    """``--card-size``: each reference card its own page of this card service's size (a name of
+    :data:`forge.render.cards.CARD_SIZES` or ``WIDTHxHEIGHT`` lengths), its charts laid out again for it
+    (:func:`forge.render.cards.sized_cards`); None: ``cards_per_page`` decides."""
     pdfx: bool = False
     """Every PDF a PDF/X-1a:2003 file: colours separated to CMYK through ``output_intent``'s profile, the output
     intent embedded (docs/PRINTING.md; :mod:`forge.pdfx`)."""
     output_intent: str = "fogra39"
     """The printing condition of ``pdfx``: a key of :data:`forge.pdfx.OUTPUT_INTENTS` (fogra39, gracol)."""
+    outline_text: bool = False
+    """Every glyph of every PDF drawn as a filled path from the bundled fonts' outlines, no font in the files
+    (``--outline-text``; :mod:`forge.outline`).  Off in every preset: outlined text cannot be searched or read
+    back."""
     progress: Callable[[str], None] | None = field(default=None, compare=False)
     templates: Templates | None = field(default=None, compare=False)
     """Layout templates (``--templates``, :func:`forge.templates.load`); None: the shipped ones."""
@@ -170,6 +178,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
         bleed=page_bleed(options),
         grey_ink=options.greyscale,
         pdfx=options.output_intent if options.pdfx else None,
+        outline_text=options.outline_text,
     )
     with collect_warnings() as warnings, page_finish(finish), use_templates(options.templates):
         for name in options.only:

@@ -902,10 +902,10 @@ def _text_code(
     string, and the same characters registered, in the same order, with the font's subsets (``splitString``),
     and the subset it ends in.  With ``subset`` (the font subset a text object is in), the operators that continue
     that text object instead: no ``BT``, the font only when the subset changes, no ``T*``.  None when reportlab
-    would take another road (a font that is not TrueType, a top-down canvas): draw it there.  Every hex label of a
-    map passes here."""
+    would take another road (a font that is not TrueType, a top-down canvas), and when the canvas outlines its text
+    (``--outline-text``: its text objects draw it): draw it there.  Every hex label of a map passes here."""
     font = getFont(c._fontname)
-    if not font._dynamicFont or not c.bottomup:
+    if not font._dynamicFont or not c.bottomup or getattr(c, "outline_text", False):
         return None
     if anchor != "start":
         width = font.stringWidth(s, c._fontsize)

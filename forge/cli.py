@@ -106,6 +106,10 @@ def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | No
             from .estimate import refuse
 
             refuse(game, options, path)
+            if options.card_size is not None:  # lays the cards out: refuse a chart the card cannot hold first
+                from .render.cards import refuse_card_size
+
+                refuse_card_size(game, options, path)
         return game
     except LoadError as e:
         _print_problems(e, path or repr(path))
@@ -290,6 +294,17 @@ def _page_bleed(text: str) -> float:
     return value
 
 
+def _card_size(text: str) -> str:
+    """``--card-size``: a card service's size by name or as ``WIDTHxHEIGHT`` (:func:`forge.render.cards.card_size`)."""
+    from .render.cards import card_size
+
+    try:
+        card_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text.strip().lower()
+
+
 def _components(text: str) -> tuple[str, ...]:
     from .builder import COMPONENTS
 
@@ -412,6 +427,16 @@ def cmd_build(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    if args.card_size is not None and (args.cards_per_page == 2 or "cards" not in only):
+        why = f"--only {','.join(only)} has none"
+        if "cards" in only:
+            why = "--cards-per-page 2 puts two on a page of --paper"
+        print(
+            f"forge build: --card-size {args.card_size}: prints each reference card on its own page of that size, "
+            f"and {why} (drop one of them)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     templates = _templates_or_report(args.templates)
     if templates is False:
         return EXIT_BAD_INPUT
@@ -429,10 +454,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         print_marks=args.print_marks,
         page_bleed=args.page_bleed,
         tile=args.tile,
-        cards_per_page=args.cards_per_page,
+        cards_per_page=1 if args.card_size is not None else args.cards_per_page,
+        card_size=args.card_size,
         pdfx=args.pdfx,
         output_intent=args.output_intent,
         calibration=args.calibration_page,
+        outline_text=args.outline_text,
         sets=args.sets or 1,
         templates=templates,
     )
@@ -686,6 +713,15 @@ def build_parser() -> argparse.ArgumentParser:
         "colours to the edge, for a card service (default: the preset's; 2, print-shop 1)",
     )
     b.add_argument(
+        "--card-size",
+        type=_card_size,
+        metavar="NAME|WxH",
+        help="each reference card its own page at a card service's size, its charts laid out again for it (on its "
+        "side or upright, whichever takes fewer cards): poker (2.5x3.5in), tarot (2.75x4.75in), jumbo (3.5x5.5in), "
+        "or WIDTHxHEIGHT (70x120mm, 3.5x3.5in); a chart too wide or tall for it is refused. "
+        "Implies --cards-per-page 1. See docs/PRINTING.md",
+    )
+    b.add_argument(
         "--pdfx",
         action=argparse.BooleanOptionalAction,
         help="write every PDF as PDF/X-1a:2003: colours separated to CMYK through the --output-intent profile, "
@@ -702,6 +738,13 @@ def build_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         help="begin counters.pdf with the duplex calibration sheet (pages 1-2), on which a home printer's "
         "--back-offset is measured (default: the preset's; on, print-shop off: a print shop registers its own)",
+    )
+    b.add_argument(
+        "--outline-text",
+        action=argparse.BooleanOptionalAction,
+        help="draw every glyph as a filled path from the bundled fonts' outlines, so that the PDFs hold no font, "
+        "for a print service that asks for fonts converted to outlines (default off, in every preset: outlined "
+        "text cannot be searched or copied)",
     )
     b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
     _templates_option(b)

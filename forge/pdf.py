@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
+import functools
 import io
 import os
 import re
@@ -73,6 +74,9 @@ class PageFinish:
     """The output intent (a key of :data:`forge.pdfx.OUTPUT_INTENTS`) of a PDF/X-1a:2003 file (``--pdfx``): every
     colour separated to DeviceCMYK through its profile (grey levels stay DeviceGray with ``grey_ink``), the output
     intent and the PDF/X keys written, a TrimBox on every page; None: a plain PDF."""
+    outline_text: bool = False
+    """Every glyph drawn as a filled path from the bundled fonts' outlines, not as text: the PDF holds no font
+    (``--outline-text``, for print services that ask for fonts converted to outlines; :mod:`forge.outline`)."""
 
     @property
     def margin(self) -> float:
@@ -87,7 +91,8 @@ _FINISH: contextvars.ContextVar[PageFinish | None] = contextvars.ContextVar("for
 def page_finish(finish: PageFinish | None) -> Iterator[None]:
     """Finish every canvas made by :func:`new_canvas` inside the block so (the build sets it per component, so that
     no renderer needs to know about page boxes)."""
-    token = _FINISH.set(finish if finish is not None and (finish.bleed > 0 or finish.grey_ink or finish.pdfx) else None)
+    plain = finish is None or not (finish.bleed > 0 or finish.grey_ink or finish.pdfx or finish.outline_text)
+    token = _FINISH.set(None if plain else finish)
     try:
         yield
     finally:
@@ -129,6 +134,13 @@ class _GreyText(_GreyInk, PDFTextObject):
     pass
 
 
+@functools.cache
+def _outlining(base: type[PDFTextObject], grey: bool) -> type[PDFTextObject]:
+    """forge.outline's text object (imported only with ``--outline-text``), with grey colour setters when
+    ``grey``."""
+    return type("_GreyOutlineText", (_GreyInk, base), {}) if grey else base
+
+
 class FinishedCanvas(Canvas):
     """A canvas that finishes each page as its :class:`PageFinish` says.
 
@@ -150,9 +162,28 @@ class FinishedCanvas(Canvas):
                 self._enforceColorSpace = pdfx.enforcer(finish.pdfx)
 
     def beginText(self, x: float = 0, y: float = 0, direction: Any = None) -> PDFTextObject:
+        if self._finish.outline_text:  # every string drawn (canvas, platypus, forge.canvas) passes here
+            from .outline import OutlineText
+
+            return _outlining(OutlineText, self._finish.grey_ink)(self, x, y, direction=direction)
         if self._finish.grey_ink:
             return _GreyText(self, x, y, direction=direction)
         return super().beginText(x, y, direction=direction)
+
+    @property
+    def outline_text(self) -> bool:
+        """Whether text is drawn as glyph outlines (forge.canvas then leaves its text to :meth:`beginText`)."""
+        return self._finish.outline_text
+
+    def setFont(self, psfontname: str, size: float, leading: float | None = None) -> None:
+        if self._finish.outline_text and psfontname not in FONT_FACES:  # it would name the font in the page
+            raise NotImplementedError(f"--outline-text draws the bundled faces only, not {psfontname!r}")
+        super().setFont(psfontname, size, leading)
+
+    def drawText(self, aTextObject: PDFTextObject) -> None:
+        if self._finish.outline_text and not hasattr(aTextObject, "_shown"):
+            raise NotImplementedError("--outline-text: a text object not made by beginText would embed a font")
+        super().drawText(aTextObject)
 
     def setFillColor(self, aColor: Any, alpha: float | None = None) -> None:
         if self._finish.grey_ink:

@@ -1,6 +1,7 @@
 """Reference cards: the combat results table, shifts, modifiers, terrain effects, sequence of play, every
 other table, victory and special rules, two cards to a page (or one card a page, at its own size, for a card
-service: ``--cards-per-page 1``).
+service: ``--cards-per-page 1``; or one a page at a card service's product size, laid out again for it:
+``--card-size``, :func:`sized_cards`).
 
 Each fact is printed from its one source in the model: the CRT from ``game.combat.crt``, the terrain effects
 from ``game.terrain``, the turn record's reinforcements from ``game.reinforcements()``.  The blocks are
@@ -34,15 +35,20 @@ if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circ
     from ..builder import BuildOptions
 
 __all__ = [
+    "CARD_SIZES",
     "CardBreak",
+    "CardSizeError",
     "Styles",
+    "card_size",
     "combat_blocks",
     "crt_blocks",
     "flow",
+    "refuse_card_size",
     "render",
     "sequence_blocks",
     "shift_blocks",
     "single_card_size",
+    "sized_cards",
     "story",
 ]
 
@@ -257,16 +263,11 @@ def _natural(v: Any, size: float, bold: bool = False, pad: float = 8.0) -> tuple
     return widest + pad, min(widest, max(longest_word, 22.0)) + pad
 
 
-def auto_widths(
-    header: Sequence[Any],
-    rows: Sequence[Sequence[Any]],
-    avail: float,
-    *,
-    flex: int | None = None,
-    size: float = 7.0,
-) -> list[float]:
-    """Column widths from the content: natural widths when they fit (the ``flex`` column takes what is left),
-    otherwise wide columns give up room in proportion to how far they can shrink before their longest word."""
+def _column_measures(
+    header: Sequence[Any], rows: Sequence[Sequence[Any]], size: float
+) -> tuple[list[float], list[float], list[float]]:
+    """Each column's natural width, narrowest sensible width (its longest word) and floor (a drawing's width, or a
+    letter and the cell padding), at ``size``."""
     n = len(header)
     nat = [0.0] * n
     low = [0.0] * n
@@ -279,6 +280,20 @@ def auto_widths(
             if isinstance(v, Flowable):
                 floor[i] = max(floor[i], b)
     low = [min(lo, na) for lo, na in zip(low, nat, strict=True)]
+    return nat, low, floor
+
+
+def auto_widths(
+    header: Sequence[Any],
+    rows: Sequence[Sequence[Any]],
+    avail: float,
+    *,
+    flex: int | None = None,
+    size: float = 7.0,
+) -> list[float]:
+    """Column widths from the content: natural widths when they fit (the ``flex`` column takes what is left),
+    otherwise wide columns give up room in proportion to how far they can shrink before their longest word."""
+    nat, low, floor = _column_measures(header, rows, size)
     total = sum(nat)
     if total <= avail:
         if flex is not None:
@@ -301,6 +316,16 @@ def auto_widths(
     return out
 
 
+class Chart(Table):
+    """A chart's table, which knows the narrowest it can be (``least()``, in points) without a cell's text running
+    out of its column: the check of ``--card-size`` (:func:`sized_cards`) compares it with a card's room.  The
+    parts a split makes (reportlab builds them with the same class) have none: their columns are the whole's."""
+
+    def __init__(self, *args: Any, least: Callable[[], float] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.least = least
+
+
 def grid_table(
     st: Styles,
     header: Sequence[str],
@@ -313,9 +338,12 @@ def grid_table(
     zebra: bool = True,
     extra: Sequence[tuple[Any, ...]] = (),
     row_height: float | None = None,
+    least: float | None = None,
 ) -> Table:
     """A chart: a dark header row, thin rules, light zebra rows.  Cells that are strings become paragraphs;
-    column widths come from the content unless given; ``row_height`` fixes the body rows' height (forms)."""
+    column widths come from the content unless given; ``row_height`` fixes the body rows' height (forms).
+    ``least``: the narrowest the chart can be without a cell's text running out of its column (its columns' longest
+    words, :func:`auto_widths`, unless given): what ``--card-size`` checks (:class:`Chart`)."""
 
     def cell(v: Any, col: int) -> Any:
         if isinstance(v, str):
@@ -328,7 +356,15 @@ def grid_table(
     head = [P(h, st.head_c if centre_from is not None and i >= centre_from else st.head) for i, h in enumerate(header)]
     data = [head] + [[cell(v, i) for i, v in enumerate(r)] for r in rows]
     heights = None if row_height is None else [None] + [row_height] * (len(data) - 1)
-    t = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, hAlign="LEFT")
+    size = max(st.cell.fontSize, st.cell_c.fontSize)
+    t = Chart(
+        data,
+        colWidths=list(widths),
+        rowHeights=heights,
+        repeatRows=1,
+        hAlign="LEFT",
+        least=(lambda: least) if least is not None else (lambda: sum(_column_measures(header, rows, size)[1])),
+    )
     tb = card_layout().table
     # The template's cell padding, but never more than leaves a column a point of room (reportlab refuses a cell
     # narrower than its padding): a wide padding in a user's card.yaml meets a narrow column of a wide table.
@@ -358,6 +394,7 @@ def heading(st: Styles, text: str, rule: str | None = None, *, level: int = 1) -
     r = f' <font name="{FONT}" size="{style.fontSize - 1.5:g}">{_rule(rule)}</font>' if rule else ""
     p = P(f"{esc(text)}{r}", style)
     p.keep_next = 40.0
+    p.block_title = text  # the chart it heads, named in --card-size's refusal (:func:`sized_cards`)
     return p
 
 
@@ -432,6 +469,17 @@ def _crt_widths(
     return [first_w] + [col] * len(columns)
 
 
+def _crt_least(
+    columns: Sequence[str], first: Sequence[str], grid: list[list[str]], size: float, *, grow: bool
+) -> float:
+    """The narrowest a results table can be with every header and cell inside its column (:func:`_crt_widths`'
+    widths before they are fitted to the room)."""
+    widths = _crt_widths(columns, first, grid, float("inf"), size, grow=False)
+    if grow:  # the die column's wider padding
+        widths[0] += 3
+    return sum(widths)
+
+
 def _crt_table(
     crt: Crt,
     grid: list[list[str]],
@@ -452,11 +500,12 @@ def _crt_table(
     ]
     header = [esc(corner)] + [esc(c) for c in crt.columns]
     widths = _crt_widths(crt.columns, [*row_labels, corner], grid, avail, big.fontSize, grow=grow)
+    least = _crt_least(crt.columns, [*row_labels, corner], grid, big.fontSize, grow=grow)
     extra: list[tuple[Any, ...]] = [("ALIGN", (0, 0), (-1, -1), "CENTER")]
     if title is not None:  # a section's name across the top
         rows = [[P(f"<b>{esc(title)}</b>", st.head_c)] + [""] * len(crt.columns), *rows]
         extra += [("SPAN", (0, 1), (-1, 1)), ("BACKGROUND", (0, 1), (-1, 1), st.c("#6b6b6b"))]
-    return grid_table(st, header, rows, avail, widths=widths, centre_from=0, extra=extra)
+    return grid_table(st, header, rows, avail, widths=widths, centre_from=0, extra=extra, least=least)
 
 
 def _side_by_side(tables: Sequence[Flowable], avail: float, gap: float = 8.0) -> list[Flowable]:
@@ -1018,12 +1067,15 @@ def flow(
     regions_per_page: int,
     region: Callable[[int], Region],
     chrome: Callable[[Canvas, int, Region], Region],
+    check: Callable[[Flowable, int, Frame], None] | None = None,
 ) -> int:
     """Pour ``items`` into regions (cards or pages), ``regions_per_page`` to a page; return the regions used.
 
     ``region(i)`` is the i-th region on its page (``i`` counts within the page); ``chrome`` draws a region's
     frame and title and returns the inner area the content may use.  Flowables that do not fit are split
     (tables by rows, paragraphs by lines); :class:`CardBreak` starts a new region when little room is left.
+    ``check(f, region index, frame)`` sees each flowable before it is placed and may raise; with it, a flowable
+    too big for a whole region is refused (:class:`CardSizeError`) instead of printed cut.
     """
     items = list(items)
     used = 0
@@ -1046,6 +1098,8 @@ def flow(
                 if placed and f.action and f.action[0] in ("frameEnd", "pageEnd", "newPage"):
                     break
                 continue
+            if check is not None:
+                check(f, used, frame)
             keep = float(getattr(f, "keep_next", 0.0))
             if keep and placed:  # a heading needs room for some of what follows it
                 _, fh = f.wrap(frame._getAvailableWidth(), frame._y - frame._y1p)
@@ -1060,6 +1114,10 @@ def flow(
                 items[0:1] = parts
                 continue
             if not placed:  # too big for a whole empty region and cannot split: print what fits, visibly cut
+                if check is not None:
+                    raise CardSizeError(
+                        used, "down", _least_height(f, frame._getAvailableWidth(), frame._aH), frame._aH
+                    )
                 items.pop(0)
                 if not isinstance(f, _Cut):  # once: what a region with no room at all cannot take even cut is left out
                     items.insert(0, _too_big(f))
@@ -1161,9 +1219,235 @@ def single_card_size(options: BuildOptions) -> tuple[float, float]:
     return (w + 2 * TRIM_SAFE_MARGIN, h + 2 * TRIM_SAFE_MARGIN)
 
 
+# ------------------------------------------------------------------------------------------------ --card-size
+CARD_SIZES: dict[str, tuple[str, str]] = {
+    "poker": ("2.5in", "3.5in"),
+    "tarot": ("2.75in", "4.75in"),
+    "jumbo": ("3.5in", "5.5in"),
+}
+"""``--card-size`` names: card services' products, width x height upright.  docs/PRINTING.md (*Card sizes*) gives
+each one's source; a size not listed is given as lengths (``WIDTHxHEIGHT``)."""
+
+CARD_SIZE_RANGE = (1.5 * 72, 14 * 72)
+"""The shortest and longest side a ``--card-size`` may have, in points (1.5 in to 14 in): a smaller card leaves its
+charts less than an inch across (the safe zone and padding take 0.5 in), and a larger one is a sheet, not a card."""
+
+
+def card_size(text: str) -> tuple[float, float]:
+    """The trim (width, height; points, as given) of ``--card-size TEXT``: a name of :data:`CARD_SIZES` or two
+    lengths ``WIDTHxHEIGHT`` (``70x120mm``, ``2.75inx4.75in``; a bare first number takes the second's unit).
+    ValueError naming what was expected."""
+    from .. import units as U
+
+    key = text.strip().lower()
+    expected = f"one of {', '.join(CARD_SIZES)}, or WIDTHxHEIGHT with a unit (70x120mm, 2.75inx4.75in)"
+    if key in CARD_SIZES:
+        w_text, h_text = CARD_SIZES[key]
+        return U.length(w_text), U.length(h_text)
+    parts = [p.strip() for p in key.replace("\u00d7", "x").split("x")]  # no unit has an x in it
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"{text[:30]!r} is not a card size (expected {expected})")
+    unit = re.search(r"[a-z]+$", parts[1])
+    if unit and re.fullmatch(r"[\d./]+", parts[0]):
+        parts[0] += unit.group(0)
+    try:
+        w, h = U.length(parts[0]), U.length(parts[1])
+    except ValueError as e:
+        raise ValueError(f"{text[:30]!r}: {e} (expected {expected})") from None
+    lo, hi = CARD_SIZE_RANGE
+    if not (lo - 1e-9 <= min(w, h) and max(w, h) <= hi + 1e-9):
+        raise ValueError(f"{text[:30]!r}: a card's sides are {lo / 72:g}in to {hi / 72:g}in (expected {expected})")
+    return w, h
+
+
+def _inches(points: float) -> str:
+    return f"{points / 72:.2f}".rstrip("0").rstrip(".")
+
+
+class CardSizeError(ValueError):
+    """A chart that does not fit the card of ``--card-size``: ``need`` points ``direction`` ("across" or "down")
+    where the card gives its charts ``have``.  The sized renderer names the chart (``block``, the heading above it)
+    and where it comes from in the game file (``where``)."""
+
+    def __init__(self, card: int, direction: str, need: float, have: float) -> None:
+        super().__init__(f"reference card {card + 1}: needs {_inches(need)} in {direction}, has {_inches(have)} in")
+        self.card, self.direction, self.need, self.have = card, direction, need, have
+        self.block = ""
+        self.where: tuple[str | int, ...] = ()
+
+
+def _charts(f: Flowable) -> list[float]:
+    """The least widths of the charts in ``f`` that know theirs (charts side by side in a table too)."""
+    out: list[float] = []
+    if isinstance(f, Chart) and f.least is not None:
+        out.append(f.least())
+    if isinstance(f, Table):
+        for row in f._cellvalues:
+            for v in row:
+                for x in v if isinstance(v, list | tuple) else [v]:
+                    if isinstance(x, Flowable):
+                        out += _charts(x)
+    return out
+
+
+def _least_height(f: Flowable, width: float, height: float) -> float:
+    """How tall ``f`` is at its least (a table: its repeated header and its tallest row, where it can split)."""
+    _, h = f.wrap(width, height)
+    if isinstance(f, Table) and f._rowHeights:
+        rows = list(f._rowHeights)
+        head = f.repeatRows if isinstance(f.repeatRows, int) else len(f.repeatRows)
+        return float(sum(rows[:head]) + max(rows[head:], default=0.0))
+    return float(h)
+
+
+def _block_where(game: Game, title: str) -> tuple[str | int, ...]:
+    """The key path in the game file of the chart headed ``title`` (empty when it is not one chart's)."""
+    crt = game.combat.crt
+    if crt is not None and title == crt.title:
+        return ("combat", "crt")
+    if title.startswith("Secondary dice"):
+        return ("combat", "crt", "secondary")
+    for i, t in enumerate(game.tables):
+        if t.title == title:
+            return ("tables", i)
+    named: dict[str, tuple[str, ...]] = {
+        "Results": ("combat", "results"),
+        "Combat dice": ("combat", "dice_pool"),
+        "Column shifts": ("combat", "shifts"),
+        "Limits on shifts": ("combat", "shift_caps"),
+        "Strength modifiers": ("combat", "modifiers"),
+        "Combat notes": ("combat",),
+        "Terrain effects": ("terrain",),
+        "Sequence of play": ("sequence",),
+        "Turn record": ("turns",),
+        "Limits": ("rules", "limits"),
+        "Special rules by turn": ("special_rules",),
+        "Victory": ("victory",),
+        "Scenarios": ("scenarios",),
+    }
+    return named.get(title, ())
+
+
+@dataclass(frozen=True)
+class SizedCards:
+    """The reference cards laid out on the card of ``--card-size``: one card a page, ``trim`` its size (upright or
+    on its side), ``cards`` of them."""
+
+    trim: tuple[float, float]
+    pdf: bytes
+    cards: int
+
+
+def _sized(game: Game, options: BuildOptions, trim: tuple[float, float]) -> SizedCards:
+    """The cards laid out anew on pages of ``trim`` (the card), their charts ``TRIM_SAFE_MARGIN`` and the padding
+    inside the cut at the template's type sizes; :class:`CardSizeError` for the first chart that does not fit."""
+    st = Styles.make(options)
+    inset = TRIM_SAFE_MARGIN
+    w, h = trim[0] - 2 * inset, trim[1] - 2 * inset
+    avail = w - 2 * card_layout().padding
+    block = [""]
+
+    def check(f: Flowable, card: int, frame: Frame) -> None:
+        title = getattr(f, "block_title", None)
+        if isinstance(title, str):
+            block[0] = title
+        room = frame._getAvailableWidth()
+        need = max(_charts(f), default=0.0)
+        if need > room + 0.01:
+            raise CardSizeError(card, "across", need, room)
+
+    used = [0]
+
+    def draw(c: Canvas) -> None:
+        chrome = _card_chrome(game, st, trim=inset)
+        region = (inset, inset, w, h)
+        used[0] = flow(
+            c, story(game, st, avail), regions_per_page=1, region=lambda _: region, chrome=chrome, check=check
+        )
+
+    try:
+        pdf = render_pdf(trim, draw, title=f"{game.game.title}: reference cards")
+    except CardSizeError as e:
+        e.block, e.where = block[0], _block_where(game, block[0])
+        raise
+    return SizedCards(trim, pdf, used[0])
+
+
+def sized_cards(game: Game, options: BuildOptions) -> SizedCards:
+    """The reference cards on the card of ``options.card_size`` (:func:`card_size`), one a page, laid out again for
+    it (not scaled) at the template's type sizes: on its side (wide charts read across) and upright, whichever
+    takes fewer cards (on its side when they tie; a square card has one way).  :class:`CardSizeError` when a
+    chart fits neither way: a table's columns narrower than their longest entries, or a part that cannot be split
+    taller than the card, would print over its neighbours or off the card."""
+    assert options.card_size is not None
+    a, b = card_size(options.card_size)
+    shapes = [(max(a, b), min(a, b))] + ([(min(a, b), max(a, b))] if a != b else [])
+    done: list[SizedCards] = []
+    failed: list[CardSizeError] = []
+    for trim in shapes:
+        try:
+            done.append(_sized(game, options, trim))
+        except CardSizeError as e:
+            failed.append(e)
+    if done:
+        return min(done, key=lambda r: r.cards)
+    first = failed[0]
+    ways = []
+    for why, way in zip(failed, ["on its side, " if a != b else "", "upright, "], strict=False):
+        what = "its columns' longest entries" if why.direction == "across" else "a part that cannot be split"
+        ways.append(
+            f"{way}{why.block or 'a chart'!r} (reference card {why.card + 1}) needs {_inches(why.need)} in "
+            f"{why.direction} for {what} and gets {_inches(why.have)} in"
+        )
+    tpl = card_layout()
+    across = first.direction == "across"
+    around = 2 * TRIM_SAFE_MARGIN + (2 * tpl.padding if across else tpl.title_bar.height + 1.2 * tpl.padding)
+    least = first.need + around  # the side of the card (on its side: the long one across, the short one down)
+    pick = max if across else min
+    fits = [n for n in CARD_SIZES if pick(card_size(n)) + 1e-6 >= least and sorted(card_size(n)) != sorted((a, b))]
+    raise _Refused(
+        first,
+        f"a {_inches(max(a, b))} x {_inches(min(a, b))} in card is too small for the charts: {'; '.join(ways)} "
+        f"(the room inside the 1/8 in safe zone and the card's padding); expected a card whose "
+        f"{'long' if across else 'short'} side is at least {_inches(least)} in"
+        + (f" ({', '.join(fits)})" if fits else "")
+        + ", by name or as WIDTHxHEIGHT",
+    )
+
+
+class _Refused(CardSizeError):
+    """:func:`sized_cards`' refusal: the first chart that fits no way, with the message naming both ways."""
+
+    def __init__(self, cause: CardSizeError, message: str) -> None:
+        super().__init__(cause.card, cause.direction, cause.need, cause.have)
+        self.block, self.where = cause.block, cause.where
+        self.args = (message,)
+
+
+def refuse_card_size(game: Game, options: BuildOptions, file: str) -> None:
+    """Raise :class:`forge.errors.LoadError` with one problem, located at the chart's key in ``file``, when the
+    reference cards cannot be laid out on the card of ``options.card_size`` (:func:`sized_cards`): before anything
+    is rendered or written, as :func:`forge.estimate.refuse` refuses a build too big."""
+    if options.card_size is None or "cards" not in options.only:
+        return
+    from ..errors import LoadError, Problem
+    from ..estimate import _locate
+    from ..templates import use
+
+    try:
+        with use(options.templates):
+            sized_cards(game, options)
+    except CardSizeError as e:
+        line, col, path = _locate(file, e.where)
+        raise LoadError([Problem(file, line, col, path, f"--card-size {options.card_size}: {e}")]) from None
+
+
 def render(game: Game, options: BuildOptions) -> bytes:
     """Reference cards, two to a page of ``options.paper``; or, with ``options.cards_per_page`` 1, each card its
-    own page of :func:`single_card_size`, its colours to the page's edges (and into the page bleed)."""
+    own page of :func:`single_card_size`, its colours to the page's edges (and into the page bleed); or, with
+    ``options.card_size``, each card its own page of that size (:func:`sized_cards`)."""
+    if options.card_size is not None:
+        return sized_cards(game, options).pdf
     st = Styles.make(options)
     region = card_regions(options)
     _, _, w, h = region(0)
