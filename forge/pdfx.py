@@ -9,9 +9,9 @@ Two parts, both hooked into :class:`forge.pdf.FinishedCanvas`, so that no render
   compensation), a neutral grey becomes black ink alone (:func:`cmyk`);
 - :func:`identify` adds the PDF/X objects through reportlab's own ``pdfdoc`` objects: the OutputIntent in the
   catalog (``/S /GTS_PDFX``, the registered characterization's identifier, the ICC profile embedded) and the
-  ``GTS_PDFXVersion`` / ``GTS_PDFXConformance`` keys in the Info dictionary.  reportlab already writes the rest the
-  standard asks for: a fixed CreationDate and ModDate (``invariant=1``), ``/Trapped /False`` and the trailer's
-  ``/ID``, the same for the same input.
+  ``GTS_PDFXVersion`` / ``GTS_PDFXConformance`` keys in the Info dictionary, and the same in an XMP metadata stream
+  (:func:`xmp`).  reportlab already writes the rest the standard asks for: a fixed CreationDate and ModDate
+  (``invariant=1``), ``/Trapped /False`` and the trailer's ``/ID``, the same for the same input.
 
 The profiles are in ``forge/icc/`` (README.md there says where they come from and under what licence).
 """
@@ -36,6 +36,7 @@ __all__ = [
     "cmyk",
     "enforcer",
     "identify",
+    "xmp",
 ]
 
 ICC_DIR = Path(__file__).parent / "icc"
@@ -225,10 +226,86 @@ class _Info(pdfdoc.PDFInfo):
         return pdfdoc.PDFDictionary(entries).format(document)
 
 
+def _xmp_date(document: Any) -> str:
+    """The Info dictionary's date (``document._timeStamp``: fixed under ``invariant=1``) in XMP's notation."""
+    ts = document._timeStamp
+    y, mo, d, h, mi, s = ts.YMDhms
+    sign = "-" if ts.dhh < 0 else "+"
+    return f"{y:04d}-{mo:02d}-{d:02d}T{h:02d}:{mi:02d}:{s:02d}{sign}{abs(ts.dhh):02d}:{ts.dmm:02d}"
+
+
+def xmp(document: Any) -> bytes:
+    """The XMP packet of a reportlab ``document``: the same title, author, subject, keywords, creator, producer,
+    dates, trapping and PDF/X version as its Info dictionary (:class:`_Info`), so that the two agree."""
+    from xml.sax.saxutils import escape
+
+    info = document.info
+    date = _xmp_date(document)
+    fields = [
+        "<dc:format>application/pdf</dc:format>",
+        f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{escape(info.title or "Hexforge")}</rdf:li></rdf:Alt>'
+        "</dc:title>",
+    ]
+    if info.author:
+        fields.append(f"<dc:creator><rdf:Seq><rdf:li>{escape(info.author)}</rdf:li></rdf:Seq></dc:creator>")
+    if info.subject:
+        fields.append(
+            f'<dc:description><rdf:Alt><rdf:li xml:lang="x-default">{escape(info.subject)}</rdf:li></rdf:Alt>'
+            "</dc:description>"
+        )
+    fields += [
+        f"<xmp:CreateDate>{date}</xmp:CreateDate>",
+        f"<xmp:ModifyDate>{date}</xmp:ModifyDate>",
+        f"<xmp:MetadataDate>{date}</xmp:MetadataDate>",
+        f"<xmp:CreatorTool>{escape(info.creator)}</xmp:CreatorTool>",
+        f"<pdf:Producer>{escape(info.producer)}</pdf:Producer>",
+    ]
+    if info.keywords:
+        fields.append(f"<pdf:Keywords>{escape(info.keywords)}</pdf:Keywords>")
+    fields += [
+        f"<pdf:Trapped>{escape(str(info.trapped))}</pdf:Trapped>",
+        f"<pdfxid:GTS_PDFXVersion>{PDFX_VERSION}</pdfxid:GTS_PDFXVersion>",
+        f"<pdfx:GTS_PDFXVersion>{PDFX_VERSION}</pdfx:GTS_PDFXVersion>",
+        f"<pdfx:GTS_PDFXConformance>{PDFX_VERSION}</pdfx:GTS_PDFXConformance>",
+    ]
+    lines = [
+        '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+        '<rdf:Description rdf:about=""',
+        ' xmlns:dc="http://purl.org/dc/elements/1.1/"',
+        ' xmlns:xmp="http://ns.adobe.com/xap/1.0/"',
+        ' xmlns:pdf="http://ns.adobe.com/pdf/1.3/"',
+        ' xmlns:pdfx="http://ns.adobe.com/pdfx/1.3/"',
+        ' xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">',
+        *fields,
+        "</rdf:Description>",
+        "</rdf:RDF>",
+        "</x:xmpmeta>",
+        '<?xpacket end="w"?>',
+    ]
+    return "\n".join(lines).encode("utf-8")
+
+
+class _Metadata(pdfdoc.PDFObject):
+    """The catalog's ``Metadata`` stream: the XMP packet (:func:`xmp`), made when the file is written (the title is
+    set after :func:`identify`) and left uncompressed, as XMP is, so that a tool that does not parse PDF finds it."""
+
+    __RefOnly__ = 1
+
+    def format(self, document: Any) -> bytes:
+        content = xmp(document)
+        head = pdfdoc.PDFDictionary(
+            {"Type": pdfdoc.PDFName("Metadata"), "Subtype": pdfdoc.PDFName("XML"), "Length": len(content)}
+        ).format(document)
+        return head + b"\nstream\n" + content + b"\nendstream\n"
+
+
 def identify(canvas: Any, intent: str = DEFAULT_OUTPUT_INTENT) -> None:
     """Make the document of reportlab ``canvas`` a PDF/X-1a:2003 file: the output intent (its ICC profile embedded,
-    Flate-compressed) in the catalog and the PDF/X keys in the Info dictionary.  Call it before anything is
-    drawn."""
+    Flate-compressed) in the catalog, the PDF/X keys in the Info dictionary, and the same identification in an XMP
+    metadata stream (PDF/X-1a:2003 does not ask for one, but PDF/X-4 and some checkers do, and it costs nothing).
+    Call it before anything is drawn."""
     oi = _intent(intent)
     doc = canvas._doc
     catalog = _Catalog()
@@ -253,3 +330,4 @@ def identify(canvas: Any, intent: str = DEFAULT_OUTPUT_INTENT) -> None:
         }
     )
     catalog.OutputIntents = pdfdoc.PDFArray([doc.Reference(output, "HexforgeOutputIntent")])
+    catalog.Metadata = doc.Reference(_Metadata(), "HexforgeMetadata")

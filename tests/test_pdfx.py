@@ -181,6 +181,95 @@ def test_black_text_prints_in_black_ink_alone(shop: Path) -> None:
     assert not re.search(rb"(?<![\w.])(?:0?\.\d+|1) (?:0?\.\d+|1) (?:0?\.\d+|1) 1 k", text)  # no rich black
 
 
+XMP = {
+    "x": "adobe:ns:meta/",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "xmp": "http://ns.adobe.com/xap/1.0/",
+    "pdf": "http://ns.adobe.com/pdf/1.3/",
+    "pdfx": "http://ns.adobe.com/pdfx/1.3/",
+    "pdfxid": "http://www.npes.org/pdfx/ns/id/",
+}
+
+
+def _xmp(reader: pypdf.PdfReader) -> tuple[Any, bytes]:
+    """The catalog's metadata stream (its dictionary) and its undecoded bytes."""
+    stream = reader.trailer["/Root"]["/Metadata"].get_object()
+    return stream, stream._data
+
+
+def test_an_xmp_metadata_stream_says_what_the_info_dictionary_says(shop: Path) -> None:
+    """pdf_oxide's PDF/X validator (bench/preflight.py) stops at a PDF/X file without XMP metadata: PDF/X-1a:2003 does
+    not ask for it, PDF/X-4 does.  The catalog has one, uncompressed, with the same identification, title, creator,
+    producer, dates and trapping as the Info dictionary (a checker compares the two)."""
+    from xml.etree import ElementTree
+
+    for name in PDFS:
+        reader = _reader(shop / f"{name}.pdf")
+        info = reader.trailer["/Info"].get_object()
+        stream, raw = _xmp(reader)
+        assert (stream["/Type"], stream["/Subtype"]) == ("/Metadata", "/XML")
+        assert "/Filter" not in stream  # plain text: a tool that does not parse PDF finds the packet
+        assert raw.startswith(b'<?xpacket begin="\xef\xbb\xbf"')
+        assert raw.endswith(b'<?xpacket end="w"?>')
+        desc = ElementTree.fromstring(raw).find("rdf:RDF/rdf:Description", XMP)
+        assert desc is not None
+
+        def text(path: str, d: Any = desc) -> str | None:
+            return d.findtext(path, namespaces=XMP)
+
+        assert text("pdfxid:GTS_PDFXVersion") == info["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+        assert text("pdfx:GTS_PDFXVersion") == info["/GTS_PDFXVersion"]
+        assert text("pdfx:GTS_PDFXConformance") == info["/GTS_PDFXConformance"]
+        assert text("dc:title/rdf:Alt/rdf:li") == info["/Title"]
+        assert text("dc:creator/rdf:Seq/rdf:li") == info["/Author"]
+        assert text("xmp:CreatorTool") == info["/Creator"]
+        assert text("pdf:Producer") == info["/Producer"]
+        assert text("pdf:Trapped") == "False"
+        assert info["/Trapped"] == "/False"
+        assert text("xmp:CreateDate") == text("xmp:ModifyDate") == "2000-01-01T00:00:00+00:00"  # Info's D:2000010100...
+        assert reader.xmp_metadata is not None
+        assert reader.xmp_metadata.xmp_create_date.isoformat() == "2000-01-01T00:00:00"
+
+
+def test_the_xmp_packet_escapes_the_title_and_only_pdfx_has_one() -> None:
+    def save(finish: PageFinish | None) -> pypdf.PdfReader:
+        out = io.BytesIO()
+        with page_finish(finish):
+            c = new_canvas(out, (100, 100), title="Fish & Chips <1944>", subject='a "test"')
+        c.showPage()
+        c.save()
+        return pypdf.PdfReader(io.BytesIO(out.getvalue()))
+
+    reader = save(PageFinish(pdfx="gracol"))
+    xmp = reader.xmp_metadata
+    assert xmp is not None
+    assert xmp.dc_title == {"x-default": "Fish & Chips <1944>"}
+    assert xmp.dc_description == {"x-default": 'a "test"'}
+    assert b"Fish &amp; Chips &lt;1944&gt;" in _xmp(reader)[1]
+    assert "/Metadata" not in save(None).trailer["/Root"]  # the home build's files are what they were
+
+
+def test_only_the_crop_marks_pass_the_total_ink_limit(shop: Path) -> None:
+    """Ghostscript's separations (bench/preflight.py) find at most 218 % of ink inside the BleedBox; here, on the
+    colours written: every colour totals at most 300 % (FOGRA39's and GRACoL's limit) except the crop marks'
+    registration colour (400 %), which is set once a page, first, in the marks' own block outside the bleed box."""
+    for name in PDFS:
+        reader = _reader(shop / f"{name}.pdf")
+        for where, data in _streams(reader):
+            stream = pypdf.generic.DecodedStreamObject()
+            stream.set_data(data)
+            ops = pypdf.generic.ContentStream(stream, None).operations
+            inks = [(n, sum(float(v) for v in args)) for n, (args, op) in enumerate(ops) if op in (b"k", b"K")]
+            over = [(n, total) for n, total in inks if total > 3.0]
+            if where.startswith("page"):
+                assert over == inks[:1], (name, where, over[:3])  # the page's first colour, and its only one
+                assert over[0][1] == 4.0
+                assert data.startswith(b"1 0 0 1 0 0 cm \nq 1 1 1 1 K ")
+            else:
+                assert over == [], (name, where)
+
+
 def test_a_rebuild_is_byte_identical(shop: Path, tmp_path: Path) -> None:
     build(load(DATA / "hells_gate.yaml"), tmp_path, preset_options("print-shop", only=PDFS))
     for name in PDFS:
