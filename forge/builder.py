@@ -24,7 +24,7 @@ class BuildOptions:
     """Everything a user can choose about the printed components; renderers take what they need."""
 
     paper: str = "letter"
-    """Paper the components are printed on: letter, a4, tabloid, a3."""
+    """Paper the components are printed on: letter, a4, tabloid, a3, arch-b (12 x 18 in)."""
     only: tuple[str, ...] = DEFAULT_COMPONENTS
     counter_size: str | None = None
     """Counter edge, e.g. ``5/8in``; None: the game's own (or 5/8in)."""

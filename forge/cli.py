@@ -655,7 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--paper",
         default="letter",
         choices=list(PAPER),
-        help="paper size (default letter)",
+        help="paper size (default letter); arch-b is 12 x 18 in, a card and counter printer's press sheet",
     )
     b.add_argument(
         "--only",

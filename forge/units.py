@@ -27,7 +27,10 @@ PAPER = {
     "a4": ("210mm", "297mm"),
     "tabloid": ("11in", "17in"),
     "a3": ("297mm", "420mm"),
+    "arch-b": ("12in", "18in"),
 }
+"""Portrait paper sizes by name.  ``arch-b`` is 12 x 18 in, the press sheet of print-on-demand card and counter
+printers (Print & Play Games' card sheets, docs/PRINTING.md)."""
 
 
 MAX_DIGITS = 12
@@ -83,7 +86,7 @@ def size(text: str) -> tuple[float, float]:
 
 
 def paper(name: str) -> tuple[float, float]:
-    """Portrait paper size in points by name (letter, a4, tabloid, a3)."""
+    """Portrait paper size in points by name (letter, a4, tabloid, a3, arch-b)."""
     try:
         w, h = PAPER[name.lower()]
     except KeyError:

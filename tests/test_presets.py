@@ -281,3 +281,19 @@ def test_greyscale_laser_writes_grey_levels_only_and_no_print_marks(laser: Path)
                 ops = set(re.findall(rb"(?<![\w/])(rg|RG|k|K|g|G)(?=\s)", data))
                 assert ops <= {b"g", b"G"}, (name, ops)
                 assert b"g" in ops or b"G" in ops or not data.strip()
+
+
+def test_counter_sheets_on_a_card_printers_12_by_18_sheet(tmp_path: Path) -> None:
+    """Print & Play Games prints card and counter sheets on 12 x 18 in (docs/PRINTING.md): ``--paper arch-b``
+    trims every counter page to that sheet, with more counters to a sheet than letter, fronts and backs alternating."""
+    game = load(DATA / "ukraine_43.yaml")
+    sheets = {}
+    for paper in ("letter", "arch-b"):
+        build(game, tmp_path / paper, preset_options("print-shop", paper=paper, only=("counters",)))
+        sheets[paper] = pypdf.PdfReader(tmp_path / paper / "ukraine_43" / "counters.pdf").pages
+    for page in sheets["arch-b"]:
+        x0, y0, x1, y1 = _box(page, "/TrimBox")
+        assert (x1 - x0, y1 - y0) == pytest.approx((12 * 72, 18 * 72), abs=0.01)
+    assert len(sheets["arch-b"]) < len(sheets["letter"])  # Ukraine '43: one sheet instead of two
+    sides = [p.extract_text().split("\n")[0] for p in sheets["arch-b"]]
+    assert ["FRONTS" in t for t in sides] == [i % 2 == 0 for i in range(len(sides))], sides
