@@ -226,7 +226,7 @@ class State:
             raise missing
         board = Board.of(game)
         n_units, n_hexes, n_sides = len(board.units), len(board.labels), len(board.sides)
-        s = cls.__new__(cls)
+        s = cls()
         s.board = board
         s.rules = rules_of(board)
         s.strength = strength
@@ -278,7 +278,7 @@ class State:
 
     def copy(self) -> State:
         """An independent copy (the Board and strengths are shared: they never change)."""
-        c = State.__new__(State)
+        c = State()  # a blank State (not State.__new__(State), which mypyc cannot compile: docs/PERFORMANCE.md)
         c.board = self.board
         c.rules = self.rules
         c.strength = self.strength
