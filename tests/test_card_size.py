@@ -108,7 +108,8 @@ def test_a_chart_split_over_cards_keeps_its_header_on_each() -> None:
     texts = _page_texts(_sized("ferry_point", "3.5x3.5in").pdf)
     headed = [t for t in texts if "What happens" in t]
     assert len(headed) >= 2  # the sequence of play runs over more than one card
-    assert sum("Sequence of play" in t for t in texts) == 1
+    assert sum("Sequence of play" in t for t in texts) == len(headed)  # its title on each, then marked continued
+    assert sum("Sequence of play, continued" in t for t in texts) == len(headed) - 1
     order = [t for t in texts if "Phase" in t]
     assert "Blue Supply" in order[0]
     assert "End of Turn" in order[-1]

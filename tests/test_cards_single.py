@@ -40,7 +40,8 @@ def _texts(page: pdfium.PdfPage, box: tuple[float, float, float, float]) -> list
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT]):
         left, bottom, right, top = obj.get_bounds()
         if left >= x - 0.1 and right <= x + w + 0.1 and bottom >= y - 0.1 and top <= y + h + 0.1:
-            text = tp.get_text_bounded(left=left, bottom=bottom, right=right, top=top)
+            # stripped: pdfium may add a space after an object's last letter, or not, as the page's offset rounds
+            text = tp.get_text_bounded(left=left, bottom=bottom, right=right, top=top).strip()
             out.append((text, *(round(v, 2) for v in (left - x, bottom - y, right - x, top - y))))
     return sorted(out, key=lambda t: (t[0], round(t[2]), round(t[1])))
 

@@ -388,18 +388,28 @@ def grid_table(
     return t
 
 
-def heading(st: Styles, text: str, rule: str | None = None, *, level: int = 1) -> Paragraph:
-    """A heading that :func:`flow` keeps with at least a few lines of what follows."""
+def heading(st: Styles, text: str, rule: str | None = None, *, level: int = 1, continued: bool = False) -> Paragraph:
+    """A heading that :func:`flow` keeps with at least a few lines of what follows.  Its ``again()`` is the same
+    heading marked continued ("Stacking limits (5), continued"), which :func:`flow` sets above the rest of a block
+    split onto the next card."""
     style = st.h1 if level == 1 else st.h2
-    r = f' <font name="{FONT}" size="{style.fontSize - 1.5:g}">{_rule(rule)}</font>' if rule else ""
-    p = P(f"{esc(text)}{r}", style)
+    small = f'<font name="{FONT}" size="{style.fontSize - 1.5:g}">'
+    r = f" {small}{_rule(rule)}</font>" if rule else ""
+    more = f"{small}, continued</font>" if continued else ""
+    p = P(f"{esc(text)}{r}{more}", style)
     p.keep_next = 40.0
     p.block_title = text  # the chart it heads, named in --card-size's refusal (:func:`sized_cards`)
+    p.again = lambda: heading(st, text, rule, level=level, continued=True)
     return p
 
 
-def note(st: Styles, text: str) -> Paragraph:
-    return P(text, st.small)
+def note(st: Styles, text: str, *, table_note: bool = False) -> Paragraph:
+    """A note in small type.  ``table_note``: it explains the table just before it (a column, a mark, an empty
+    cell), and :func:`flow` keeps it on the card of that table's last rows."""
+    p = P(text, st.small)
+    if table_note:
+        p.table_note = True
+    return p
 
 
 # ------------------------------------------------------------------------------------------------ the CRT
@@ -557,7 +567,7 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             sec_cells = crt.cells.get(sec, Unknown(unknown="section not given"))
             if isinstance(sec_cells, Unknown):
                 out_note = f"{_section_name(game, sec)}: every cell unknown ({sec_cells.unknown or 'not given'})"
-                tables.append(P(esc(out_note), st.small))
+                tables.append(note(st, esc(out_note), table_note=True))
             grid = _grid_rows(sec_cells, crt.rows, n)
             unknown_any |= _has_unknown(grid)
             tables.append(
@@ -601,11 +611,12 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         legend.append(f"<b>{where} {esc(col)}:</b> {what} {_rule(auto.rule)}.{extra_note}")
     if unknown_any:
         legend.append(f"<b>{esc(WRITE_IN_NOTE)}</b>")
-    out += [P(line, st.small) for line in legend]
+    out += [note(st, line, table_note=True) for line in legend]  # the legend of the table above
     if crt.secondary is not None:
         out += _secondary(crt, crt.secondary, st, avail)
     if crt.note:
-        out.append(P(f"<i>Note:</i> {esc(crt.note)}", st.small))
+        # right under the legend it is the table's too; after the secondary table it is not that table's
+        out.append(note(st, f"<i>Note:</i> {esc(crt.note)}", table_note=crt.secondary is None))
     out += result_blocks(game, st, avail)
     return out
 
@@ -617,9 +628,9 @@ def _secondary(crt: Crt, sec: Grid2D, st: Styles, avail: float) -> list[Flowable
         _crt_table(crt, write_in(grid), sec.rows, st, avail, corner="Die", markup=False),
     ]
     if _has_unknown(grid):
-        out.append(note(st, WRITE_IN_NOTE))
+        out.append(note(st, WRITE_IN_NOTE, table_note=True))
     if isinstance(sec.cells, Unknown):
-        out.append(note(st, f"Every secondary cell is unknown: {esc(sec.cells.unknown)}"))
+        out.append(note(st, f"Every secondary cell is unknown: {esc(sec.cells.unknown)}", table_note=True))
     return out
 
 
@@ -685,6 +696,7 @@ def shift_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
                 st,
                 "R = right (towards the attacker), L = left (towards the defender). Net the shifts, "
                 "then move the column.",
+                table_note=True,
             )
         )
     if c.shift_caps:
@@ -810,7 +822,7 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     widths = auto_widths(head, rows, avail, flex=3, size=st.cell.fontSize)
     out: list[Flowable] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]
     if unknown:
-        out.append(note(st, UNKNOWN_NOTE))
+        out.append(note(st, UNKNOWN_NOTE, table_note=True))
     return out
 
 
@@ -831,9 +843,9 @@ def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             grid_table(st, [esc(t.row_header)] + [esc(c) for c in t.columns], rows, avail, centre_from=1),
         ]
         for n_ in t.notes:
-            block.append(note(st, esc(n_)))
+            block.append(note(st, esc(n_), table_note=True))
         if any(x.strip() == "?" for r in t.rows for x in r.cells):
-            block.append(note(st, WRITE_IN_NOTE))
+            block.append(note(st, WRITE_IN_NOTE, table_note=True))
         out += block
     return out
 
@@ -919,6 +931,7 @@ def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
                 st,
                 "* arrives only on a condition: "
                 + "; ".join(f"{esc(u.label)}: {esc(u.entry.condition)}" for u in conditional if u.entry),
+                table_note=True,
             )
         )
     unsched = game.unscheduled()
@@ -928,6 +941,7 @@ def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
                 st,
                 "Reinforcements whose turn the rules do not give (?): "
                 + ", ".join(esc(f"{u.label} ({u.name})") for u in unsched),
+                table_note=True,
             )
         )
     w = tr.weather
@@ -1013,14 +1027,15 @@ def victory_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         out.append(grid_table(st, ["Victory points for", "VP", "Scored by", "Rule"], rows, avail, flex=0))
     if v.handicap:
         out.append(
-            P(
+            note(
+                st,
                 "Added at the end: "
                 + ", ".join(f"{esc(_side_name(game, s))} +{n} VP" for s, n in sorted(v.handicap.items())),
-                st.small,
+                table_note=bool(v.points),  # the VP table's totals
             )
         )
     if any(isinstance(p.vp, Unknown) for p in v.points):
-        out.append(note(st, UNKNOWN_NOTE))
+        out.append(note(st, UNKNOWN_NOTE, table_note=True))
     return out
 
 
@@ -1074,11 +1089,15 @@ def flow(
     ``region(i)`` is the i-th region on its page (``i`` counts within the page); ``chrome`` draws a region's
     frame and title and returns the inner area the content may use.  Flowables that do not fit are split
     (tables by rows, paragraphs by lines); :class:`CardBreak` starts a new region when little room is left.
+    A block split onto the next region starts there with its heading again, marked continued (the heading's
+    ``again()``, :func:`heading`); a heading is never left at the foot of a region without the start of its
+    table; a table's notes (:func:`note`'s ``table_note``) go with its last rows (:func:`_keep_notes`).
     ``check(f, region index, frame)`` sees each flowable before it is placed and may raise; with it, a flowable
     too big for a whole region is refused (:class:`CardSizeError`) instead of printed cut.
     """
     items = list(items)
     used = 0
+    title: Flowable | None = None  # the heading of the block being poured (its again() heads a continuation)
     while items:
         slot = used % regions_per_page
         if used and slot == 0:
@@ -1086,6 +1105,8 @@ def flow(
         x, y, w, h = chrome(c, used, region(slot))
         frame = Frame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, showBoundary=0)
         placed = False
+        after_heading = False  # the last thing placed on this region is a heading
+        bare = True  # nothing is on this region yet but (perhaps) one heading
         while items:
             f = items[0]
             if isinstance(f, CardBreak):
@@ -1098,22 +1119,37 @@ def flow(
                 if placed and f.action and f.action[0] in ("frameEnd", "pageEnd", "newPage"):
                     break
                 continue
+            keep = float(getattr(f, "keep_next", 0.0))
+            if not placed and title is not None and not keep and isinstance(f, Table | Paragraph):
+                # the rest of a block begun on an earlier region: its heading again, unless only without it
+                # does the start of the rest fit
+                again = title.again()
+                if _starts(frame, [again], f) or not _starts(frame, [], f):
+                    items.insert(0, again)
+                    continue
             if check is not None:
                 check(f, used, frame)
-            keep = float(getattr(f, "keep_next", 0.0))
             if keep and placed:  # a heading needs room for some of what follows it
                 _, fh = f.wrap(frame._getAvailableWidth(), frame._y - frame._y1p)
                 if frame._y - frame._y1p - fh - f.getSpaceBefore() < keep:
                     break
+            if not _keep_notes(frame, items, may_move=placed and not after_heading):
+                break
+            f = items[0]  # the table's first part, when it was split to keep its notes with its last rows
             if frame.add(f, c, trySplit=1):
                 items.pop(0)
+                bare = not placed and bool(keep)
                 placed = True
+                after_heading = bool(keep)
+                if callable(getattr(f, "again", None)):
+                    title = f
                 continue
             parts = frame.split(f, c)
             if len(parts) > 1:
                 items[0:1] = parts
                 continue
-            if not placed:  # too big for a whole empty region and cannot split: print what fits, visibly cut
+            if not placed or (bare and not _starts(frame, [], f, bare=True)):
+                # too big for a whole region (under its heading) and cannot split: print what fits, visibly cut
                 if check is not None:
                     raise CardSizeError(
                         used, "down", _least_height(f, frame._getAvailableWidth(), frame._aH), frame._aH
@@ -1126,6 +1162,79 @@ def flow(
         used += 1
     c.showPage()
     return used
+
+
+def _room_after(frame: Frame, seq: Sequence[Flowable]) -> float | None:
+    """The height left in ``frame`` once ``seq`` is placed one after the other as :meth:`Frame.add` would place it
+    (space before and after included), or None when they do not all fit."""
+    y, at_top, prev = frame._y, frame._atTop, frame._prevASpace
+    aw = frame._getAvailableWidth()
+    for f in seq:
+        s = 0.0
+        if not at_top:
+            s = f.getSpaceBefore()
+            if frame._oASpace:
+                s = max(s - prev, 0.0)
+        _, fh = f.wrap(aw, max(y - frame._y1p - s, 0.0))
+        y -= fh + s
+        if y < frame._y1p - 1e-6:
+            return None
+        prev = f.getSpaceAfter()
+        y -= prev
+        at_top = False
+    return max(y - frame._y1p, 0.0)
+
+
+def _keep_notes(frame: Frame, items: list[Flowable], *, may_move: bool) -> bool:
+    """Keep a table's notes with it, and its heading with its start, for the block at the head of ``items``
+    (a heading and its table, or a table, then the notes marked ``table_note``).  When the table fits what is
+    left of the region and its notes do not, the table is split so that its last rows (at least one, under the
+    repeated header) go on to the next region with the notes (``items`` is changed so once the table is at the
+    head, after :func:`flow`'s check has seen it whole; there :func:`flow` sets the heading again, marked
+    continued).  False when the block must move whole to the next region: the table cannot be split so, or the
+    heading would stand at the foot without its table's header and a row under it; only when ``may_move``
+    (something other than this block's heading is on the region already: else it flows as ever)."""
+    i = 1 if callable(getattr(items[0], "again", None)) and len(items) > 1 else 0
+    table = items[i]
+    if not isinstance(table, Table):
+        return True
+    head = items[:i]
+    n = 0
+    while i + 1 + n < len(items) and getattr(items[i + 1 + n], "table_note", False):
+        n += 1
+    notes = items[i + 1 : i + 1 + n]
+    if not notes and not (head and may_move):
+        return True  # nothing to keep together here
+    room = _room_after(frame, head)
+    if room is None:
+        return True  # the heading itself does not fit: the usual rules take it on
+    fits_table = _room_after(frame, [*head, table]) is not None
+    if notes and fits_table and _room_after(frame, [*head, table, *notes]) is None:
+        rows = list(table._rowHeights)  # set by the wrap above
+        parts = table.split(frame._getAvailableWidth(), min(room, sum(rows[:-1])) + 1e-6)
+        if len(parts) == 2:
+            if not head:  # split when the table is at the head (after flow's check has seen it whole)
+                items[0:1] = [parts[0], CardBreak(1e9), parts[1]]
+            return True
+        return not may_move
+    if head and not fits_table and may_move:  # the heading needs its table's header and a row under it
+        return _starts(frame, head, table)
+    return True
+
+
+def _starts(frame: Frame, head: Sequence[Flowable], f: Flowable, *, bare: bool = False) -> bool:
+    """Whether ``f`` fits, or its first part when split, under ``head`` in what is left of ``frame`` (``bare``: in
+    the whole of an empty frame of its size)."""
+    aw = frame._getAvailableWidth()
+    if bare:
+        _, fh = f.wrap(aw, frame._aH)
+        return bool(fh <= frame._aH + 1e-6 or len(f.split(aw, frame._aH)) > 1)
+    room = _room_after(frame, head)
+    if room is None:
+        return False
+    if _room_after(frame, [*head, f]) is not None:
+        return True
+    return len(f.split(aw, room)) > 1
 
 
 def _too_big(f: Flowable) -> Flowable:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph, Table
+from reportlab.platypus import Flowable, Paragraph
 
 from .. import units as U
 from ..errors import collect_warnings
@@ -231,33 +231,12 @@ class _Keep(Flowable):
         pass
 
 
-class _Titled(Flowable):
-    """A chart that, split across pages, starts its rest with its section's heading marked "(continued)"."""
-
-    def __init__(self, table: Flowable, title: Callable[[], Flowable]) -> None:
-        super().__init__()
-        self.table, self.title = table, title
-
-    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
-        self.width, self.height = self.table.wrap(aw, ah)
-        return self.width, self.height
-
-    def draw(self) -> None:
-        self.table.drawOn(self.canv, 0, 0)
-
-    def split(self, aw: float, ah: float) -> list[Flowable]:
-        parts = self.table.split(aw, ah)
-        if len(parts) < 2:
-            return []
-        return [parts[0], CardBreak(1e9), self.title(), *[_Titled(p, self.title) for p in parts[1:]]]
-
-
 def _sections(st: Styles, items: list[Flowable], page_height: float) -> list[Flowable]:
-    """Group ``items`` into sections at each heading (kept together when they fit a page); a chart in a section
-    repeats its heading, marked "(continued)", when it must be split."""
+    """Group ``items`` into sections at each heading (kept together when they fit a page); a chart split between
+    pages starts its rest with its section's heading again, marked "(continued)" (the heading's ``again()``, which
+    :func:`forge.render.cards.flow` sets there), and a chart's notes go with its last rows."""
     out: list[Flowable] = []
     section: list[Flowable] = []
-    title: Paragraph | None = None
 
     def close() -> None:
         if section:
@@ -267,19 +246,22 @@ def _sections(st: Styles, items: list[Flowable], page_height: float) -> list[Flo
     for f in items:
         if isinstance(f, Paragraph) and float(getattr(f, "keep_next", 0.0)):
             close()
-            title = f
-        if isinstance(f, Table) and title is not None:
-            text, style = title.text, title.style
-
-            def again(text: str = text, style: Any = style) -> Flowable:
-                p = Paragraph(f"{text} (continued)", style)
-                p.keep_next = 40.0
-                return p
-
-            f = _Titled(f, again)
+            f.again = _continued(f.text, f.style)
         section.append(f)
     close()
     return out
+
+
+def _continued(text: str, style: Any) -> Callable[[], Flowable]:
+    """The heading ``text`` again, marked "(continued)", for the rest of its chart on the next page."""
+
+    def again() -> Flowable:
+        p = Paragraph(f"{text} (continued)", style)
+        p.keep_next = 40.0
+        p.again = again
+        return p
+
+    return again
 
 
 # ------------------------------------------------------------------------------------------------ content
@@ -346,7 +328,7 @@ def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Flowable]:
         rows, cmds = _grouped(st, units, _unit_row, len(head))
         out += [heading(st, f"{side.name} units"), grid_table(st, head, rows, avail, flex=5, extra=cmds)]
         if any(UNKNOWN_MARK in s for u in units for s in u.steps):
-            out.append(note(st, UNKNOWN_AID_NOTE))
+            out.append(note(st, UNKNOWN_AID_NOTE, table_note=True))
     out += cards.sequence_blocks(game, st, avail)
     out += cards.crt_blocks(game, st, avail) + cards.dice_pool_blocks(game, st, avail)
     out += cards.shift_blocks(game, st, avail) + cards.modifier_blocks(game, st, avail)
@@ -496,7 +478,7 @@ def _setup(game: Game, st: Styles, avail: float) -> list[Flowable]:
             heading(st, "Reinforcements by turn"),
             grid_table(st, ["Turn", "Side", "Unit", "Enters at", "Condition"], rows, avail, flex=4),
         ]
-        out.append(note(st, "? = not given by the rules"))
+        out.append(note(st, "? = not given by the rules", table_note=True))
     for sc in game.scenarios:
         if sc.setup:
             rows = [

@@ -1,0 +1,250 @@
+"""How the reference cards' blocks pour from card to card (:func:`forge.render.cards.flow`).
+
+Properties: on Ukraine '43 and Escape from Hell's Gate (whose cards once began with notes cut off from their
+tables), every card begins with a heading, never with a table's note; a card that begins with the rest of a split
+table begins with that table's heading marked continued; a table's notes are on the card of its last rows; no card
+ends with a heading.  Poured into a small region, a table whose notes do not fit under it is split so that its
+last row goes on with the notes (under its heading marked continued); a table that cannot be split so moves whole
+with its heading; on an empty region it flows as ever; a heading whose table cannot start under it moves on."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import seed_game
+from reportlab.pdfgen import canvas
+from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table
+
+from forge.builder import BuildOptions
+from forge.pdf import render_pdf
+from forge.render import cards
+
+OPTIONS = BuildOptions(only=("cards",))
+Log = list[tuple[int, Flowable]]  # (card, flowable), each flowable as flow is about to place it, in order
+
+
+def _plain(f: Flowable) -> str:
+    return " ".join(" ".join(cards._plain_lines(f.text)).split())
+
+
+def _is_heading(f: Flowable) -> bool:
+    return callable(getattr(f, "again", None))
+
+
+@cache
+def _poured(name: str) -> tuple[list[str], Log, tuple[Flowable, ...]]:
+    """The cards of ``name`` as :func:`cards.render` makes them two to a page: each card's text (read back from the
+    PDF, its title bar left out, whitespace made single spaces), what flow placed on each card, and the story."""
+    game = seed_game(name)
+    log: Log = []
+    stories: list[list[Flowable]] = []
+    real = cards.flow
+
+    def recording(c: Any, items: list[Flowable], **kw: Any) -> int:
+        stories.append(list(items))
+        return real(c, items, check=lambda f, card, frame: log.append((card, f)), **kw)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cards, "flow", recording)
+        pdf = cards.render(game, OPTIONS)
+    region = cards.card_regions(OPTIONS)
+    texts = []
+    doc = pdfium.PdfDocument(pdf)
+    for page in doc:
+        tp = page.get_textpage()
+        for slot in range(2):
+            x, y, w, h = region(slot)
+            lines = [ln.strip() for ln in tp.get_text_bounded(left=x, bottom=y, right=x + w, top=y + h).splitlines()]
+            lines = [ln for ln in lines if ln]
+            if lines:
+                assert re.search(r"Reference card \d+$", lines[0])  # the title bar
+                texts.append(" ".join(" ".join(lines[1:]).split()))
+    doc.close()
+    assert len(stories) == 1
+    assert len(texts) == max(card for card, _ in log) + 1
+    return texts, log, tuple(stories[0])
+
+
+def _headings(story: tuple[Flowable, ...]) -> set[str]:
+    titles = {_plain(f) for f in story if _is_heading(f)}
+    return titles | {f"{t}, continued" for t in titles}
+
+
+GAMES = ["ukraine_43", "escape_from_hells_gate"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_card_begins_with_a_heading_never_a_note(name: str) -> None:
+    texts, _, story = _poured(name)
+    notes = [_plain(f) for f in story if getattr(f, "table_note", False)]
+    assert notes
+    titles = sorted(_headings(story), key=len, reverse=True)
+    for n, text in enumerate(texts, 1):
+        assert not any(text.startswith(note[:30]) for note in notes), f"card {n} begins with a note: {text[:80]!r}"
+        assert any(text.startswith(t) for t in titles), f"card {n} begins with no heading: {text[:80]!r}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_card_that_continues_a_table_begins_with_its_title_marked_continued(name: str) -> None:
+    _, log, story = _poured(name)
+    whole = {id(f) for f in story}
+    cards_ = sorted({card for card, _ in log})
+    continued = 0
+    for card in cards_[1:]:
+        placed = [f for k, f in log if k == card]
+        assert _is_heading(placed[0]), f"card {card + 1}"
+        first = next((f for f in placed if not _is_heading(f)), None)
+        if isinstance(first, Table) and id(first) not in whole:  # the rest of a table split over cards
+            assert _plain(placed[0]).endswith(", continued"), f"card {card + 1}"
+            continued += 1
+    assert continued  # both games have a table split over cards
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_tables_notes_are_on_the_card_of_its_last_rows(name: str) -> None:
+    _, log, _ = _poured(name)
+    last = {id(f): i for i, (_, f) in enumerate(log)}  # where each was placed at last (after any move)
+    checked = 0
+    for i, (card, f) in enumerate(log):
+        if not getattr(f, "table_note", False) or last[id(f)] != i:
+            continue
+        table = next(k for k, g in reversed(log[:i]) if isinstance(g, Table))
+        assert table == card, f"{_plain(f)[:40]!r} on card {card + 1}, its table's last rows on card {table + 1}"
+        checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_card_ends_with_a_heading(name: str) -> None:
+    texts, _, story = _poured(name)
+    for t in sorted(_headings(story), key=len, reverse=True):
+        for n, text in enumerate(texts, 1):
+            assert not text.endswith(t), f"card {n} ends with the heading {t!r}"
+
+
+def test_the_notes_once_cut_off_now_follow_their_tables() -> None:
+    """Card 8 of Ukraine '43 began with the write-in note of the stacking limits that end card 7; card 4 of Escape
+    with three notes of the support fire markers' table that ends card 3."""
+    texts, _, _ = _poured("ukraine_43")
+    stacking = next(t for t in texts if "HQs, leaders and markers do not count" in t)
+    assert stacking.startswith("Stacking limits (5), continued Combat units in hex German support units")
+    assert stacking.index("not allowed") < stacking.index("HQs, leaders") < stacking.index("An empty cell")
+    assert sum(t.count("3 1 not allowed") for t in texts) == 1  # the row moved, not printed twice
+    texts, _, _ = _poured("escape_from_hells_gate")
+    fire = next(t for t in texts if "All markers are available every turn" in t)
+    assert fire.startswith("Support fire markers by organisational group (15.1), continued Group Side Colour")
+    assert fire.index("Luftwaffe Air Support") < fire.index("All markers are available")
+    assert sum(t.count("Luftwaffe Air Support German light blue") for t in texts) == 1
+
+
+# ------------------------------------------------------------------------------------------ a constructed story
+WIDTH = 300.0
+
+
+@cache
+def _styles() -> cards.Styles:
+    return cards.Styles.make(BuildOptions())
+
+
+def _pour(items: list[Flowable], height: float) -> list[str]:
+    """``items`` poured into regions ``WIDTH`` x ``height``, one a page: each region's text, single-spaced."""
+
+    def draw(c: canvas.Canvas) -> None:
+        cards.flow(c, items, regions_per_page=1, region=lambda _: (10, 10, WIDTH, height), chrome=lambda c, i, r: r)
+
+    pdf = render_pdf((WIDTH + 20, height + 20), draw)
+    doc = pdfium.PdfDocument(pdf)
+    out = [" ".join(p.get_textpage().get_text_range().split()) for p in doc]
+    doc.close()
+    return out
+
+
+def _block(rows: int, *, tall: bool = False) -> list[Flowable]:
+    st = _styles()
+    body = [[f"{i}", f"result {i}" + ("<br/>more<br/>more<br/>more" if tall else "")] for i in range(1, rows + 1)]
+    return [
+        cards.heading(st, "Mud table", "7.1"),
+        cards.grid_table(st, ["Die", "Result"], body, WIDTH),
+        cards.note(st, "First note on the mud table.", table_note=True),
+        cards.note(st, "Second note on the mud table.", table_note=True),
+    ]
+
+
+def _height(items: list[Flowable]) -> float:
+    """The height ``items`` take one after another in a fresh region (as flow places them)."""
+    frame = Frame(0, 0, WIDTH, 10_000, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    room = cards._room_after(frame, items)
+    assert room is not None
+    return 10_000 - room
+
+
+def _filler(lines: int) -> Paragraph:
+    return cards.note(_styles(), "<br/>".join(f"filler {i}" for i in range(lines)))
+
+
+def test_a_table_whose_notes_do_not_fit_sends_its_last_row_on_with_them() -> None:
+    items = _block(6)
+    height = _height(items[:2]) + 1  # the heading and the table fit, the notes do not
+    first, second = _pour(items, height)
+    assert first.startswith("Mud table (7.1) Die Result 1 result 1")
+    assert "result 5" in first
+    assert "result 6" not in first
+    assert "note" not in first
+    notes = "First note on the mud table. Second note on the mud table."
+    assert second == f"Mud table (7.1), continued Die Result 6 result 6 {notes}"
+
+
+def test_a_table_that_cannot_be_split_so_moves_whole_with_its_heading() -> None:
+    items = [_filler(3), *_block(1)]
+    height = _height(items[:3]) + 1  # filler, heading and table fit, the notes do not
+    first, second = _pour(items, height)
+    assert first == "filler 0 filler 1 filler 2"
+    assert second.startswith("Mud table (7.1) Die Result 1 result 1 First note")
+
+
+def test_a_table_first_on_an_empty_region_flows_as_ever() -> None:
+    items = _block(1)
+    height = _height(items[:2]) + 1
+    first, second = _pour(items, height)
+    assert first == "Mud table (7.1) Die Result 1 result 1"
+    assert second == "Mud table (7.1), continued First note on the mud table. Second note on the mud table."
+
+
+def test_a_heading_moves_on_when_its_table_cannot_start_under_it() -> None:
+    """The heading has its 40 points of room under it (keep_next), but not its table's header and first (tall)
+    row: it goes on to the next region with its table instead of standing alone at the foot."""
+    block = _block(2, tall=True)
+    height = _height(block) + 1
+    heading_room = _height([Spacer(WIDTH, 50), block[0]]) - 50 + 42  # the heading and 42 points under it
+    filler = Spacer(WIDTH, height - heading_room)
+    frame = Frame(0, 0, WIDTH, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame.add(filler, canvas.Canvas(io.BytesIO()))
+    assert not cards._starts(frame, [block[0]], block[1])  # the header and a row do not fit under the heading
+    first, second = _pour([filler, *block], height)
+    assert "Mud table" not in first
+    assert second.startswith("Mud table (7.1) Die Result 1 result 1")
+
+
+def test_a_block_split_by_its_size_repeats_its_heading_marked_continued() -> None:
+    items = _block(12)
+    pages = _pour(items, _height(items[:2]) / 2)
+    assert len(pages) >= 2
+    assert pages[0].startswith("Mud table (7.1) Die Result")
+    for page in pages[1:]:
+        assert page.startswith("Mud table (7.1), continued Die Result")
+    assert "Second note" in pages[-1]
+    assert "result 12" in pages[-1]
+
+
+def test_heading_again_is_marked_continued() -> None:
+    again: Callable[[], Flowable] = cards.heading(_styles(), "Stacking limits", "5").again
+    p = again()
+    assert _plain(p) == "Stacking limits (5), continued"
+    assert p.keep_next == 40.0
+    assert _plain(p.again()) == "Stacking limits (5), continued"
