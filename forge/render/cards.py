@@ -238,8 +238,24 @@ class Swatch(Flowable):
 
 
 # ---------------------------------------------------------------------------------------------- table helpers
+class _Para(Paragraph):
+    """A paragraph that remembers its last wrap: :func:`flow` measures what is to come (a heading with its table,
+    a table with its notes) at the very width and height the frame then wraps it at, and a paragraph's wrap
+    (breaking its lines) is the costly part of laying out cards.  Wrapping again with other arguments, or a split,
+    recomputes as before."""
+
+    _wrapped: tuple[float, float] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        if self._wrapped == (availWidth, availHeight):
+            return self.width, self.height
+        out = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, availHeight)
+        return out
+
+
 def P(text: str, style: ParagraphStyle) -> Paragraph:
-    return Paragraph(text, style)
+    return _Para(text, style)
 
 
 _TAG = re.compile(r"<[^>]+>")
@@ -321,9 +337,20 @@ class Chart(Table):
     out of its column: the check of ``--card-size`` (:func:`sized_cards`) compares it with a card's room.  The
     parts a split makes (reportlab builds them with the same class) have none: their columns are the whole's."""
 
+    _wrapped: tuple[float, float] | None = None
+
     def __init__(self, *args: Any, least: Callable[[], float] | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.least = least
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        """The table's size; a second wrap at the same width and height (:func:`flow` measures before it places)
+        reuses the first's, as :class:`_Para` does."""
+        if self._wrapped == (availWidth, availHeight):
+            return self._width, self._height
+        out = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, availHeight)
+        return out
 
 
 def grid_table(
