@@ -20,8 +20,30 @@ opens), ``located`` (exit 2, a message naming the option or the file, nothing wr
 with files written), ``status`` (another exit status), ``malformed`` (a PDF or PNG that does not read back or breaks
 the rule above), ``nondeterministic`` (a rebuild with the same options gives other bytes; checked on a sample).
 
-Run: python bench/fuzz_options.py [--cases N] [--games N] [--seed S] [--jobs J] [--timeout SECONDS] [--large]
-  [--only-hostile] [-v]
+Session 19 added (all run with ``--only-new``, in a few minutes):
+
+* ``--outline-text`` and ``--card-size`` (good names and sizes, and bad ones: zero, negative, NaN, huge, units
+  missing or mixed, a unicode x, ``--card-size=--``) to the random option cases;
+* ``--card-size`` with every name on every seed game and bench kit, with ``--outline-text``, ``--greyscale``,
+  ``--preset print-shop``, ``--pdfx``, ``--page-bleed``, ``--only`` subsets and ``--sets``; odd sizes on Ferry Point;
+* game files whose markers belong to formations (``markers[].group``): codes very long, unicode or blank, a group on
+  a marker of a side with no groups or of no side, a text that needs many lines under its code; checked, built
+  (counters and cards, with ``--outline-text``, ``--greyscale``, ``--card-size``) and verified;
+* counter templates with ``marker.group_y`` at 0, 1 and between, the label moved, grown or narrowed (at every size
+  or one): checked and drawn (bench/fuzz_templates.py's ``run_case``: a layout fault the check let through is
+  ``silent``) with Escape and a game of long formation-marker texts, then built with them;
+* bench/fuzz.py's structurally mutated games (``--mutated N``) built with ``--outline-text``;
+* seed games with one of the model's quantities (``Count``, ``Amount``, ``Positive``: step losses, retreats,
+  movement points, supply lengths, limits, the scale) at or past its bound of 10,000, infinite, negative or a yes/no
+  (``--quantities N``), checked and verified.
+
+Besides the checks above, a build with ``--outline-text`` must hold no font in any PDF (no font resource, descriptor
+or program), one with ``--card-size`` must have every page of cards.pdf trimmed (TrimBox, else MediaBox) to the card,
+either way up; and in one case in four (and a third of the --card-size cases) the output folder first holds an
+earlier build, which a refusal must leave byte for byte as it was (``written`` otherwise).
+
+Run: python bench/fuzz_options.py [--cases N] [--games N] [--mutated N] [--seed S] [--jobs J] [--timeout SECONDS]
+  [--large] [--only-hostile] [--only-new] [-v]
   prints one line per defect and a summary table of outcomes; exit 1 when a defect was found.
 """
 
@@ -63,6 +85,54 @@ COLOUR_OPS = {b"rg", b"RG", b"k", b"K", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"
 GOOD_BLEEDS = ["3mm", "1/8in", "1mm", "1/2in", "6mm", "9pt", "0.125in", "2mm"]
 BAD_BLEEDS = ["0", "3", "-3mm", "0mm", "0.9mm", "0.6in", "1e308in", "nanmm", "infmm", "1/0in", "", "3 mm", "\u0663mm"]
 BAD_OFFSETS = ["1/0in,0", "nan,0", "6,0", "a,b", "1mm,2mm,3mm"]
+GOOD_CARD_SIZES = [
+    "poker",
+    "tarot",
+    "jumbo",
+    "JUMBO",
+    " tarot ",
+    "70x120mm",
+    "3.5x5.5in",
+    "3.5inx5.5in",
+    "5.5x3.5in",
+    "4x6in",
+    "14x14in",
+    "6x4in",
+    "100x150mm",
+    "3.5\u00d75.5in",
+    "252x396pt",
+    "8.5x11in",
+    "5x5in",
+]
+BAD_CARD_SIZES = [
+    "0x0in",
+    "0x5in",
+    "-3x-4in",
+    "nanxnanin",
+    "infx3in",
+    "1e308x1e308in",
+    "1e-400x3in",
+    "3/0x4in",
+    "x",
+    "",
+    "--",
+    "3x",
+    "x3in",
+    "3x4",
+    "3x4x5in",
+    "3.5\u2715 5.5in",
+    "1x1in",
+    "15x3in",
+    "2.5x3.5",
+    "poker2",
+    "\u0663x\u0665in",
+    "63xinfmm",
+    "63mmx88",
+    "3 in x 5 in",
+    "2.5x3.5in,",
+    "1.5x1.5in",
+    "2x3.5cm",
+]
 
 
 def option_argv(rng: random.Random) -> list[str]:
@@ -108,6 +178,12 @@ def option_argv(rng: random.Random) -> list[str]:
         argv += ["--sets", rng.choice(["1", "2", "3"] + (["0", "201"] if bad else []))]
     if maybe(0.1):
         argv += ["--templates", str(ROOT / "templates")]  # the shipped ones, read as a user's folder
+    if maybe(0.4):
+        argv.append("--outline-text" if maybe(0.8) else "--no-outline-text")
+    if maybe(0.35):
+        sizes = BAD_CARD_SIZES if bad and maybe(0.5) else GOOD_CARD_SIZES
+        size = rng.choice(sizes)
+        argv += [f"--card-size={size}"] if maybe(0.5) or size.startswith("-") else ["--card-size", size]
     if not bad and maybe(0.7):  # mostly a consistent combination, so that most cases build
         argv = consistent(argv)
     return argv
@@ -123,6 +199,12 @@ def consistent(argv: list[str]) -> list[str]:
         out.append("--pdfx")
     if "--pdfx" in out or ("--preset" in out and out[out.index("--preset") + 1] == "print-shop"):
         out.append("--no-tile")
+    if any(a.startswith("--card-size") for a in out):  # one card a page: drop --cards-per-page, print the cards
+        while "--cards-per-page" in out:
+            i = out.index("--cards-per-page")
+            del out[i : i + 2]
+        if "--only" in out and "cards" not in out[out.index("--only") + 1].split(","):
+            out[out.index("--only") + 1] += ",cards"
     return out
 
 
@@ -207,8 +289,59 @@ def _translucency(reader: Any) -> str:
     return "; ".join(found[:3])
 
 
-def check_outputs(folder: Path, bleed: float | None, pdfx: bool) -> list[str]:
-    """What is wrong with the files of a successful build (empty: nothing)."""
+def outline_expected(argv: list[str]) -> bool:
+    from forge.builder import preset_options
+    from forge.cli import build_parser
+
+    ns = build_parser().parse_args(["build", "x.yaml", *argv])
+    return preset_options(ns.preset, outline_text=ns.outline_text).outline_text
+
+
+def card_expected(argv: list[str]) -> tuple[float, float] | None:
+    """The trim (points, the shorter side first) of every page of cards.pdf with --card-size, else None."""
+    from forge.cli import build_parser
+    from forge.render.cards import card_size
+
+    ns = build_parser().parse_args(["build", "x.yaml", *argv])
+    if ns.card_size is None:
+        return None
+    a, b = card_size(ns.card_size)
+    return min(a, b), max(a, b)
+
+
+def _fonts(reader: Any, data: bytes) -> str:
+    """What in a PDF is a font (an embedded program, a descriptor, a font resource); empty when nothing is."""
+    found = [k.decode() for k in (b"/FontDescriptor", b"/FontFile", b"/Type /Font", b"/Type/Font") if k in data]
+    seen: set[int] = set()
+
+    def walk(resources: Any) -> None:
+        if not resources:
+            return
+        resources = resources.get_object()
+        fonts = resources.get("/Font")
+        if fonts is not None and len(fonts.get_object()):
+            found.append(f"font resources {sorted(fonts.get_object())[:3]}")
+        for ref in (resources.get("/XObject") or {}).values():
+            if ref.idnum not in seen:
+                seen.add(ref.idnum)
+                walk(ref.get_object().get("/Resources"))
+
+    for page in reader.pages:
+        walk(page.get("/Resources"))
+    return "; ".join(found[:3])
+
+
+def check_outputs(
+    folder: Path,
+    bleed: float | None,
+    pdfx: bool,
+    outline: bool = False,
+    card: tuple[float, float] | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> list[str]:
+    """What is wrong with the files of a successful build (empty: nothing): besides the rules of
+    :mod:`bench.fuzz_options`' docstring, with ``outline`` a font in any PDF, with ``card`` a page of cards.pdf
+    whose TrimBox (its MediaBox without print marks) is not the card."""
     import pypdf
     import pypdfium2 as pdfium
     from PIL import Image
@@ -216,6 +349,8 @@ def check_outputs(folder: Path, bleed: float | None, pdfx: bool) -> list[str]:
     problems: list[str] = []
     for pdf in sorted(folder.rglob("*.pdf")):
         name = str(pdf.relative_to(folder))
+        if name in skip:
+            continue
         data = pdf.read_bytes()
         try:
             doc = pdfium.PdfDocument(data)
@@ -235,14 +370,24 @@ def check_outputs(folder: Path, bleed: float | None, pdfx: bool) -> list[str]:
             continue
         if len(pages) != n:
             problems.append(f"{name}: pdfium reads {n} pages, pypdf {len(pages)}")
+        if outline and (fonts := _fonts(reader, data)):
+            problems.append(f"{name}: --outline-text, but {fonts}")
+        if card is not None and pdf.name == "cards.pdf":
+            for i, page in enumerate(pages):
+                box: Any = page.get("/TrimBox") or page.mediabox
+                x0, y0, x1, y1 = [float(v) for v in box]
+                got = (min(x1 - x0, y1 - y0), max(x1 - x0, y1 - y0))
+                if abs(got[0] - card[0]) > 0.01 or abs(got[1] - card[1]) > 0.01:
+                    problems.append(f"{name} page {i + 1}: trim {got[0]:.2f} x {got[1]:.2f} pt, not the card's {card}")
+                    break
         if bleed is not None:
             for i, page in enumerate(pages):
                 if "/TrimBox" not in page or "/BleedBox" not in page:
                     problems.append(f"{name} page {i + 1}: no TrimBox or BleedBox")
                     break
                 trim: Any = page["/TrimBox"]
-                box: Any = page["/BleedBox"]
-                t, b = [float(v) for v in trim], [float(v) for v in box]
+                bbox: Any = page["/BleedBox"]
+                t, b = [float(v) for v in trim], [float(v) for v in bbox]
                 widths = [t[0] - b[0], t[1] - b[1], b[2] - t[2], b[3] - t[3]]
                 if any(abs(w - bleed) > 0.001 for w in widths):
                     problems.append(f"{name} page {i + 1}: BleedBox is TrimBox grown by {widths}, not {bleed:.3f}")
@@ -263,7 +408,7 @@ def check_outputs(folder: Path, bleed: float | None, pdfx: bool) -> list[str]:
                 problems.append(f"{name}: PDF/X with transparency: {translucent}")
             if not ops <= {b"k", b"K", b"g", b"G"}:
                 problems.append(f"{name}: PDF/X with colour operators {sorted(ops)}")
-    for png in sorted(folder.rglob("*.png")):
+    for png in sorted(p for p in folder.rglob("*.png") if str(p.relative_to(folder)) not in skip):
         try:
             with Image.open(png) as im:
                 im.load()
@@ -280,12 +425,30 @@ def _digest(folder: Path) -> str:
     return h.hexdigest()
 
 
-def classify_build(argv: list[str], workdir: Path, *, rebuild: bool = False) -> dict[str, Any]:
-    """Run ``forge build ARGV --out workdir/out -q`` and classify what it did."""
+def _stamp(p: Path) -> tuple[int, int]:
+    """A file's inode and modification time: a build replaces a file by renaming a new one onto it."""
+    st = p.stat()
+    return st.st_ino, st.st_mtime_ns
+
+
+def classify_build(argv: list[str], workdir: Path, *, rebuild: bool = False, prefill: bool = False) -> dict[str, Any]:
+    """Run ``forge build ARGV --out workdir/out -q`` and classify what it did.  With ``prefill``, the output folder
+    holds a build of the same game's cards first: a refusal must leave it as it was (same files, same bytes)."""
     out = workdir / "out"
     full = ["build", *argv, "--out", str(out), "-q"]
-    o = run_cli(full, out)
+    before = None
+    kept: dict[str, bytes] = {}
+    stamps: dict[str, tuple[int, int]] = {}
+    if prefill:
+        games = [a for a in argv if a.endswith(".yaml")]
+        if games and run_cli(["build", *games, "--only", "cards", "--out", str(out), "-q"]).status == 0:
+            before = _digest(out)
+            kept = {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+            stamps = {k: _stamp(out / k) for k in kept}
+    o = run_cli(full, None if before else out)
     res: dict[str, Any] = {"argv": argv, "status": o.status, "stderr": o.stderr[-600:]}
+    if before and o.status == 2 and not o.crash and _digest(out) != before:
+        return {**res, "outcome": "written", "why": f"exit 2, but the files already in {out.name}/ changed"}
     if o.crash:
         kind = "traceback" if "Traceback" in o.stderr else "written" if "written" in o.crash else "unlocated"
         if "exit status" in o.crash:
@@ -303,11 +466,15 @@ def classify_build(argv: list[str], workdir: Path, *, rebuild: bool = False) -> 
         return {**res, "outcome": "malformed", "why": f"temporaries left: {left[:3]}"}
     game_args = [a for a in argv if a.endswith(".yaml")]
     try:
-        bleed = expected_bleed([a for a in argv if a not in game_args])
-        pdfx = pdfx_expected([a for a in argv if a not in game_args])
+        opts = [a for a in argv if a not in game_args]
+        bleed, pdfx = expected_bleed(opts), pdfx_expected(opts)
+        outline, card = outline_expected(opts), card_expected(opts)
     except SystemExit:
         return {**res, "outcome": "malformed", "why": "built, but the options do not parse"}
-    problems = check_outputs(out, bleed, pdfx)
+    same = frozenset(k for k, v in kept.items() if (out / k).is_file() and (out / k).read_bytes() == v)
+    if not {k for k in _files(out) if _stamp(out / k) != stamps.get(k)}:  # a build writes (replaces) its files
+        return {**res, "outcome": "malformed", "why": "exit 0, but no file written"}
+    problems = check_outputs(out, bleed, pdfx, outline, card, skip=same)  # not what the prefill left untouched
     if problems:
         return {**res, "outcome": "malformed", "why": "; ".join(problems[:4])}
     if rebuild:
@@ -396,6 +563,270 @@ def hostile_commands() -> list[list[str]]:
         out.append(["verify", fp, "--templates", t])
         out.append(["export", "vassal", fp, "--out", "{w}/out", "--templates", t])
     return out
+
+
+# ------------------------------------------------------------------- session 19: --outline-text, --card-size, groups
+ALL_GAMES = sorted(DATA.glob("*.yaml")) + sorted(KITS.glob("*.yaml"))
+
+
+def hostile_cards() -> list[list[str]]:
+    """--card-size (every name, odd WxH) with --outline-text and the print options, on every seed game and kit."""
+    fp, tt = str(DATA / "ferry_point.yaml"), str(DATA / "tabletop_hells_gate.yaml")
+    cases: list[list[str]] = []
+    for k, game in enumerate(ALL_GAMES):
+        for j, name in enumerate(["poker", "tarot", "jumbo"]):
+            extra = [["--outline-text"], ["--greyscale", "--outline-text"], ["--preset", "print-shop"]][(j + k) % 3]
+            cases.append([str(game), "--only", "cards", "--card-size", name, *extra])
+        cases.append([str(game), "--only", "cards,counters", "--card-size=4x6in", "--outline-text", "--print-marks"])
+    for size in [
+        *GOOD_CARD_SIZES,
+        *BAD_CARD_SIZES,
+        "-1x3in",
+        "1e9x1e9in",
+        "0.0001x3in",
+        "3x3in\x00",
+        "3\u00d7\u00d75in",
+    ]:
+        cases.append([fp, "--only", "cards", f"--card-size={size}", "--outline-text"])
+    cases += [
+        [fp, "--card-size", "jumbo", "--cards-per-page", "2"],
+        [fp, "--card-size", "jumbo", "--cards-per-page", "1", "--only", "cards"],
+        [fp, "--card-size", "jumbo", "--only", "map,counters"],
+        [fp, "--card-size", "jumbo", "--only", "board"],
+        [fp, "--card-size", "jumbo", "--preset", "print-shop", "--outline-text", "--page-bleed", "1/8in"],
+        [
+            fp,
+            "--card-size",
+            "tarot",
+            "--pdfx",
+            "--no-tile",
+            "--outline-text",
+            "--greyscale",
+            "--output-intent",
+            "gracol",
+        ],
+        [fp, "--card-size", "poker", "--only", "cards", "--templates", "{w}/crt40"],
+        [fp, "--card-size", "14x14in", "--only", "cards", "--templates", "{w}/crt40"],
+        [fp, "--card-size", "14x1.5in", "--only", "cards"],
+        [fp, "--card-size", "jumbo", "--card-size", "poker", "--only", "cards"],
+        [tt, "--card-size", "jumbo", "--sets", "2", "--only", "cards,handout", "--outline-text"],
+        [tt, "--card-size", "jumbo", "--sets", "2", "--only", "cards"],
+        [tt, "--preset", "print-shop", "--card-size", "8.5x11in", "--outline-text", "--only", "cards,images"],
+        [tt, "--outline-text", "--no-outline-text", "--only", "cards"],
+        [tt, "--outline-text", "--only", "board,map", "--no-tile"],
+        [fp, "--outline-text", "--only", "handout", "--sets", "1"],
+        [fp, "--outline-text", "--preset", "greyscale-laser", "--paper", "a3", "--counter-size", "3/4in"],
+        [fp, "--outline-text", "--pdfx", "--no-tile", "--bleed", "--flip", "short", "--back-offset", "1,-1"],
+        [fp, "--outline-text=yes"],
+    ]
+    return cases
+
+
+GROUP_CODES = [
+    "X" * 100,
+    "A" * 40 + " " + "B" * 40 + " " + "C" * 40,
+    "\u65e5\u672c\u8a9e",
+    "\U0001f600\U0001f468\u200d\U0001f469",
+    "\u05e9\u05dc\u05d5\u05dd",
+    "e\u0301\u0302\u0303",
+    "\u00bd \u2265 \u00d7",
+    "5GTC",
+    " ",
+    "",
+    "W",
+]
+LONG_TEXTS = [
+    "Support fire: two columns left, once a turn, only for this corps " * 3,
+    "+?",
+    "Used",
+    "x " * 60,
+    "W" * 100,
+]
+
+
+def hostile_group_games() -> list[tuple[str, str, str]]:
+    """Game files whose markers belong to formations: very long, unicode or blank codes, a group on a marker of a
+    side with no groups or of no side, a text that needs many lines under its code. (name, text, what)."""
+    out = []
+    for code in GROUP_CODES:
+        doc = seed_doc(DATA / "ferry_point.yaml")
+        sides = doc["game"]["sides"]
+        sides[0]["groups"] = {code: "#8e5ea2", "other": "#ffc58a"}
+        for ti, text in enumerate(LONG_TEXTS):
+            doc["markers"].append(
+                {
+                    "id": f"g{ti}",
+                    "name": f"m{ti}",
+                    "front": text,
+                    "back": LONG_TEXTS[-1 - ti],
+                    "side": "blue",
+                    "group": code,
+                    "count": 2,
+                }
+            )
+        out.append(("ferry_point", yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), f"group code {code!r}"))
+    for what, marker in (
+        ("a group on a marker of a side with no groups", {"side": "red", "group": "A"}),
+        ("a group on a marker of no side", {"group": "A"}),
+        ("a group of an unknown side", {"side": "green", "group": "A"}),
+        ("a group in the wrong case", {"side": "blue", "group": "a"}),
+        ("a number as group", {"side": "blue", "group": 5}),
+        ("a list as group", {"side": "blue", "group": ["A"]}),
+        ("a mapping as group", {"side": "blue", "group": {"A": 1}}),
+        ("an empty group", {"side": "blue", "group": ""}),
+        ("a null group", {"side": "blue", "group": None}),
+        ("a group with an unknown count", {"side": "blue", "group": "A", "count": "unknown"}),
+        ("a group with no count", {"side": "blue", "group": "A", "count": 0}),
+    ):
+        doc = seed_doc(DATA / "ferry_point.yaml")
+        doc["game"]["sides"][0]["groups"] = {"A": "#123456"}
+        doc["markers"].append({"id": "fz", "name": "fz", "front": "Support fire " * 4, **marker})
+        out.append(("ferry_point", yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), what))
+    return out
+
+
+def group_game_job(text: str, argv: list[str]) -> Callable[[Path], Any]:
+    """check, then (when it passes) build the counters with ``argv`` and verify."""
+
+    def job(workdir: Path) -> Any:
+        game = workdir / "game.yaml"
+        game.write_text(text, encoding="utf-8")
+        r = classify_cli(["check", "-q", str(game)], workdir, out_option=False)
+        if r["outcome"] != "ok" or r["status"] != 0:
+            return [r]
+        return [
+            r,
+            classify_build([str(game), *argv], workdir, prefill=True),
+            classify_cli(["verify", str(game), "--no-print-check", "--format", "json"], workdir, False),
+        ]
+
+    return job
+
+
+COUNTER_TEMPLATE_EDITS: list[tuple[str, str, str]] = [
+    # (what, shipped text, replacement) in templates/counter.yaml
+    ("group_y 0", "group_y: 0.25", "group_y: 0"),
+    ("group_y 1", "group_y: 0.25", "group_y: 1"),
+    ("group_y 0.05", "group_y: 0.25", "group_y: 0.05"),
+    ("group_y 0.15", "group_y: 0.25", "group_y: 0.15"),
+    ("group_y 0.9", "group_y: 0.25", "group_y: 0.9"),
+    ("group_y 1.5", "group_y: 0.25", "group_y: 1.5"),
+    ("group_y -0.1", "group_y: 0.25", "group_y: -0.1"),
+    ("group_y nan", "group_y: 0.25", "group_y: .nan"),
+    ("group_y missing", "group_y: 0.25", ""),
+    ("label down", "  bottom: 0.81\n  anchor: start", "  bottom: 0.5\n  anchor: start"),
+    ("label at the bottom", "  bottom: 0.81\n  anchor: start", "  bottom: 0.05\n  anchor: start"),
+    ("label right", "  x: 0.075\n  bottom: 0.81\n  anchor: start", "  x: 0.93\n  bottom: 0.81\n  anchor: end"),
+    ("label large", "  size: 0.17\n  width: 0.85", "  size: 0.45\n  width: 0.85"),
+    ("label narrow", "  size: 0.17\n  width: 0.85", "  size: 0.17\n  width: 0.05"),
+    ("group_y 0 at 1/2in", "sizes: {}", "sizes: {1/2in: {marker: {group_y: 0}}}"),
+    ("group_y 1 at 3/4in", "sizes: {}", "sizes: {3/4in: {marker: {group_y: 1}}}"),
+    ("label moved at 5/8in", "sizes: {}", "sizes: {5/8in: {label: {bottom: 0.6}}}"),
+    ("marker box small", "  w: 0.85\n  h: 0.85", "  w: 0.85\n  h: 0.3"),
+]
+
+
+def template_job(what: str, text: str) -> Callable[[Path], Any]:
+    """A hostile counter template: checked and drawn (fuzz_templates.run_case) with Escape from Hell's Gate and a game
+    whose formation markers carry long texts; then built through the command line on the latter."""
+
+    def job(workdir: Path) -> Any:
+        import fuzz_templates
+
+        from forge.loader import loads
+
+        groups_text = hostile_group_games()[7][1]  # group "5GTC", long texts
+        games = {"escape": seed_game("escape_from_hells_gate"), "groups": loads(groups_text, "groups.yaml")}
+        case = fuzz_templates.Case("counter", text, [what])
+        outcome, detail = fuzz_templates.run_case(case, workdir / "tpl", games)
+        kind = {"refused": "located", "silent": "silent"}.get(outcome, outcome)
+        rows = [{"argv": [what], "status": None, "outcome": kind, "why": detail[:400]}]
+        game = workdir / "groups.yaml"
+        game.write_text(groups_text, encoding="utf-8")
+        argv = [str(game), "--only", "counters", "--templates", str(workdir / "tpl"), "--outline-text"]
+        rows.append(classify_build(argv, workdir, prefill=True))
+        return rows
+
+    return job
+
+
+def mutated_job(seed: int, i: int) -> Callable[[Path], Any]:
+    """bench/fuzz.py's structurally mutated game (unicode, long words, huge numbers ...) built with --outline-text
+    (and one case in three --card-size jumbo): check, build, verify must not crash, and the PDFs hold no font."""
+
+    def job(workdir: Path) -> Any:
+        import pypdf
+        from fuzz import make_case, run_case
+
+        rng = random.Random(f"{seed}:outline:{i}")
+        case = make_case(rng)
+        case.build_argv = [a for a in case.build_argv if a != "--no-outline-text"] + ["--outline-text"]
+        if i % 3 == 0:
+            case.build_argv = [a for a in case.build_argv if a not in ("--cards-per-page", "2")]
+            case.build_argv += ["--card-size", "jumbo", "--cards-per-page", "1"]
+        rows = []
+        label = [*case.what, *case.build_argv]
+        for o in run_case(case, workdir):
+            kind = "ok" if o.crash is None else "traceback" if "Traceback" in (o.stderr + o.crash) else "unlocated"
+            if o.crash and "written" in o.crash:
+                kind = "written"
+            rows.append({"argv": label, "status": o.status, "outcome": kind, "why": o.crash or ""})
+            if o.command == "build" and o.status == 0 and o.crash is None:
+                for pdf in sorted((workdir / "out").rglob("*.pdf")):
+                    data = pdf.read_bytes()
+                    if fonts := _fonts(pypdf.PdfReader(io.BytesIO(data)), data):
+                        rows.append({"argv": label, "status": 0, "outcome": "malformed", "why": f"{pdf.name}: {fonts}"})
+        return rows
+
+    return job
+
+
+QUANTITY_KEYS = {
+    "km_per_hex", "days_per_turn", "attacker_steps", "defender_steps", "defender_retreat", "attacker_retreat",
+    "max_attackers_per_hexside", "exit_mp", "max", "trace", "overland", "overland_to_hq", "command_range", "hexes",
+    "mp",
+}  # fmt: skip
+QUANTITY_MAPS = {"replacements", "trace_by_side", "markers"}
+QUANTITY_VALUES: list[Any] = [10**30, 2**63, 10_000, 10_001, 9_999.5, "1e400", True, False, -1, -0.5, 0, "unknown"]
+
+
+def _quantities(doc: Any, path: tuple[Any, ...] = ()) -> Any:
+    """The paths of the model's Count, Amount and Positive values in a seed game (by their keys)."""
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if k in QUANTITY_KEYS and isinstance(v, int | float) and not isinstance(v, bool):
+                yield (*path, k)
+            if k in QUANTITY_MAPS and isinstance(v, dict) and all(isinstance(x, int) for x in v.values()):
+                yield from ((*path, k, kk) for kk in v)
+            yield from _quantities(v, (*path, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from _quantities(v, (*path, i))
+
+
+def hostile_quantities(n: int, seed: int) -> list[tuple[str, str, str]]:
+    """``n`` seed games with one quantity (a step loss, a retreat, movement points, a scale ...) at or past its
+    bound, infinite, negative, a yes/no: (name, text, what).  A value the check passes must not hang verify."""
+    out = []
+    paths = {g: list(_quantities(seed_doc(g))) for g in sorted(DATA.glob("*.yaml"))}
+    for i in range(n):
+        rng = random.Random(f"{seed}:quantity:{i}")
+        game = rng.choice([g for g, ps in paths.items() if ps])
+        path, value = rng.choice(paths[game]), rng.choice(QUANTITY_VALUES)
+        doc = seed_doc(game)
+        node = doc
+        for k in path[:-1]:
+            node = node[k]
+        node[path[-1]] = value
+        what = f"{'.'.join(map(str, path))} = {value!r}"
+        out.append((game.name, yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), what))
+    return out
+
+
+def seed_game(name: str) -> Any:
+    from forge.loader import load
+
+    return load(DATA / f"{name}.yaml")
 
 
 # Hostile values for the new fields: (where, value), where a path of keys/indices from the document's root; an
@@ -522,11 +953,11 @@ def _places(w: Path) -> None:
     (w / "crt40" / "card.yaml").write_text(card.replace("  size: 8.5", "  size: 40"), encoding="utf-8")
 
 
-def _build_job(argv: list[str], rebuild: bool = False) -> Callable[[Path], Any]:
+def _build_job(argv: list[str], rebuild: bool = False, prefill: bool = False) -> Callable[[Path], Any]:
     def job(w: Path) -> Any:
         if any("{w}" in x for x in argv):
             _places(w)
-        return [classify_build([x.replace("{w}", str(w)) for x in argv], w, rebuild=rebuild)]
+        return [classify_build([x.replace("{w}", str(w)) for x in argv], w, rebuild=rebuild, prefill=prefill)]
 
     return job
 
@@ -547,7 +978,28 @@ def jobs_for(a: argparse.Namespace) -> list[tuple[str, Callable[[Path], Any]]]:
             rng = random.Random(f"{a.seed}:opt:{i}")
             game = rng.choice(LARGE) if a.large or i % 8 == 7 else rng.choice(SMALL)
             argv = [str(game), *option_argv(rng)]
-            jobs.append((json.dumps(argv), _build_job(argv, rebuild=i % 10 == 3)))
+            jobs.append((json.dumps(argv), _build_job(argv, rebuild=i % 10 == 3, prefill=i % 4 == 1)))
+    s19 = [
+        ["--outline-text", "--greyscale"],
+        ["--outline-text", "--preset", "print-shop", "--card-size", "jumbo", "--only", "counters,cards,images"],
+        ["--outline-text", "--pdfx", "--no-tile", "--only", "counters", "--counter-size", "1/2in"],
+        ["--preset", "greyscale-laser", "--card-size", "tarot", "--only", "counters,cards", "--counter-size", "3/4in"],
+    ]
+    for k, (name, text, what) in enumerate(hostile_group_games()):
+        argv = s19[k % len(s19)]
+        jobs.append((f"{name}: {what} {' '.join(argv)}", group_game_job(text, argv)))
+    shipped = (ROOT / "templates" / "counter.yaml").read_text(encoding="utf-8")
+    for what, old, new in COUNTER_TEMPLATE_EDITS:
+        assert old in shipped, what
+        jobs.append((f"counter template: {what}", template_job(what, shipped.replace(old, new, 1))))
+    for name, text, what in hostile_quantities(a.quantities, a.seed):
+        jobs.append((f"{name}: {what}", game_job(text)))
+    for i in range(a.mutated):
+        jobs.append((f"mutated game {a.seed}:outline:{i} --outline-text", mutated_job(a.seed, i)))
+    for k, argv in enumerate(hostile_cards()):
+        jobs.append((json.dumps(argv), _build_job(argv, prefill=k % 3 == 0)))
+    if a.only_new:
+        return jobs
     for argv in hostile_options():
         jobs.append((json.dumps(argv), _build_job(argv)))
     for argv in hostile_commands():
@@ -561,12 +1013,20 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cases", type=int, default=300, help="random option combinations (default 300)")
     ap.add_argument("--games", type=int, default=150, help="game files with hostile new-field values (default 150)")
+    ap.add_argument("--mutated", type=int, default=30, help="bench/fuzz.py's mutated games with --outline-text (30)")
+    ap.add_argument("--quantities", type=int, default=60, help="seed games with a quantity at or past its bound (60)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=60, help="CPU seconds per case (default 60)")
     ap.add_argument("--memory", type=int, default=2048, help="address space per case in MB (default 2048)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--large", action="store_true", help="every option case on a larger game (default: one in eight)")
     ap.add_argument("--only-hostile", action="store_true", help="the hand-written and new-field cases only")
+    ap.add_argument(
+        "--only-new",
+        action="store_true",
+        help="session 19's cases only: the random option cases (now with --outline-text and --card-size), --card-size "
+        "on every seed game and kit, formation markers' groups, counter templates' group_y and label",
+    )
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case's outcome, not only defects")
     a = ap.parse_args()
     if os.environ.get("PYTHONHASHSEED") != "0":

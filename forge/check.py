@@ -88,6 +88,22 @@ class _Checker:
             return False
         return True
 
+    def group(self, path: PathT, group: str, side: str) -> None:
+        """``group`` names one of ``side``'s formations (``game.sides[].groups``)."""
+        groups = self.game.side(side).groups
+        if path[0] == "markers" and not group.strip():  # its code is what tells its markers apart in greyscale
+            self.err(path, f"{group!r} is blank: a formation's code is printed on its markers (expected a code)")
+            return
+        if not groups:
+            k = next(j for j, sd in enumerate(self.game.game.sides) if sd.id == side)
+            self.err(
+                path,
+                f"{group!r} is not a group of side {side!r}: it has none (expected a key of game.sides[{k}].groups; "
+                "add the group there, or drop this key)",
+            )
+            return
+        self.name(path, group, groups, f"group of side {side!r}")
+
     def hex(self, path: PathT, label: Any) -> Cell | None:
         try:
             cell = self.grid.parse(str(label))
@@ -292,8 +308,7 @@ class _Checker:
             seen[u.id] = i
             self.name((*path, "side"), u.side, self.sides, "side")
             if u.group is not None and u.side in self.sides:
-                groups = self.game.side(u.side).groups
-                self.name((*path, "group"), u.group, groups, f"group of side {u.side!r}")
+                self.group((*path, "group"), u.group, u.side)
             for j, s in enumerate(u.steps):
                 st = Strength.parse(s)
                 if st.form != fmt.value:
@@ -317,8 +332,7 @@ class _Checker:
                 if mk.side is None:
                     self.err(("markers", i, "group"), "a marker's group is one of its side's: give the side too")
                 elif mk.side in self.sides:
-                    groups = self.game.side(mk.side).groups
-                    self.name(("markers", i, "group"), mk.group, groups, f"group of side {mk.side!r}")
+                    self.group(("markers", i, "group"), mk.group, mk.side)
         for i, sc in enumerate(self.game.scenarios):
             for uid, hx in sc.setup.items():
                 self.name(("scenarios", i, "setup", uid), uid, self.unit_ids, "unit id")

@@ -462,11 +462,9 @@ def _as_model(tp: Any) -> type[BaseModel] | None:
     tp = _strip(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return tp
-    for arg in typing.get_args(tp) if _is_union(tp) else ():
-        got = _as_model(arg)
-        if got is not None and got is not m.Unknown:
-            return got
-    return None
+    models = [got for arg in (typing.get_args(tp) if _is_union(tp) else ()) if (got := _as_model(arg)) is not None]
+    # another model before Unknown (``Foo | Unknown``); Unknown's own keys for a number that may be unknown
+    return next((got for got in models if got is not m.Unknown), models[0] if models else None)
 
 
 def _is_union(tp: Any) -> bool:
@@ -510,7 +508,12 @@ def _clean_loc(data: Any, loc: tuple[Any, ...]) -> PathT:
         elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
             out.append(p)
             cur = cur[p]
-        elif isinstance(cur, dict) and not isinstance(p, int) and p not in ("function-after", "function-before"):
+        elif (
+            isinstance(cur, dict)
+            and not isinstance(p, int)
+            and p not in ("function-after", "function-before")
+            and not str(p).startswith("constrained-")  # a union member's tag (constrained-float), not a key
+        ):
             # a missing or extra key names a place one level down
             if p and str(p)[0].islower() and "[" not in str(p) and str(p) not in ("int", "float", "str", "bool"):
                 out.append(str(p))

@@ -44,14 +44,30 @@ def _unknown_in(v: Any) -> Any:
     return {"unknown": ""} if v == "unknown" else v
 
 
+def _quantity_in(v: Any) -> Any:
+    """A quantity as written: ``unknown``, or a number (``true`` and ``false`` are not, though pydantic would read
+    them as 1 and 0)."""
+    if isinstance(v, bool):
+        raise ValueError(f"{str(v).lower()} is not a number (it is a yes/no value)")
+    return _unknown_in(v)
+
+
 MaybeInt = Annotated[int | Unknown, BeforeValidator(_unknown_in)]
 MaybeFloat = Annotated[float | Unknown, BeforeValidator(_unknown_in)]
-Count = Annotated[Annotated[int, Field(ge=0)] | Unknown, BeforeValidator(_unknown_in)]
-"""A number of things (hexes, steps, movement points, counters ...): 0 or more, or unknown."""
-Amount = Annotated[Annotated[float, Field(ge=0)] | Unknown, BeforeValidator(_unknown_in)]
-"""A quantity that may be fractional (movement points): 0 or more, or unknown."""
-Positive = Annotated[Annotated[float, Field(gt=0)] | Unknown, BeforeValidator(_unknown_in)]
-"""A map or time scale: more than 0, or unknown."""
+MAX_QUANTITY = 10_000
+"""The most a :data:`Count`, :data:`Amount` or :data:`Positive` may be (docs/FORMAT.md, *Bounds*): more than any
+game's steps, hexes, movement points or scale, and few enough that the engine may count up to it (a loss of 10**30
+steps made ``forge verify`` count its way there)."""
+Count = Annotated[Annotated[int, Field(ge=0, le=MAX_QUANTITY)] | Unknown, BeforeValidator(_quantity_in)]
+"""A number of things (hexes, steps, movement points, counters ...): 0 to 10,000, or unknown."""
+Amount = Annotated[
+    Annotated[float, Field(ge=0, le=MAX_QUANTITY, allow_inf_nan=False)] | Unknown, BeforeValidator(_quantity_in)
+]
+"""A quantity that may be fractional (movement points): 0 to 10,000, or unknown."""
+Positive = Annotated[
+    Annotated[float, Field(gt=0, le=MAX_QUANTITY, allow_inf_nan=False)] | Unknown, BeforeValidator(_quantity_in)
+]
+"""A map or time scale: more than 0, at most 10,000, or unknown."""
 Id = Annotated[
     str,
     Field(

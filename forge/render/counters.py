@@ -1130,6 +1130,8 @@ def _samples() -> list[Face]:
         Face("plain", bg, ink, "B"),
         # A formation's marker: its code in the label's place, a two-line text below it.
         Face("marker", bg, ink, "5GCC", text="Support +2", set_code="A"),
+        # and one whose text fills the box below the code: a box that reaches up to the code shows here.
+        Face("marker", bg, ink, "5GCC", text="Support fire: two columns left, once a turn"),
     ]
 
 
