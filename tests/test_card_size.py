@@ -50,6 +50,8 @@ def test_card_size_names_and_lengths() -> None:
     for bad in ("square", "bridge", "3x", "x4in", "3inx4", "1x1in", "20x30in"):
         with pytest.raises(ValueError, match="expected one of poker, tarot, jumbo, or WIDTHxHEIGHT"):
             cards.card_size(bad)
+    with pytest.raises(ValueError, match="'infmm' is not a length"):  # names what was typed, not '63infmm'
+        cards.card_size("63xinfmm")
 
 
 def test_a_size_that_fits_gives_pages_whose_trim_is_the_product_and_bleed_around_it(tmp_path: Path) -> None:
@@ -172,3 +174,15 @@ def test_without_the_option_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> 
     now = cards.render(game, BuildOptions(only=("cards",)))
     monkeypatch.setattr(cards, "Chart", lambda *a, least=None, **kw: Table(*a, **kw))
     assert cards.render(game, BuildOptions(only=("cards",))) == now
+
+
+def test_only_the_way_taken_warns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 1.5 x 14 in card is laid out both ways; Ferry Point's title fits the bar on its side (the way taken) and
+    not upright: the build must not warn of a title cut short that the PDF prints whole."""
+    assert main(["build", str(DATA / "ferry_point.yaml"), "--only", "cards", "--card-size", "1.5x14in",
+                 "--out", str(tmp_path), "-q"]) == 0
+    assert "does not fit" not in capsys.readouterr().err
+    page = pypdf.PdfReader(tmp_path / "ferry_point" / "cards.pdf").pages[0]
+    x0, y0, x1, y1 = (float(v) for v in page.trimbox)
+    assert (x1 - x0, y1 - y0) == pytest.approx((14 * 72, 1.5 * 72))  # on its side
+    assert seed_game("ferry_point").game.title in page.extract_text()  # printed whole

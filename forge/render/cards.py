@@ -25,7 +25,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, page_bleed, register_fonts, render_pdf, text_width
-from ..errors import warn
+from ..errors import BuildWarning, collect_warnings, warn
 from ..templates import Heading, card_layout
 from ..tiling import TRIM_SAFE_MARGIN
 from .fit import LONG_WORD, MIN_TEXT_PT, fit_line, soft_hyphens
@@ -1383,7 +1383,7 @@ def card_size(text: str) -> tuple[float, float]:
     parts = [p.strip() for p in key.replace("\u00d7", "x").split("x")]  # no unit has an x in it
     if len(parts) != 2 or not all(parts):
         raise ValueError(f"{text[:30]!r} is not a card size (expected {expected})")
-    unit = re.search(r"[a-z]+$", parts[1])
+    unit = re.search(r"(pt|in|mm|cm)$", parts[1])  # the second length's unit, for a bare first number
     if unit and re.fullmatch(r"[\d./]+", parts[0]):
         parts[0] += unit.group(0)
     try:
@@ -1518,15 +1518,21 @@ def sized_cards(game: Game, options: BuildOptions) -> SizedCards:
     assert options.card_size is not None
     a, b = card_size(options.card_size)
     shapes = [(max(a, b), min(a, b))] + ([(min(a, b), max(a, b))] if a != b else [])
-    done: list[SizedCards] = []
+    done: list[tuple[SizedCards, list[BuildWarning]]] = []
     failed: list[CardSizeError] = []
     for trim in shapes:
-        try:
-            done.append(_sized(game, options, trim))
-        except CardSizeError as e:
-            failed.append(e)
+        with collect_warnings() as said:  # only the way taken speaks: a title cut short upright, not on its side
+            try:
+                laid = _sized(game, options, trim)
+            except CardSizeError as e:
+                failed.append(e)
+                continue
+        done.append((laid, said))
     if done:
-        return min(done, key=lambda r: r.cards)
+        laid, said = min(done, key=lambda d: d[0].cards)
+        for w in said:
+            warn(w.path, w.message)
+        return laid
     first = failed[0]
     ways = []
     for why, way in zip(failed, ["on its side, " if a != b else "", "upright, "], strict=False):
