@@ -611,18 +611,8 @@ def draw_face(
             mw, mh = s * mk.w, s * mk.h
             box_top = mk.py(s, mh)
             if face.label:
-                lb = t.label
-                lfont = _FONTS[lb.font]
-                with _part(c, s, "label"):
-                    shown, lfs = fit_text(
-                        face.label,
-                        s * lb.width,
-                        max(MIN_TEXT_PT, s * lb.size),
-                        lfont,
-                        where=(*face.origin, "group"),
-                        what="marker formation code",
-                    )
-                    c.text(lb.px(s), lb.py(s), shown, font=lfont, size=lfs, anchor=lb.anchor, fill=ink)
+                code_at = (*face.origin, "group")
+                _fitted(c, s, "label", t.label, face.label, ink, where=code_at, what="marker formation code")
                 mh = max(0.0, box_top + mh - s * mk.group_y)
                 box_top = s * mk.group_y
             with _part(c, s, "marker"):
@@ -645,26 +635,21 @@ def draw_face(
                         c, cx, top + i * lead, ln, font=font, size=fs, anchor="middle", fill=ink, box=t.write_in
                     )
         elif face.label:
-            bl = t.back_label
-            font = _FONTS[bl.font]
-            with _part(c, s, "back_label"):
-                shown, fs = fit_text(
-                    face.label,
-                    s * bl.width,
-                    max(MIN_TEXT_PT, s * bl.size),
-                    font,
-                    where=(*face.origin, "label"),
-                    what="counter back label",
-                )
-                c.text(bl.px(s), bl.py(s), shown, font=font, size=fs, anchor=bl.anchor, fill=ink)
+            label_at = (*face.origin, "label")
+            _fitted(c, s, "back_label", t.back_label, face.label, ink, where=label_at, what="counter back label")
         if face.set_code and face.kind != "unit":  # a unit face has it in its top row (off the strength)
-            bc = t.back_set_code
-            font = _FONTS[bc.font]
-            with _part(c, s, "back_set_code"):
-                shown, fs = fit_text(
-                    face.set_code, s * bc.width, max(MIN_TEXT_PT, s * bc.size), font, what="counter set code (--sets)"
-                )
-                c.text(bc.px(s), bc.py(s), shown, font=font, size=fs, anchor=bc.anchor, fill=ink)
+            _fitted(c, s, "back_set_code", t.back_set_code, face.set_code, ink, what="counter set code (--sets)")
+
+
+def _fitted(
+    c: DrawCanvas, s: float, name: str, part: Text, text: str, ink: str, *, where: Where = (), what: str
+) -> None:
+    """``text`` in the template's text ``part`` (its key ``name``), set smaller to fit its width (never below
+    :data:`MIN_TEXT_PT`; cut short with a warning located at ``where`` if even that does not fit)."""
+    font = _FONTS[part.font]
+    with _part(c, s, name):
+        shown, fs = fit_text(text, s * part.width, max(MIN_TEXT_PT, s * part.size), font, where=where, what=what)
+        c.text(part.px(s), part.py(s), shown, font=font, size=fs, anchor=part.anchor, fill=ink)
 
 
 def _draw_marked_symbol(c: DrawCanvas, face: Face, x: float, y: float, w: float, h: float, lw: float) -> None:
