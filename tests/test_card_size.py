@@ -186,3 +186,17 @@ def test_only_the_way_taken_warns(tmp_path: Path, capsys: pytest.CaptureFixture[
     x0, y0, x1, y1 = (float(v) for v in page.trimbox)
     assert (x1 - x0, y1 - y0) == pytest.approx((14 * 72, 1.5 * 72))  # on its side
     assert seed_game("ferry_point").game.title in page.extract_text()  # printed whole
+
+
+def test_a_template_whose_padding_fills_the_card_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "gets -0.42 in": the padding of the user's card template leaves the card no room at all."""
+    shipped = (Path(__file__).resolve().parent.parent / "templates" / "card.yaml").read_text("utf-8")
+    assert shipped.count("\npadding: 9 ") == 1
+    (tmp_path / "tpl").mkdir()
+    (tmp_path / "tpl" / "card.yaml").write_text(shipped.replace("\npadding: 9 ", "\npadding: 60 "), "utf-8")
+    status = main(["build", "-q", str(DATA / "ferry_point.yaml"), "--only", "cards", "--card-size", "1.5x1.5in",
+                   "--templates", str(tmp_path / "tpl"), "--out", str(tmp_path / "out")])  # fmt: skip
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "has no room across: the safe zone and the card template's padding take it" in err
+    assert " -0." not in err

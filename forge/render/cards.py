@@ -1537,9 +1537,12 @@ def sized_cards(game: Game, options: BuildOptions) -> SizedCards:
     ways = []
     for why, way in zip(failed, ["on its side, " if a != b else "", "upright, "], strict=False):
         what = "its columns' longest entries" if why.direction == "across" else "a part that cannot be split"
+        chart = f"{way}{why.block or 'a chart'!r} (reference card {why.card + 1})"
+        if why.have <= 0:  # a template's padding wider than the card
+            ways.append(f"{chart} has no room {why.direction}: the safe zone and the card template's padding take it")
+            continue
         ways.append(
-            f"{way}{why.block or 'a chart'!r} (reference card {why.card + 1}) needs {_inches(why.need)} in "
-            f"{why.direction} for {what} and gets {_inches(why.have)} in"
+            f"{chart} needs {_inches(why.need)} in {why.direction} for {what} and gets {_inches(why.have)} in"
         )
     tpl = card_layout()
     across = first.direction == "across"
