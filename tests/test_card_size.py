@@ -50,8 +50,9 @@ def test_card_size_names_and_lengths() -> None:
     for bad in ("square", "bridge", "3x", "x4in", "3inx4", "1x1in", "20x30in"):
         with pytest.raises(ValueError, match="expected one of poker, tarot, jumbo, or WIDTHxHEIGHT"):
             cards.card_size(bad)
-    with pytest.raises(ValueError, match="'infmm' is not a length"):  # names what was typed, not '63infmm'
+    with pytest.raises(ValueError, match="'infmm' is not a length") as e:  # names what was typed, not '63infmm'
         cards.card_size("63xinfmm")
+    assert str(e.value).count("(expected") == 1  # one "expected", not the length's and the card size's
 
 
 def test_a_size_that_fits_gives_pages_whose_trim_is_the_product_and_bleed_around_it(tmp_path: Path) -> None:

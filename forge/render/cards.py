@@ -1389,7 +1389,8 @@ def card_size(text: str) -> tuple[float, float]:
     try:
         w, h = U.length(parts[0]), U.length(parts[1])
     except ValueError as e:
-        raise ValueError(f"{text[:30]!r}: {e} (expected {expected})") from None
+        what = str(e).split(" (expected ")[0]  # the length's own "(expected ...)" would stand beside this one
+        raise ValueError(f"{text[:30]!r}: {what} (expected {expected})") from None
     lo, hi = CARD_SIZE_RANGE
     if not (lo - 1e-9 <= min(w, h) and max(w, h) <= hi + 1e-9):
         raise ValueError(f"{text[:30]!r}: a card's sides are {lo / 72:g}in to {hi / 72:g}in (expected {expected})")
