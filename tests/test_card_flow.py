@@ -248,3 +248,32 @@ def test_heading_again_is_marked_continued() -> None:
     assert _plain(p) == "Stacking limits (5), continued"
     assert p.keep_next == 40.0
     assert _plain(p.again()) == "Stacking limits (5), continued"
+
+
+def test_a_table_that_would_leave_a_row_or_two_starts_the_next_region_whole() -> None:
+    """Filler, then an 8-row table with room under its heading for its header and two rows only: the heading and
+    the table go on together to the next region, which holds them whole (no orphaned rows, no continued title)."""
+    block = _block(8, tall=True)  # rows four lines deep: two of them are more than the heading's 40 points
+    whole = _height(block) + 1
+    two_rows = _height([*_block(2, tall=True)[:2]])
+    filler = Spacer(WIDTH, whole - two_rows - 1)
+    first, second = _pour([filler, *block], whole)
+    assert "Mud table" not in first
+    assert second.startswith("Mud table (7.1) Die Result 1 result 1")
+    assert "continued" not in second
+    assert "result 8" in second
+
+
+def test_a_table_no_region_holds_whole_is_split_where_it_starts() -> None:
+    """Moving a table that will be split wherever it starts only wastes the room left: with room for its header
+    and two rows after the filler, a table taller than any region starts here all the same."""
+    st = _styles()
+
+    def table(n: int) -> Table:
+        return cards.grid_table(st, ["Die", "Result"], [[f"{i}", f"result {i}"] for i in range(1, n + 1)], WIDTH)
+
+    height = _height([table(30)]) / 3
+    for rows, starts_here in ((30, True), (8, False)):  # 8 rows fit a region whole: they move on instead
+        filler = Spacer(WIDTH, height - _height([table(2)]) - 1)
+        first = _pour([filler, table(rows)], height)[0]
+        assert ("Die Result 1 result 1" in first) is starts_here, (rows, first)

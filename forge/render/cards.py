@@ -1173,6 +1173,8 @@ def flow(
                 continue
             parts = frame.split(f, c)
             if len(parts) > 1:
+                if placed and not after_heading and _too_few_rows(parts, f, frame):
+                    break  # a longer table starts the next region rather than leave a row or two here
                 items[0:1] = parts
                 continue
             if not placed or (bare and not _starts(frame, [], f, bare=True)):
@@ -1261,7 +1263,26 @@ def _starts(frame: Frame, head: Sequence[Flowable], f: Flowable, *, bare: bool =
         return False
     if _room_after(frame, [*head, f]) is not None:
         return True
-    return len(f.split(aw, room)) > 1
+    parts = f.split(aw, room)
+    return len(parts) > 1 and not _too_few_rows(parts, f, frame)
+
+
+MIN_SPLIT_ROWS = 3
+"""Body rows a table split across regions keeps in the first: a table of more rows that would leave fewer, and
+that a region holds whole, starts the next region instead (with its heading), as a typesetter avoids an orphan."""
+
+
+def _too_few_rows(parts: Sequence[Flowable], whole: Flowable, frame: Frame) -> bool:
+    """Whether splitting table ``whole`` into ``parts`` leaves fewer than :data:`MIN_SPLIT_ROWS` of its body rows
+    in the first part while the table has more, and an empty region like ``frame`` would hold it whole (else it is
+    split wherever it starts, and moving it only wastes the room left here)."""
+    if not (isinstance(whole, Table) and isinstance(parts[0], Table)):
+        return False
+    head = whole.repeatRows if isinstance(whole.repeatRows, int) else len(whole.repeatRows)
+    body = len(whole._cellvalues) - head
+    if not (body > MIN_SPLIT_ROWS and len(parts[0]._cellvalues) - head < MIN_SPLIT_ROWS):
+        return False
+    return whole.wrap(frame._getAvailableWidth(), frame._aH)[1] <= frame._aH
 
 
 def _too_big(f: Flowable) -> Flowable:
