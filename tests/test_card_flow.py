@@ -133,14 +133,19 @@ def test_the_notes_once_cut_off_now_follow_their_tables() -> None:
     with three notes of the support fire markers' table that ends card 3."""
     texts, _, _ = _poured("ukraine_43")
     stacking = next(t for t in texts if "HQs, leaders and markers do not count" in t)
-    assert stacking.startswith("Stacking limits (5), continued Combat units in hex German support units")
-    assert stacking.index("not allowed") < stacking.index("HQs, leaders") < stacking.index("An empty cell")
-    assert sum(t.count("3 1 not allowed") for t in texts) == 1  # the row moved, not printed twice
+    # four rows: no split leaves three on each side, so the table moves whole with its notes (MIN_SPLIT_ROWS)
+    assert stacking.startswith("Stacking limits (5) Combat units in hex German support units")
+    assert stacking.index("0 3 1 2 2") < stacking.index("not allowed") < stacking.index("HQs, leaders")
+    assert stacking.index("HQs, leaders") < stacking.index("An empty cell")
+    assert sum(t.count("3 1 not allowed") for t in texts) == 1  # printed once
     texts, _, _ = _poured("escape_from_hells_gate")
     fire = next(t for t in texts if "All markers are available every turn" in t)
+    # sixteen rows: the last three go on with the notes, under the title marked continued
     assert fire.startswith("Support fire markers by organisational group (15.1), continued Group Side Colour")
+    assert fire.index("Encircled Force") < fire.index("Relief Force") < fire.index("Luftwaffe Air Support")
     assert fire.index("Luftwaffe Air Support") < fire.index("All markers are available")
-    assert sum(t.count("Luftwaffe Air Support German light blue") for t in texts) == 1
+    for row in ("Encircled Force German green", "Relief Force German grey", "Luftwaffe Air Support German light blue"):
+        assert sum(t.count(row) for t in texts) == 1
 
 
 # ------------------------------------------------------------------------------------------ a constructed story
@@ -188,16 +193,33 @@ def _filler(lines: int) -> Paragraph:
     return cards.note(_styles(), "<br/>".join(f"filler {i}" for i in range(lines)))
 
 
-def test_a_table_whose_notes_do_not_fit_sends_its_last_row_on_with_them() -> None:
-    items = _block(6)
-    height = _height(items[:2]) + 1  # the heading and the table fit, the notes do not
-    first, second = _pour(items, height)
-    assert first.startswith("Mud table (7.1) Die Result 1 result 1")
-    assert "result 5" in first
-    assert "result 6" not in first
-    assert "note" not in first
+def test_a_table_whose_notes_do_not_fit_sends_its_last_rows_on_with_them() -> None:
+    """Six rows or more: the last three go on with the notes (MIN_SPLIT_ROWS on each side); three rows or fewer:
+    the last one."""
     notes = "First note on the mud table. Second note on the mud table."
-    assert second == f"Mud table (7.1), continued Die Result 6 result 6 {notes}"
+    for rows, go in ((6, 3), (9, 3), (3, 1)):
+        items = _block(rows)
+        height = _height(items[:2]) + 1  # the heading and the table fit, the notes do not
+        first, second = _pour(items, height)
+        assert first.startswith("Mud table (7.1) Die Result 1 result 1")
+        assert f"result {rows - go}" in first
+        assert f"result {rows - go + 1}" not in first
+        assert "note" not in first
+        moved = " ".join(f"{i} result {i}" for i in range(rows - go + 1, rows + 1))
+        assert second == f"Mud table (7.1), continued Die Result {moved} {notes}"
+
+
+def test_a_table_of_four_or_five_rows_moves_whole_with_its_notes() -> None:
+    """No split of four or five rows leaves three on each side: after other content, the table goes on whole with its
+    heading and notes to a region that holds them (no "continued")."""
+    for rows in (4, 5):
+        items = [_filler(3), *_block(rows)]
+        height = _height(items) - 5  # everything but the last note fits; the block alone fits an empty region
+        first, second = _pour(items, height)
+        assert first == "filler 0 filler 1 filler 2"
+        assert second.startswith("Mud table (7.1) Die Result 1 result 1")
+        assert "continued" not in second
+        assert f"result {rows} First note" in second
 
 
 def test_a_table_that_cannot_be_split_so_moves_whole_with_its_heading() -> None:

@@ -1217,8 +1217,9 @@ def _room_after(frame: Frame, seq: Sequence[Flowable]) -> float | None:
 def _keep_notes(frame: Frame, items: list[Flowable], *, may_move: bool) -> bool:
     """Keep a table's notes with it, and its heading with its start, for the block at the head of ``items``
     (a heading and its table, or a table, then the notes marked ``table_note``).  When the table fits what is
-    left of the region and its notes do not, the table is split so that its last rows (at least one, under the
-    repeated header) go on to the next region with the notes (``items`` is changed so once the table is at the
+    left of the region and its notes do not, the table is split so that its last rows (three, or one of a
+    table of three rows or fewer, under the repeated header) go on to the next region with the notes, and a table
+    of four or five rows moves whole where a region holds it (``items`` is changed so once the table is at the
     head, after :func:`flow`'s check has seen it whole; there :func:`flow` sets the heading again, marked
     continued).  False when the block must move whole to the next region: the table cannot be split so, or the
     heading would stand at the foot without its table's header and a row under it; only when ``may_move``
@@ -1240,8 +1241,14 @@ def _keep_notes(frame: Frame, items: list[Flowable], *, may_move: bool) -> bool:
     fits_table = _room_after(frame, [*head, table]) is not None
     if notes and fits_table and _room_after(frame, [*head, table, *notes]) is None:
         rows = list(table._rowHeights)  # set by the wrap above
-        parts = table.split(frame._getAvailableWidth(), min(room, sum(rows[:-1])) + 1e-6)
+        _, body = _body_rows(table)
+        # the rows that go on with the notes: at least MIN_SPLIT_ROWS when both parts can keep that many, else one
+        go = MIN_SPLIT_ROWS if body >= 2 * MIN_SPLIT_ROWS else 1
+        parts = table.split(frame._getAvailableWidth(), min(room, sum(rows[:-go])) + 1e-6)
         if len(parts) == 2:
+            short = MIN_SPLIT_ROWS < body < 2 * MIN_SPLIT_ROWS  # no split leaves MIN_SPLIT_ROWS on both sides
+            if head and may_move and short and _fits_empty(frame, [*head, table, *notes]):
+                return False  # a chart of a few rows is not split for its notes when a card holds it whole
             if not head:  # split when the table is at the head (after flow's check has seen it whole)
                 items[0:1] = [parts[0], CardBreak(1e9), parts[1]]
             return True
@@ -1272,14 +1279,26 @@ MIN_SPLIT_ROWS = 3
 that a region holds whole, starts the next region instead (with its heading), as a typesetter avoids an orphan."""
 
 
+def _body_rows(table: Table) -> tuple[int, int]:
+    """The header rows a table repeats when split, and its other rows."""
+    head = table.repeatRows if isinstance(table.repeatRows, int) else len(table.repeatRows)
+    return head, len(table._cellvalues) - head
+
+
+def _fits_empty(frame: Frame, seq: Sequence[Flowable]) -> bool:
+    """Whether ``seq`` fits, one after the other, an empty region the size of ``frame``."""
+    empty = Frame(0, 0, frame._getAvailableWidth(), frame._aH, leftPadding=0, rightPadding=0, topPadding=0,
+                  bottomPadding=0)  # fmt: skip
+    return _room_after(empty, seq) is not None
+
+
 def _too_few_rows(parts: Sequence[Flowable], whole: Flowable, frame: Frame) -> bool:
     """Whether splitting table ``whole`` into ``parts`` leaves fewer than :data:`MIN_SPLIT_ROWS` of its body rows
     in the first part while the table has more, and an empty region like ``frame`` would hold it whole (else it is
     split wherever it starts, and moving it only wastes the room left here)."""
     if not (isinstance(whole, Table) and isinstance(parts[0], Table)):
         return False
-    head = whole.repeatRows if isinstance(whole.repeatRows, int) else len(whole.repeatRows)
-    body = len(whole._cellvalues) - head
+    head, body = _body_rows(whole)
     if not (body > MIN_SPLIT_ROWS and len(parts[0]._cellvalues) - head < MIN_SPLIT_ROWS):
         return False
     return whole.wrap(frame._getAvailableWidth(), frame._aH)[1] <= frame._aH
