@@ -136,34 +136,33 @@ def test_an_unknown_marker_is_reported_not_raised() -> None:
     assert any("sf-nowhere" in f.message for f in findings)
 
 
-def test_check_refuses_an_exemption_that_names_no_counter(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """A misspelt id in a limit's ``exempt`` would silently bind the counter: `forge check` names it, located."""
+def _check_refuses(tmp_path, game: str, old: str, new: str) -> str:  # type: ignore[no-untyped-def]
+    """`forge check` of ``game`` with its one ``old`` made ``new``: exit 2, located at the line of ``new``; the
+    message."""
     import subprocess
     import sys
 
-    text = (DATA / "escape_from_hells_gate.yaml").read_text("utf-8")
-    assert text.count("exempt: [sf-luftwaffe, sf-red-air]") == 1
+    text = (DATA / game).read_text("utf-8")
+    assert text.count(old) == 1
     bad = tmp_path / "g.yaml"
-    bad.write_text(text.replace("exempt: [sf-luftwaffe, sf-red-air]", "exempt: [sf-luftwafe, sf-red-air]"), "utf-8")
+    bad.write_text(text.replace(old, new), "utf-8")
     r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
-    assert r.returncode == 2
-    line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if "sf-luftwafe" in ln)
+    assert r.returncode == 2, r.stderr
+    line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if new.strip() in ln)
     assert f"g.yaml:{line}:" in r.stderr
-    assert "'sf-luftwafe' is not a known unit or marker id (did you mean 'sf-luftwaffe'?)" in r.stderr
+    return r.stderr
+
+
+def test_check_refuses_an_exemption_that_names_no_counter(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A misspelt id in a limit's ``exempt`` would silently bind the counter: `forge check` names it, located."""
+    err = _check_refuses(
+        tmp_path, ESCAPE, "exempt: [sf-luftwaffe, sf-red-air]", "exempt: [sf-luftwafe, sf-red-air]"
+    )
+    assert "'sf-luftwafe' is not a known unit or marker id (did you mean 'sf-luftwaffe'?)" in err
 
 
 def test_a_negative_cost_of_leaving_the_map_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """``exit_mp`` is a cost in movement points: a negative one is a typing slip, refused where it stands."""
-    import subprocess
-    import sys
-
-    text = (DATA / "first_panzer_army.yaml").read_text("utf-8")
-    assert text.count("    exit_mp: 1   #") == 1
-    bad = tmp_path / "g.yaml"
-    bad.write_text(text.replace("    exit_mp: 1   #", "    exit_mp: -1   #"), "utf-8")
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
-    assert r.returncode == 2, r.stderr
-    line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if "exit_mp: -1" in ln)
-    assert f"g.yaml:{line}:" in r.stderr
+    err = _check_refuses(tmp_path, FPA, "    exit_mp: 1   #", "    exit_mp: -1   #")
     # the member that takes ``unknown`` is named as such, not as "expected a mapping" (its YAML form)
-    assert "rules.movement.exit_mp: Input should be greater than or equal to 0, or 'unknown'" in r.stderr
+    assert "rules.movement.exit_mp: Input should be greater than or equal to 0, or 'unknown'" in err
