@@ -569,6 +569,7 @@ def _values(option: str) -> list[str]:
         "--report": [
             *("{dir}/r.md", "{missing}/r.md", "{dir}", "{fifo}", "/dev/null", "/dev/full", "{file}/r.md"),
             *("{unwritable}/r.md", "{long}", "{longname}", "x/", "{dir}/\u03a9.md"),
+            *("{game}", "{bad}", "{gamelink}", "{gamehard}", "{dir}/../game.yaml"),  # a user's file is never lost
         ],
     }
     return by_option.get(option, []) + WORDS
@@ -637,8 +638,12 @@ def _setup_places(workdir: Path) -> dict[str, str]:
     fifo = workdir / "fifo"
     os.mkfifo(fifo)
     (workdir / "file.txt").write_bytes(b"\x89PNG\r\n\x1a\n not a game\n")
+    (workdir / "gamelink.yaml").symlink_to(game)
+    os.link(game, workdir / "gamehard.yaml")
     return {
         "{game}": str(game),
+        "{gamelink}": str(workdir / "gamelink.yaml"),
+        "{gamehard}": str(workdir / "gamehard.yaml"),
         "{bad}": str(workdir / "bad.yaml"),
         "{empty}": str(workdir / "empty.yaml"),
         "{dir}": str(workdir / "dir"),
@@ -649,6 +654,13 @@ def _setup_places(workdir: Path) -> dict[str, str]:
         "{long}": f"{workdir}/" + ("a" * 200 + "/") * 25 + "x.yaml",  # 5,000 characters (PATH_MAX is 4,096)
         "{longname}": str(workdir / ("n" * 300 + ".yaml")),
     }
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _substitute(arg: str, places: dict[str, str]) -> str:
@@ -680,6 +692,7 @@ def run_cli_case(case: CliCase, workdir: Path) -> Outcome:
     places = _setup_places(workdir)
     argv = [_substitute(a, places) for a in case.argv]
     before = _files(workdir)
+    inputs = {name: (workdir / name).read_bytes() for name in ("game.yaml", "bad.yaml", "file.txt")}
     old = os.getcwd()
     os.chdir(workdir)
     try:
@@ -689,6 +702,9 @@ def run_cli_case(case: CliCase, workdir: Path) -> Outcome:
     if o.crash:
         return o
     new = sorted(_files(workdir) - before)
+    if lost := [name for name, data in inputs.items() if _read_or_none(workdir / name) != data]:
+        o.crash = f"a user's file was replaced or removed: {lost}"
+        return o
     if o.status == 2 and argv == []:
         return o
     if o.status == 2 and not _located(o.stderr, argv):

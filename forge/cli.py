@@ -533,10 +533,64 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     return EXIT_OK
 
 
+_GAME_FILE_SNIFF = 1 << 16
+"""How much of an existing file :func:`_holds_game` reads: a game file names ``format`` and ``game`` at its top."""
+
+
+def _holds_game(path: Path) -> bool:
+    """Whether ``path`` is a file that reads like a game file (top-level ``format:`` and ``game:`` keys), so that a
+    report written over it would lose someone's game."""
+    import re
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(_GAME_FILE_SNIFF).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return bool(re.search(r"(?m)^format[ \t]*:", head) and re.search(r"(?m)^game[ \t]*:", head))
+
+
+def _report_over_input(report: str, inputs: Sequence[str | Path]) -> str | None:
+    """Why ``--report FILE`` must not be written (None: it may): FILE is one of the command's inputs (the same
+    file by its device and inode, so a second name, a hard link or a symbolic link is caught too), or FILE already
+    holds a game file.  A user's file is never replaced by a report."""
+    target = Path(report)
+    try:
+        st = target.stat()
+    except OSError:
+        return None  # nothing there yet: nothing to lose
+    for given in inputs:
+        try:
+            other = Path(given).stat()
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == (other.st_dev, other.st_ino):
+            return f"--report {report} is the input {given}: writing the report there would replace it"
+    if _holds_game(target):
+        return f"--report {report} holds a game file: writing the report there would replace it"
+    return None
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from .builder import BuildOptions
     from .verifier import exit_code, render_findings, verify
 
+    if args.report:
+        inputs: list[str | Path] = list(args.files)
+        if args.templates:
+            with contextlib.suppress(OSError):
+                inputs.extend(sorted(Path(args.templates).iterdir()))
+        why = _report_over_input(args.report, inputs)
+        if why:
+            suggestion = Path(args.report).with_suffix(".md" if args.format == "markdown" else f".{args.format}")
+            if suggestion.suffix == ".text":
+                suggestion = suggestion.with_suffix(".txt")
+            print(
+                f"forge verify: {why} (expected a new file name for the report, e.g. "
+                f"{suggestion.with_stem(suggestion.stem + '-report')}); nothing written",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
     templates = _templates_or_report(args.templates)  # as build reads them: located problems, exit 2
     if templates is False:
         return EXIT_BAD_INPUT

@@ -98,3 +98,49 @@ def test_outputs_honour_the_umask(tmp_path: Path) -> None:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "a.pdf").stat().st_mode) == 0o644
     assert stat.S_IMODE((tmp_path / "b.pdf").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("how", ["same", "spelled", "symlink", "hardlink", "another-game"])
+def test_verify_report_never_replaces_a_game_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    """``forge verify G --report G`` once replaced the game with its report.  A report path that is an input (by
+    any name: the same path, another spelling, a symbolic or a hard link) or that holds a game file is refused with
+    one line naming it, exit 2, and every file is left as it was."""
+    import os
+
+    game = tmp_path / "game.yaml"
+    original = (DATA / "ferry_point.yaml").read_bytes()
+    game.write_bytes(original)
+    other = tmp_path / "other.yaml"
+    other.write_bytes((DATA / "hells_gate.yaml").read_bytes())
+    (tmp_path / "sub").mkdir()
+    report = {
+        "same": game,
+        "spelled": tmp_path / "sub" / ".." / "game.yaml",
+        "symlink": tmp_path / "link.yaml",
+        "hardlink": tmp_path / "hard.yaml",
+        "another-game": other,
+    }[how]
+    if how == "symlink":
+        report.symlink_to(game)
+    if how == "hardlink":
+        os.link(game, report)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    assert main(["verify", str(game), "--no-print-check", "--report", str(report)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"--report {report}" in err
+    assert "nothing written" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert game.read_bytes() == original
+
+
+def test_verify_report_still_replaces_an_earlier_report(tmp_path: Path) -> None:
+    """The refusal above is not a refusal to overwrite: an earlier report is replaced as before."""
+    report = tmp_path / "errata.md"
+    report.write_text("an earlier report\n")
+    game = tmp_path / "game.yaml"
+    game.write_bytes((DATA / "ferry_point.yaml").read_bytes())
+    assert main(["verify", str(game), "--no-print-check", "--format", "markdown", "--report", str(report)]) in (0, 1)
+    assert "an earlier report" not in report.read_text()
