@@ -242,6 +242,9 @@ def _retype(v: Any, rng: random.Random, avoid: Collection[str] = ()) -> Any:
                 CJK + v,
                 v + "\u0308" * 200,
                 v.replace(" ", "") * 200,
+                re.sub(r"[0-9]+", "0", v),  # a zero where a count was: d0, 1:0, 0in
+                re.sub(r"[0-9]+", "00", v),
+                v + rng.choice(["\r", "\x0b", "\x0c", "\x85", "\u2028", "\x1b[31m"]),  # control characters in text
             ]
         )
     return _nasty(rng, avoid)
@@ -252,7 +255,12 @@ HOT = re.compile(
     r"^(format|game(\.\w+)*|map\.(grid|sheet|hex_size|status|default_terrain)(\.\w+)?|combat\.crt(\.\w+)*|turns)$"
 )
 
-OPS = ["delete", "duplicate", "retype", "retype", "retype", "nest", "newkey", "swap", "alias", "bomb"]
+OPS = ["delete", "duplicate", "retype", "retype", "retype", "nest", "newkey", "swap", "alias", "bomb", "absent"]
+
+# Optional keys that are absent from most games, given a value at or past their bounds by the "absent" mutation (a
+# default is never mutated otherwise: first_row 10**9 on a lettered grid once wrote 461 MB of messages).
+OPTIONAL_NUMBERS = ["first_column", "first_row", "copies", "count", "returns_after", "max", "die", "hexes"]
+BOUND_VALUES = [10**9, 5 * 10**9, 10**4, 10**4 + 1, -1, 0, 2**63]
 
 
 def mutate_once(doc: Any, rng: random.Random, avoid: Collection[str] = ()) -> tuple[Any, str]:
@@ -295,6 +303,12 @@ def mutate_once(doc: Any, rng: random.Random, avoid: Collection[str] = ()) -> tu
             other = rng.choice(shared)
             parent[key] = _parent(doc, other)[other[-1]]
             where += f" <- *{'.'.join(map(str, other))}"
+    elif op == "absent":
+        target = parent if isinstance(parent, dict) else _parent(doc, p[:-1]) if len(p) > 1 else doc
+        if isinstance(target, dict):
+            name, value = rng.choice(OPTIONAL_NUMBERS), rng.choice(BOUND_VALUES)
+            target[name] = value
+            where += f" +{name}={value}"
     elif op == "bomb":
         levels = rng.choice([3, 5, 7, 9, 12])
         parent[key] = laughs(levels)

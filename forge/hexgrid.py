@@ -36,6 +36,10 @@ MAX_CELLS_PER_AXIS = 10_000
 """Largest number of columns or rows a grid may have: far beyond any printed map, small enough to iterate."""
 
 _MAX_DIGITS = 18
+MAX_FIRST_LETTERS = 1000
+"""The largest first row or column on a lettered axis (labels of at most 77 letters on a 1,000-cell axis)."""
+MAX_FIRST_NUMBER = 1_000_000
+"""The largest first row or column on a numbered axis."""
 """Longest number accepted in a label: longer ones can only be typos, and ``int`` of huge strings is slow."""
 
 _SQRT3 = math.sqrt(3.0)
@@ -270,8 +274,13 @@ labels=LabelScheme.LETTER_COLUMN, first_column=1, first_row=1, rows_up=False)
             value = getattr(self, name)
             # Letters start at A = 1; there is no letter for 0.
             low = 1 if letter_axis.get(self.labels) == name else 0
-            if not _is_int(value) or value < low:
-                raise ValueError(f"{name} must be a whole number >= {low} with labels {self.labels}, not {value!r}")
+            # Bounded, so that no label (and no message quoting one) grows without limit: letters repeat one letter
+            # per 26 (a first row of 10**9 would spell labels of 38 million letters).
+            high = MAX_FIRST_LETTERS if letter_axis.get(self.labels) == name else MAX_FIRST_NUMBER
+            if not _is_int(value) or not low <= value <= high:
+                raise ValueError(
+                    f"{name} must be a whole number from {low} to {high} with labels {self.labels}, not {value!r}"
+                )
 
     # ------------------------------------------------------------------------------------------- notation
     @classmethod

@@ -229,13 +229,13 @@ class _Composer:
             except ValueError:
                 self.problem(ev.start_mark, self.peek_path(), f"{_short(v)} is not a number")
                 return None
-        bad = _UNPRINTABLE.search(v)
+        bad = _UNPRINTABLE.search(v) or _FOREIGN_BREAK.search(v)
         if bad:  # only an escape in quotes can write one (the reader refuses them raw); no page can print them
             self.problem(
                 ev.start_mark,
                 self.peek_path(),
                 f"character U+{ord(bad.group()):04X} cannot be printed (expected text without control characters "
-                "or Unicode noncharacters)",
+                "or Unicode noncharacters; the one line break in a text is \\n)",
             )
             return None
         return v
@@ -329,6 +329,11 @@ _NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
 _UNPRINTABLE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff{_NONCHARACTERS}]")
 """A character outside YAML's printable set (which the YAML reader refuses raw) or a noncharacter (which the PDF and
 SVG writers cannot encode), as a double-quoted escape can still write them: \\0, \\e, \\uFFFF, \\U0010FFFF."""
+
+_FOREIGN_BREAK = re.compile("[\r\x85\u2028\u2029]")
+"""Line breaks other than \\n that a double-quoted escape (\\r, \\N, \\L, \\P) still writes into a value: one
+decision for every printed text, the page, the SVG and the VASSAL module alike: refused where the file says it, so
+that "\\n" is the one way a text breaks its line (a carriage return in a title once crashed the VASSAL export)."""
 
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 """YAML's line breaks (str.splitlines also breaks at form feeds and other separators, which YAML does not)."""

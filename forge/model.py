@@ -76,6 +76,29 @@ Id = Annotated[
         description="lower-case id: letters, digits, _ . - (at most 64 characters: ids name output folders)",
     ),
 ]
+MAX_DICE, MAX_FACES = 10, 100
+"""The most dice one roll names, and the most faces a die has (a d100 is the largest die wargames roll)."""
+
+
+def _dice_in(v: Any) -> Any:
+    """``d6``, ``1d6``, ``2d6``, or a text naming them (``1d6 to 3d6 by magnitude``): every roll it names is one to
+    :data:`MAX_DICE` dice of 2 to :data:`MAX_FACES` faces (``d0`` once divided by zero in verify)."""
+    import re
+
+    if not isinstance(v, str):
+        return v
+    rolls = re.findall(r"(?<![A-Za-z0-9])(\d*)[dD](\d+)(?![0-9])", v)
+    if not rolls or not re.match(r"\s*\d*[dD]\d", v):
+        raise ValueError("expected dice such as 'd6', '1d6' or '2d6' (a description may follow: '1d6 to 3d6 by ...')")
+    for count, faces in rolls:
+        if not 1 <= int(count or 1) <= MAX_DICE:
+            raise ValueError(f"expected 1 to {MAX_DICE} dice, not {count[:12]} (e.g. '2d6')")
+        if not 2 <= int(faces) <= MAX_FACES:
+            raise ValueError(f"expected a die of 2 to {MAX_FACES} faces, not {faces[:12]} (e.g. 'd6')")
+    return v
+
+
+Dice = Annotated[str, BeforeValidator(_dice_in), Field(description="dice rolled, e.g. d6, 1d6, 2d6")]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
 RuleRef = Annotated[str, Field(pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$", description="rule number, e.g. 7.2")]
 DataNote = Annotated[
@@ -134,7 +157,7 @@ class Info(Base):
     strength_format: StrengthFormat = StrengthFormat.SINGLE
     mobility_classes: list[Id] = ["all"]
     """Movement classes that terrain costs are given for (``non-mechanized``, ``mechanized`` ...)."""
-    dice: str = "d6"
+    dice: Dice = "d6"
     notes: str | None = None
 
 
@@ -588,7 +611,7 @@ class MandatoryRetreat(Base):
 class Crt(Base):
     title: str = "Combat Results Table"
     rule: RuleRef | None = None
-    dice: str = "1d6"
+    dice: Dice = "1d6"
     columns: list[str] = Field(min_length=1)
     """Column headings: odds (``3:2``, ``4:1-5:1``, ``8:1+``) or differentials (``-2``, ``+5``)."""
     rows: list[str] = Field(min_length=1)

@@ -46,7 +46,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         ("sheet: 17x11in", "sheet: 200x11in", ":44:3: map.sheet:", "larger than 100in"),
         ('"<1:1", "1:1"', '"<1:1", "1:0"', ":222:23: combat.crt.columns[1]:", "divides by zero"),
         ("labels: letter-row", "labels: letter-row, first_row: 0", ":43:3: map.grid:", "first_row must be"),
-        ("labels: letter-row", "labels: letter-row, first_column: -1", ":43:3: map.grid:", ">= 0"),
+        ("labels: letter-row", "labels: letter-row, first_column: -1", ":43:3: map.grid:", "from 0 to 1000000"),
         ("  id: hells_gate", "  id: " + "a" * 300, ":11:3: game.id:", "at most 64 characters"),
         ('count: 1, rule: "10.0"', 'count: 1000000000, rule: "10.0"', "markers[0].count:", "expected 0 to 10,000"),
         ("turns: [4], summary", "turns: [1000000000], summary", "special_rules[0].turns[0]:", "expected 1 to 8"),

@@ -116,7 +116,7 @@ def test_first_numbers_shift_labels() -> None:
     assert zero.parse("-1, 0") == Cell(-1, 0)
     b_first = Grid(GridKind.HEX, 5, 5, labels=LabelScheme.LETTER_ROW, first_row=2)
     assert b_first.label(Cell(0, 0)) == "B1"
-    with pytest.raises(ValueError, match="first_row must be a whole number >= 1"):
+    with pytest.raises(ValueError, match="first_row must be a whole number from 1 to 1000"):
         Grid(GridKind.HEX, 5, 5, labels=LabelScheme.LETTER_ROW, first_row=0)
 
 
