@@ -395,3 +395,18 @@ def test_vassal_puts_zone_units_in_a_stack_per_zone_and_the_pool_apart(tmp_path:
     assert blue is not None
     assert "Ferry Guard/2\t" in red.group(0)  # starts reduced: the back face up
     assert "1st Rifle Regiment/1\t" in blue.group(0)
+
+
+def test_initial_gives_an_engine_each_units_hex_steps_and_pool() -> None:
+    init = kit.initial(zoned())
+    assert (init["red-1"].hex, init["red-1"].steps_left, init["red-1"].in_pool) == ("0402", 1, False)
+    assert (init["blue-1"].hex, init["blue-1"].steps_left) == ("0202", 2)
+    assert (init["red-5"].hex, init["red-5"].in_pool, init["red-5"].start.from_turn) == (None, True, 3)
+    assert init["blue-5"].hex is None
+    assert init["blue-5"].start.how == "entry"
+
+
+def test_doctests() -> None:
+    import doctest
+
+    assert doctest.testmod(kit).failed == 0

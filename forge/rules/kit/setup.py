@@ -30,9 +30,11 @@ from ...hexgrid import Cell, Grid
 
 __all__ = [
     "Chooser",
+    "Initial",
     "Piece",
     "Start",
     "claiming_zones",
+    "initial",
     "legal_hexes",
     "place",
     "starts",
@@ -62,6 +64,8 @@ class Start:
     """The hexes it may start in (one for ``hex``, the zone's for ``zone``; empty off the map)."""
     step: int
     """Its starting step (0-based index of the unit's ``steps``)."""
+    steps_left: int
+    """Steps it has at the start (the unit's step count less :attr:`step`)."""
     zone: str | None = None
     from_turn: int | None = None
     """For ``pool``: the first turn it may come back as a replacement."""
@@ -193,19 +197,19 @@ def starts(game: m.Game, scenario: str | None = None) -> list[Start]:
     out: list[Start] = []
     for u in game.units:
         for k in range(u.copies):
-            step = u.start_step
+            step = u.start_step, len(u.steps) - u.start_step
             hx = fixed.get(u.id, u.setup)
             zid = zone_of(game, u) if u.id not in fixed else None
             if hx is not None:
-                out.append(Start(u.id, k, "hex", (hx,), step))
+                out.append(Start(u.id, k, "hex", (hx,), *step))
             elif zid is not None:
-                out.append(Start(u.id, k, "zone", table.get(zid, ()), step, zone=zid))
+                out.append(Start(u.id, k, "zone", table.get(zid, ()), *step, zone=zid))
             elif u.pool is not None:
-                out.append(Start(u.id, k, "pool", (), step, from_turn=u.pool.from_turn))
+                out.append(Start(u.id, k, "pool", (), *step, from_turn=u.pool.from_turn))
             elif u.entry is not None:
-                out.append(Start(u.id, k, "entry", (), step))
+                out.append(Start(u.id, k, "entry", (), *step))
             else:
-                out.append(Start(u.id, k, "unknown", (), step))
+                out.append(Start(u.id, k, "unknown", (), *step))
     return out
 
 
@@ -266,6 +270,32 @@ def place(
             used[(s.zone, hx)] += 1
             out[s.piece] = hx
     return out
+
+
+@dataclass(frozen=True)
+class Initial:
+    """Where one unit (its first copy) is when play begins: what an engine's initial state reads."""
+
+    start: Start
+    hex: str | None
+    """Its hex (None: off the map -- a later entry, the pool, or a start the data does not give)."""
+
+    @property
+    def steps_left(self) -> int:
+        return self.start.steps_left
+
+    @property
+    def in_pool(self) -> bool:
+        return self.start.how == "pool"
+
+
+def initial(
+    game: m.Game, choose: Chooser | None = None, *, scenario: str | None = None, seed: int | None = None
+) -> dict[str, Initial]:
+    """Each unit's start by id, its first copy's (engines that play one piece per unit): :func:`place`'s hex for
+    a unit on the map, its steps left (``start_step``), and whether it starts in the pool."""
+    placed = place(game, choose, scenario=scenario, seed=seed)
+    return {s.unit: Initial(s, placed.get(s.piece)) for s in starts(game, scenario) if s.copy == 0}
 
 
 def validate(game: m.Game, placement: Mapping[Piece, str], scenario: str | None = None) -> list[str]:
