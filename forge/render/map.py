@@ -1547,7 +1547,11 @@ def zone_name(game: m.Game, zid: str) -> str:
     if zone.name:
         return zone.name
     side = next((s for s in game.game.sides if s.id == zone.side), None)
-    return f"{side.name} set-up" if side is not None else zid.replace("-", " ").replace("_", " ").capitalize()
+    own = zid.replace("-", " ").replace("_", " ").capitalize()
+    if side is None:
+        return own
+    shared = sum(1 for z in game.map.setup_zones.values() if z.side == zone.side and not z.name) > 1
+    return f"{side.name} set-up" + (f": {own}" if shared else "")
 
 
 def _reconstructed_mark(pen: Pen, x: float, y: float, r: float) -> None:
@@ -1933,14 +1937,19 @@ def _draw_hex_content(pen: Pen, ctx: _Ctx, geom: MapGeometry, cell: Cell) -> Non
         pen.knockout(cx - lw / 2 - 2, ly - lsize * 0.9, lw + 4, lsize * 1.2, fill=fill)
     pen.text(cx, ly, label, size=lsize, fill="label", align="centre")
     if zones:
-        # Set-up marks beside the label, leftwards (the reconstructed mark takes its right).
+        # Set-up marks beside the label: left of it, then right of it (past the reconstructed mark), by turns.
         zr = max(2.5, 0.13 * ri)
-        zx = cx - lw / 2 - 1.5 - zr
-        for zid in zones:
+        recon = 2 * max(2.0, lsize * 0.4) + 2.2 if info is not None and info.reconstructed else 0.0
+        left, right = cx - lw / 2 - 1.5 - zr, cx + lw / 2 + 1.5 + recon + zr
+        for i, zid in enumerate(zones):
+            zx = left if i % 2 == 0 else right
             if patterned:  # a disc of paper keeps a round mark apart from a pattern's blobs (trees)
                 pen.circle(zx, ly - lsize * 0.35, zr * 1.3, fill="paper")
             _zone_symbol(pen, ctx, zid, zx, ly - lsize * 0.35, zr)
-            zx -= 2 * zr + 1.0
+            if i % 2 == 0:
+                left -= 2 * zr + 1.0
+            else:
+                right += 2 * zr + 1.0
     if info is None:
         if tid is None:
             pen.text(cx, cy + 3, "?", size=max(MIN_PT, size * 0.1), fill="unknown", align="centre")
