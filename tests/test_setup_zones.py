@@ -410,3 +410,10 @@ def test_doctests() -> None:
     import doctest
 
     assert doctest.testmod(kit).failed == 0
+
+
+def test_check_summary_counts_zone_and_pool_units() -> None:
+    from forge.cli import _summary
+
+    assert "2 set-up zones hold 8 units; 1 start in the pool" in _summary(zoned())
+    assert "set-up zones" not in _summary(loads(FERRY, "ferry_point.yaml"))
