@@ -357,9 +357,9 @@ class _Checker:
 
     def check_setup(self) -> None:
         """Set-up zones (``map.setup_zones``), the units that set up in them, start steps and the pool."""
-        from .rules.kit import setup as kit
-
         mp = self.game.map
+        if mp.setup_zones:  # the kit only where there are zones: `forge check` of other games imports no rules
+            from .rules.kit import setup as kit
         names: dict[str, list[str]] = {}
         for label, info in mp.hexes.items():
             if info.name:
@@ -410,7 +410,7 @@ class _Checker:
                     (*path, "pool", "from_turn"),
                     f"turn {u.pool.from_turn} is after the last turn (expected 1 to {n_turns})",
                 )
-            claims = kit.claiming_zones(self.game, u)
+            claims = kit.claiming_zones(self.game, u) if mp.setup_zones else []
             if len(claims) > 1:
                 self.err(
                     path,
