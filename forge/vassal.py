@@ -449,30 +449,28 @@ def _counters(game: m.Game, dpi: int) -> tuple[list[_Counter], dict[str, bytes],
                 continue
             u = units[km["id"]]
             name = u.name + (f" ({k + 1})" if k else "") + (f" #{km['copy']}" if km["copy"] else "")
-            if u.setup is not None and k == 0:
-                out.append(_Counter(piece.key, name, front, back, "setup", hex=u.setup))
-            elif u.setup is not None:
+            # The counter that shows the unit's starting step is the one set up, turned to that step (the back
+            # for a unit that starts reduced); a unit's other counters are substitutes.
+            faces = u.counter_faces()
+            first = next((i for i, f in enumerate(faces) if u.start_step in f), 0)
+            level = 2 if faces[first][1] == u.start_step and u.start_step != faces[first][0] else 1
+            zid = zone_of.get(u.id)
+            placed = u.setup is not None or zid in game.map.setup_zones or u.pool is not None
+            if placed and k != first:
                 out.append(_Counter(piece.key, name, front, back, "tray", box="Substitute counters"))
-            elif (zid := zone_of.get(u.id)) in game.map.setup_zones or u.pool is not None:
-                # The counter that shows the unit's starting step goes to the zone's (or the pool's) stack,
-                # turned to that step; a unit's other counters are substitutes.
-                faces = u.counter_faces()
-                first = next((i for i, f in enumerate(faces) if u.start_step in f), 0)
-                if k != first:
-                    out.append(_Counter(piece.key, name, front, back, "tray", box="Substitute counters"))
-                    continue
-                level = 2 if faces[first][1] == u.start_step and u.start_step != faces[first][0] else 1
-                if zid is not None and zid in game.map.setup_zones:
-                    box = f"Set up: {_zone_title(game, zid)}"
-                    out.append(_Counter(piece.key, name, front, back, "zone", box=box, level=level))
-                else:
-                    assert u.pool is not None
-                    box = "Pool" + (f" from turn {u.pool.from_turn}" if u.pool.from_turn > 1 else "")
-                    out.append(_Counter(piece.key, name, front, back, "pool", box=box, level=level))
-            elif u.entry is not None:
+            elif u.setup is not None:
+                out.append(_Counter(piece.key, name, front, back, "setup", hex=u.setup, level=level))
+            elif zid is not None and zid in game.map.setup_zones:
+                box = f"Set up: {_zone_title(game, zid)}"
+                out.append(_Counter(piece.key, name, front, back, "zone", box=box, level=level))
+            elif u.pool is not None:
+                box = "Pool" + (f" from turn {u.pool.from_turn}" if u.pool.from_turn > 1 else "")
+                out.append(_Counter(piece.key, name, front, back, "pool", box=box, level=level))
+            elif u.entry is not None:  # every counter of a reinforcement waits in its box (as before zones)
+                level = level if k == first else 1
                 turn = u.entry.turn
                 box = f"Turn {turn}" if isinstance(turn, int) else "Turn not given"
-                out.append(_Counter(piece.key, name, front, back, "entry", box=box))
+                out.append(_Counter(piece.key, name, front, back, "entry", box=box, level=level))
             else:
                 out.append(_Counter(piece.key, name, front, back, "entry", box="No setup or entry"))
     return out, files, images.pixels(s, dpi)

@@ -373,7 +373,14 @@ def test_vassal_puts_zone_units_in_a_stack_per_zone_and_the_pool_apart(tmp_path:
         v = vassal.pywargame()
     except vassal.VassalUnavailable as e:  # pragma: no cover - the dev environment has it
         pytest.skip(str(e))
-    game = zoned()
+    text = ZONED.replace(
+        'steps: ["[3]", "[1]"], entry: {turn: 2', 'steps: ["[3]", "[1]"], start_step: 1, entry: {turn: 2'
+    )
+    text = text.replace(
+        'label: "FG", type: infantry, size: III, steps: ["3", "1"], setup_zone: red, start_step: 1',
+        'label: "FG", type: infantry, size: III, steps: ["3", "1"], setup: "0701", start_step: 1',
+    )
+    game = loads(text, "zoned.yaml")
     path = vassal.export(game, tmp_path, dpi=30)
     with v.VMod(str(path), "r") as vm:
         build = v.BuildFile(vm.getBuildFile())
@@ -382,12 +389,12 @@ def test_vassal_puts_zone_units_in_a_stack_per_zone_and_the_pool_apart(tmp_path:
     for st_ in maps["Set-up"].getAtStarts(single=False):
         stacks[st_["name"]] = [p["entryName"].split("#")[0] for p in st_.getPieces(asdict=False)]
     assert stacks == {
-        "Set up: Red set-up (cross)": ["red-1", "red-2", "red-3", "red-4"],
+        "Set up: Red set-up (cross)": ["red-2", "red-3", "red-4"],
         "Set up: Blue set-up (circle)": ["blue-1", "blue-2", "blue-3", "blue-4"],
         "Pool from turn 3": ["red-5"],
     }
-    on_map = [p["entryName"] for s in maps["Map"].getAtStarts(single=False) for p in s.getPieces(asdict=False)]
-    assert on_map == []  # no zone unit on a wrong hex
+    on_map = {s["name"]: [p["entryName"] for p in s.getPieces(asdict=False)] for s in maps["Map"].getAtStarts()}
+    assert on_map == {"0701": ["red-1#0"]}  # the one unit with a fixed hex; no zone unit on a wrong hex
     xml = zipfile.ZipFile(io.BytesIO(path.read_bytes())).read("buildFile.xml").decode()
     red = re.search(r'entryName="red-1#0"[^<]*', xml)
     blue = re.search(r'entryName="blue-1#0"[^<]*', xml)
@@ -395,6 +402,9 @@ def test_vassal_puts_zone_units_in_a_stack_per_zone_and_the_pool_apart(tmp_path:
     assert blue is not None
     assert "Ferry Guard/2\t" in red.group(0)  # starts reduced: the back face up
     assert "1st Rifle Regiment/1\t" in blue.group(0)
+    entering = re.search(r'entryName="blue-5#0"[^<]*', xml)
+    assert entering is not None
+    assert "5th Tank Battalion/2\t" in entering.group(0)  # a reinforcement that arrives reduced
 
 
 def test_initial_gives_an_engine_each_units_hex_steps_and_pool() -> None:
