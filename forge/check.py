@@ -135,6 +135,7 @@ class _Checker:
         self.check_terrain()
         self.check_map()
         self.check_units()
+        self.check_setup()
         self.check_turns()
         self.check_combat()
         self.check_tables()
@@ -353,6 +354,88 @@ class _Checker:
             for key in ("exits", "returns"):
                 for k, hx in enumerate(getattr(lk, key)):
                     self.hex(("rules", "movement", "off_map", i, key, k), hx)
+
+    def check_setup(self) -> None:
+        """Set-up zones (``map.setup_zones``), the units that set up in them, start steps and the pool."""
+        mp = self.game.map
+        if mp.setup_zones:  # the kit only where there are zones: `forge check` of other games imports no rules
+            from .rules.kit import setup as kit
+        names: dict[str, list[str]] = {}
+        for label, info in mp.hexes.items():
+            if info.name:
+                names.setdefault(info.name, []).append(label)
+        sound: set[str] = set()
+        for zid, z in mp.setup_zones.items():
+            path: PathT = ("map", "setup_zones", zid)
+            before = len(self.problems)
+            self.name((*path, "side"), z.side, self.sides, "side")
+            for k, hx in enumerate(z.hexes):
+                self.hex((*path, "hexes", k), hx)
+            for k, w in enumerate(z.within):
+                if not kit.anchor(self.grid, w.of, mp.places, names):
+                    known = [*mp.places, *names]
+                    self.err(
+                        (*path, "within", k, "of"),
+                        f"{w.of!r} is neither a hex of the map nor a place (expected a hex label, a key of map.places "
+                        f"or a hex's name{suggest(w.of, known)})",
+                    )
+            if not (z.hexes or z.within or z.edges):
+                self.err(path, "a set-up zone needs hexes: give 'hexes', 'within' or 'edges'")
+            if z.units is not None:
+                self.name((*path, "units", "side"), z.units.side, self.sides, "side")
+                for k, uid in enumerate(z.units.units):
+                    self.name((*path, "units", "units", k), uid, self.unit_ids, "unit id")
+            if len(self.problems) == before:
+                sound.add(zid)
+        n_turns = len(self.game.turns.turns)
+        for i, u in enumerate(self.game.units):
+            path = ("units", i)
+            if u.setup_zone is not None:
+                if not mp.setup_zones:
+                    self.err(
+                        (*path, "setup_zone"),
+                        f"{u.setup_zone!r} is not a set-up zone: the map has none (expected a key of "
+                        "map.setup_zones; add the zone there)",
+                    )
+                else:
+                    self.name((*path, "setup_zone"), u.setup_zone, mp.setup_zones, "set-up zone (map.setup_zones)")
+            if u.start_step >= len(u.steps):
+                self.err(
+                    (*path, "start_step"),
+                    f"step {u.start_step} is not a step of this unit: it has {len(u.steps)} "
+                    f"(expected 0 to {len(u.steps) - 1}, 0 being full strength)",
+                )
+            if u.pool is not None and u.pool.from_turn > n_turns:
+                self.err(
+                    (*path, "pool", "from_turn"),
+                    f"turn {u.pool.from_turn} is after the last turn (expected 1 to {n_turns})",
+                )
+            claims = kit.claiming_zones(self.game, u) if mp.setup_zones else []
+            if len(claims) > 1:
+                self.err(
+                    path,
+                    f"unit {u.id!r} is taken by the set-up zones {', '.join(repr(c) for c in claims)} (expected one: "
+                    "name it with 'setup_zone', or narrow the zones' 'units')",
+                )
+        if not sound:
+            return
+        for zid, (n, room) in kit.zone_load(self.game).items():
+            if zid in sound and room is not None and n > room:
+                z = mp.setup_zones[zid]
+                self.err(
+                    ("map", "setup_zones", zid),
+                    f"{n} units set up in zone {zid!r} but its {room // (z.per_hex or 1)} hexes hold {room} "
+                    f"({z.per_hex} to a hex) (expected at most {room} units, more hexes, or a larger 'per_hex')",
+                    key=True,
+                )
+        for j, sc in enumerate(self.game.scenarios):
+            for zid, (n, room) in kit.zone_load(self.game, sc.id).items():
+                if zid in sound and room is not None and n > room:
+                    self.err(
+                        ("scenarios", j, "setup"),
+                        f"in this scenario {n} units set up in zone {zid!r}, whose hexes hold {room} (expected at most "
+                        f"{room})",
+                    )
 
     def check_turns(self) -> None:
         tt = self.game.turns

@@ -46,6 +46,14 @@ def _summary(game: Game) -> str:
     reinf = sum(len(v) for v in game.reinforcements().values())
     side_txt = ", ".join(f"{s.name} {per_side.get(s.id, 0)} ({steps.get(s.id, 0)} steps)" for s in g.sides)
     lines.append(f"  units    {sum(per_side.values())}: {side_txt}; {reinf} arrive as reinforcements")
+    if game.map.setup_zones:
+        from .rules.kit import setup as kit
+
+        how = Counter(s.how for s in kit.starts(game))
+        lines.append(
+            f"           {len(game.map.setup_zones)} set-up zones hold {how['zone']} units; "
+            f"{how['pool']} start in the pool"
+        )
     unknown_str = sum(1 for u in game.units for s in u.strengths() if not s.known)
     if unknown_str:
         lines.append(f"           {unknown_str} unit faces with a strength the rulebook does not give")

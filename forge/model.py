@@ -240,6 +240,52 @@ class PathInfo(Base):
     reconstructed: bool = False
 
 
+class ZoneSymbol(StrEnum):
+    """The mark printed in each hex of a set-up zone: shapes that stay apart in greyscale."""
+
+    CROSS = "cross"
+    CIRCLE = "circle"
+    TRIANGLE = "triangle"
+    SQUARE = "square"
+    STAR = "star"
+    DIAMOND = "diamond"
+
+
+class ZoneWithin(Base):
+    """Every hex at most ``distance`` hexes from ``of``."""
+
+    distance: int = Field(ge=0, le=1000)
+    of: str
+    """A hex label, a place (a key of ``map.places``) or a hex name (``map.hexes[*].name``)."""
+
+
+class SetupZone(Base):
+    """Hexes a game marks for setting up (``map.setup_zones``): the units that set up there may start in any of
+    them, at most ``per_hex`` to a hex.  Its hexes are the union of ``hexes``, ``within`` and ``edges``."""
+
+    name: str | None = None
+    """What the map key and the set-up sheet call it (default: the side's name, or the zone's id)."""
+    side: Id | None = None
+    """The side the zone is for: its symbol is printed in that side's colour."""
+    symbol: ZoneSymbol = ZoneSymbol.CROSS
+    """The mark printed in each of its hexes."""
+    hexes: list[str] = []
+    """Hexes listed by label."""
+    within: list[ZoneWithin] = []
+    """Hexes near a hex or a named place."""
+    edges: list[Literal["north", "south", "east", "west"]] = []
+    """Hexes along these map edges (the first or last rows or columns of the grid), ``depth`` deep."""
+    depth: int = Field(default=1, ge=1, le=1000)
+    """How many rows (or columns) from each edge in ``edges`` belong to the zone."""
+    per_hex: int | None = Field(default=1, ge=1, le=100)
+    """Most of its units that may set up in one of its hexes (None: no limit but the stacking rules)."""
+    units: UnitSelector | None = None
+    """Units that set up here without naming the zone (those with no ``setup``, ``setup_zone``, ``entry`` or
+    ``pool``): by id, type or size; a selector giving only ``side`` takes every such unit of that side."""
+    rule: RuleRef | None = None
+    data_note: DataNote = None
+
+
 class Map(Base):
     grid: GridSpec
     sheet: str | None = None
@@ -260,6 +306,8 @@ class Map(Base):
     places: dict[str, list[str]] = {}
     """Places that span several hexes: name -> the labels of its hexes (Vinnitsa: 4513, 4612, 4613).  Two hexes
     with the same ``name`` are reported by ``forge verify`` unless one place here holds both."""
+    setup_zones: dict[Id, SetupZone] = {}
+    """Set-up zones by id: hexes marked on the map where units of a side or class set up (``units[*].setup_zone``)."""
 
     @field_validator("sheet")
     @classmethod
@@ -400,6 +448,15 @@ class Entry(Base):
     rule: RuleRef | None = None
 
 
+class Pool(Base):
+    """A unit that starts off the map, in its side's pool of eliminated units: it can come back only as a
+    replacement, from turn ``from_turn`` on."""
+
+    from_turn: int = Field(default=1, ge=1)
+    """The first turn it may be taken as a replacement."""
+    rule: RuleRef | None = None
+
+
 class Unit(Base):
     id: Id
     side: Id
@@ -417,6 +474,12 @@ class Unit(Base):
     substitute counters list several."""
     setup: str | None = None
     """Setup hex label."""
+    setup_zone: Id | None = None
+    """Or: the set-up zone (a key of ``map.setup_zones``) in any of whose hexes it sets up."""
+    start_step: int = Field(default=0, ge=0, le=100)
+    """The step it starts on (0-based index of ``steps``: 0 full strength, 1 the first reduced step ...)."""
+    pool: Pool | None = None
+    """Or: it starts off the map in the pool of eliminated units (available as a replacement)."""
     entry: Entry | None = None
     group: str | None = None
     """Formation or colour group (a key of the side's ``groups``)."""
@@ -438,6 +501,12 @@ class Unit(Base):
     def _placement(self) -> Unit:
         if self.setup is not None and self.entry is not None:
             raise ValueError("a unit has either 'setup' (a hex) or 'entry' (a turn), not both")
+        ways = [k for k in ("setup", "setup_zone", "entry", "pool") if getattr(self, k) is not None]
+        if len(ways) > 1:
+            raise ValueError(
+                f"a unit starts one way: a 'setup' hex, a 'setup_zone', an 'entry' or the 'pool' "
+                f"(got {' and '.join(ways)})"
+            )
         if self.counters is not None:
             seen: list[int] = []
             for front, back in self.counters:

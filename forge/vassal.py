@@ -12,7 +12,9 @@ extra ``hexforge[vassal]``).  The module holds:
   :mod:`forge.render.images`, the same code that draws the counter sheets;
 - **at start**: each unit's counter on its setup hex; reinforcements in an *Entry* window, one box per entry turn
   (and one for those whose turn the rules do not give, one for units with neither a setup hex nor an entry);
-  substitute counters and markers in a *Trays* window, one box per kind;
+  substitute counters and markers in a *Trays* window, one box per kind; units that set up in a zone
+  (``map.setup_zones``) in a *Set-up* window, one at-start stack per zone named for it, and units that start in
+  the pool in one stack per turn they become available; a unit that starts reduced shows that face;
 - **charts**: every reference card (the CRT and its shifts, the terrain effects chart, the other tables, the
   sequence of play, victory ...) as an image in a *Charts* window;
 - **the game's dice** as a button.
@@ -406,9 +408,12 @@ class _Counter:
     front: str
     back: str
     where: str
-    """``setup`` (on the map at ``hex``), ``entry`` (box ``box`` of the Entry window) or ``tray``."""
+    """``setup`` (on the map at ``hex``), ``entry`` (box ``box`` of the Entry window), ``zone`` or ``pool`` (box
+    ``box`` of the Set-up window) or ``tray``."""
     box: str = ""
     hex: str = ""
+    level: int = 1
+    """The face shown at start: 1 the front, 2 the back (a unit that starts reduced)."""
 
 
 def _counters(game: m.Game, dpi: int) -> tuple[list[_Counter], dict[str, bytes], int]:
@@ -424,9 +429,12 @@ def _counters(game: m.Game, dpi: int) -> tuple[list[_Counter], dict[str, bytes],
         names[(img.kind == "marker", img.id, img.counter, img.face)] = f"{img.stem}.png"
         svg = images.face_svg(img.image, s=s, id_prefix=f"c-{img.stem}-")
         files[f"{img.stem}.png"] = images.face_png(svg, points=s, dpi=dpi)
+    from .rules.kit import setup as kit
+
     out: list[_Counter] = []
     units = {u.id: u for u in game.units}
     markers = {mk.id: mk for mk in game.markers}
+    zone_of = {u.id: kit.zone_of(game, u) for u in game.units} if game.map.setup_zones else {}
     for group in counters.pieces(game):
         for piece in group:
             km = _PIECE_KEY.match(piece.key)
@@ -441,17 +449,38 @@ def _counters(game: m.Game, dpi: int) -> tuple[list[_Counter], dict[str, bytes],
                 continue
             u = units[km["id"]]
             name = u.name + (f" ({k + 1})" if k else "") + (f" #{km['copy']}" if km["copy"] else "")
-            if u.setup is not None and k == 0:
-                out.append(_Counter(piece.key, name, front, back, "setup", hex=u.setup))
-            elif u.setup is not None:
+            # The counter that shows the unit's starting step is the one set up, turned to that step (the back
+            # for a unit that starts reduced); a unit's other counters are substitutes.
+            faces = u.counter_faces()
+            first = next((i for i, f in enumerate(faces) if u.start_step in f), 0)
+            level = 2 if faces[first][1] == u.start_step and u.start_step != faces[first][0] else 1
+            zid = zone_of.get(u.id)
+            placed = u.setup is not None or zid in game.map.setup_zones or u.pool is not None
+            if placed and k != first:
                 out.append(_Counter(piece.key, name, front, back, "tray", box="Substitute counters"))
-            elif u.entry is not None:
+            elif u.setup is not None:
+                out.append(_Counter(piece.key, name, front, back, "setup", hex=u.setup, level=level))
+            elif zid is not None and zid in game.map.setup_zones:
+                box = f"Set up: {_zone_title(game, zid)}"
+                out.append(_Counter(piece.key, name, front, back, "zone", box=box, level=level))
+            elif u.pool is not None:
+                box = "Pool" + (f" from turn {u.pool.from_turn}" if u.pool.from_turn > 1 else "")
+                out.append(_Counter(piece.key, name, front, back, "pool", box=box, level=level))
+            elif u.entry is not None:  # every counter of a reinforcement waits in its box (as before zones)
+                level = level if k == first else 1
                 turn = u.entry.turn
                 box = f"Turn {turn}" if isinstance(turn, int) else "Turn not given"
-                out.append(_Counter(piece.key, name, front, back, "entry", box=box))
+                out.append(_Counter(piece.key, name, front, back, "entry", box=box, level=level))
             else:
                 out.append(_Counter(piece.key, name, front, back, "entry", box="No setup or entry"))
     return out, files, images.pixels(s, dpi)
+
+
+def _zone_title(game: m.Game, zid: str) -> str:
+    """A set-up zone as its Set-up window box names it: ``Red set-up (cross)``."""
+    from .render.map import zone_name
+
+    return f"{zone_name(game, zid)} ({game.map.setup_zones[zid].symbol.value})"
 
 
 def _font(px: int) -> Any:
@@ -603,19 +632,19 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
 
     def piece_slot(c: _Counter) -> Any:
         gpid = mod.nextPieceSlotId()
-        traits = [
-            v.LayerTrait(
-                images=[c.front, c.back],
-                newNames=["", " (back)"],
-                activateName="",
-                decreaseName="",
-                increaseName="Flip",
-                increaseKey=FLIP_KEY,
-                decreaseKey="",
-                name="Face",
-            ),
-            v.BasicTrait(name=_plain(c.name), filename=c.front, gpid=gpid),
-        ]
+        face = v.LayerTrait(
+            images=[c.front, c.back],
+            newNames=["", " (back)"],
+            activateName="",
+            decreaseName="",
+            increaseName="Flip",
+            increaseKey=FLIP_KEY,
+            decreaseKey="",
+            name="Face",
+        )
+        if c.level != 1:
+            face.setLevel(c.level)
+        traits = [face, v.BasicTrait(name=_plain(c.name), filename=c.front, gpid=gpid)]
         return traits, gpid
 
     def at_start(owner: Any, board_name_: str, name: str, x: int, y: int, items: list[_Counter]) -> None:
@@ -653,6 +682,24 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
             for c, (x, y) in zip(boxes[b], slots[b], strict=True):
                 at_start(wmap, window, f"{b}: {c.key}", x, y, [c])
 
+    # --- the Set-up window: one at-start stack per set-up zone, named for it, and one per pool turn
+    boxes = {}
+    for c in counters:
+        if c.where in ("zone", "pool"):
+            boxes.setdefault(c.box, []).append(c)
+    if boxes:
+        zone_boxes = [f"Set up: {_zone_title(game, zid)}" for zid in game.map.setup_zones]
+        order = [b for b in zone_boxes if b in boxes] + sorted((b for b in boxes if b not in zone_boxes), key=_pool_key)
+        png, tw, th, slots = _tray(f"{title}: set-up", [(b, 1) for b in order], piece_px)
+        image = f"{gid}-setup.png"
+        files[f"images/{image}"] = png
+        smap = mod.addMap(mapName="Set-up", buttonName="Set-up", launch="true", icon="/images/map.gif", hotkey="")
+        _map_basics(smap)
+        smap.addBoardPicker().addBoard(name="Set-up", image=image, width=tw, height=th)
+        for b in order:
+            ((x, y),) = slots[b]
+            at_start(smap, "Set-up", b, x, y, boxes[b])
+
     # --- charts
     tell("charts")
     cards = _card_images(game, min(dpi, 150))
@@ -679,6 +726,11 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
     files["buildFile.xml"] = build.encode()
     files["moduledata"] = data.encode()
     return files
+
+
+def _pool_key(name: str) -> tuple[int, str]:
+    m_ = re.fullmatch(r"Pool from turn (\d+)", name)
+    return (int(m_.group(1)) if m_ else 1, name)
 
 
 def _box_key(name: str) -> tuple[int, int, str]:

@@ -265,9 +265,39 @@ def _continued(text: str, style: Any) -> Callable[[], Flowable]:
 
 
 # ------------------------------------------------------------------------------------------------ content
-def _placement(u: Unit) -> str:
+ZONE_GLYPHS = {"cross": "✚", "circle": "●", "triangle": "▲", "square": "■", "star": "★", "diamond": "◆"}
+"""The character printed for each set-up zone's mark (forge.render.map draws the same shapes on the map)."""
+
+
+def _zone_phrase(game: Game, zid: str) -> str:
+    """``any hex marked ✚ (German set-up)``."""
+    zone = game.map.setup_zones[zid]
+    return f"any hex marked {ZONE_GLYPHS[zone.symbol.value]} ({map_.zone_name(game, zid)})"
+
+
+def _reduced(u: Unit) -> str:
+    """``, starts reduced (step 2 of 3)`` for a unit that starts below full strength, else nothing."""
+    if not u.start_step:
+        return ""
+    return f", starts reduced (step {u.start_step + 1} of {len(u.steps)}: {u.steps[u.start_step]})"
+
+
+def _placement(u: Unit, game: Game | None = None) -> str:
+    return _placement_base(u, game) + _reduced(u)
+
+
+def _placement_base(u: Unit, game: Game | None) -> str:
     if u.setup:
         return f"sets up in {u.setup}"
+    if game is not None:
+        from ..rules.kit import setup as kit
+
+        zid = kit.zone_of(game, u)
+        if zid is not None and zid in game.map.setup_zones:
+            return f"sets up in {_zone_phrase(game, zid)}"
+    if u.pool is not None:
+        later = f" from turn {u.pool.from_turn}" if u.pool.from_turn > 1 else ""
+        return f"starts off the map in the pool of eliminated units, a replacement{later}"
     if u.entry is not None:
         where = f" at {u.entry.hex}" if u.entry.hex else ""
         cond = f", {u.entry.condition}" if u.entry.condition else ""  # a condition is its own phrase ("only if ...")
@@ -298,7 +328,7 @@ def _grouped(
     return rows, cmds
 
 
-def _unit_row(u: Unit) -> list[Any]:
+def _unit_row(u: Unit, game: Game | None = None) -> list[Any]:
     steps = " / ".join(u.steps)
     counters = f" ({len(u.counter_faces())} counters)" if len(u.counter_faces()) > 1 else ""
     copies = f" x{u.copies}" if u.copies > 1 else ""
@@ -308,7 +338,7 @@ def _unit_row(u: Unit) -> list[Any]:
         esc(u.type.value),
         esc(u.size.value if u.size else ""),
         esc(steps + counters),
-        esc(_placement(u)),
+        esc(_placement(u, game)),
     ]
 
 
@@ -325,7 +355,7 @@ def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Flowable]:
     out: list[Flowable] = []
     if units:
         head = ["Counter", "Unit", "Type", "Size", "Strength by step", "Placement"]
-        rows, cmds = _grouped(st, units, _unit_row, len(head))
+        rows, cmds = _grouped(st, units, functools.partial(_unit_row, game=game), len(head))
         out += [heading(st, f"{side.name} units"), grid_table(st, head, rows, avail, flex=5, extra=cmds)]
         if any(UNKNOWN_MARK in s for u in units for s in u.steps):
             out.append(note(st, UNKNOWN_AID_NOTE, table_note=True))
@@ -391,7 +421,7 @@ def _value_rows(game: Game, st: Styles, u: Unit) -> list[list[Any]]:
                 name,
                 WriteIn(u.steps[front], st),
                 WriteIn(u.steps[back], st) if back is not None else "(blank)",
-                esc(_placement(u)) if i == 0 else "",
+                esc(_placement(u, game)) if i == 0 else "",
                 WriteIn(UNKNOWN_MARK, st, size=st.cell.fontSize) if i == 0 else "",
             ]
         )
@@ -402,6 +432,15 @@ def _start_key(game: Game, u: Unit) -> tuple[Any, ...]:
     """Set-up units first, by hex; then reinforcements by turn; then the rest, in the file's order."""
     if u.setup:
         return (0, *_hex_key(game, u.setup))
+    zones = list(game.map.setup_zones)
+    if zones:
+        from ..rules.kit import setup as kit
+
+        zid = kit.zone_of(game, u)
+        if zid in zones:
+            return (0, 20_000, zones.index(zid), "")  # after the fixed hexes, zone by zone
+    if u.pool is not None:
+        return (1, u.pool.from_turn, 1, "")
     if u.entry is not None and isinstance(u.entry.turn, int):
         return (1, u.entry.turn, 0, "")
     return (2, 0, 0, "")
@@ -446,8 +485,53 @@ def _hex_key(game: Game, label: str) -> tuple[int, int, str]:
         return (10_000, 10_000, label)
 
 
+def _zones(game: Game, st: Styles) -> list[Flowable]:
+    """Per set-up zone, the units that set up in it; then the pool."""
+    from ..rules.kit import setup as kit
+
+    out: list[Flowable] = []
+    by_zone: dict[str, list[Unit]] = {}
+    for u in game.units:
+        zid = kit.zone_of(game, u) if u.setup is None else None
+        if zid in game.map.setup_zones:
+            by_zone.setdefault(zid, []).append(u)
+    pool = [u for u in game.units if u.pool is not None]
+    if not by_zone and not pool:
+        return out
+    out.append(heading(st, "Set-up zones and pool"))
+    for zid, us in by_zone.items():
+        zone = game.map.setup_zones[zid]
+        each = f", at most {zone.per_hex} to a hex" if zone.per_hex else ""
+        n = sum(u.copies for u in us)
+        rule = f" ({esc(zone.rule)})" if zone.rule else ""
+        out.append(
+            Paragraph(
+                f"<b>Set up in {esc(_zone_phrase(game, zid))}</b>{esc(each)}{rule} ({n} unit{'s' * (n != 1)}): "
+                + "; ".join(esc(_unit_words(u)) for u in us),
+                st.body,
+            )
+        )
+    if pool:
+        out.append(
+            Paragraph(
+                "<b>Off-map pool</b> (start eliminated; they come back only as replacements): "
+                + "; ".join(
+                    esc(_unit_words(u) + (f", from turn {u.pool.from_turn}" if u.pool and u.pool.from_turn > 1 else ""))
+                    for u in pool
+                ),
+                st.body,
+            )
+        )
+    return out
+
+
+def _unit_words(u: Unit) -> str:
+    copies = f" x{u.copies}" if u.copies > 1 else ""
+    return f"{u.label}{copies} {u.name}" + _reduced(u)
+
+
 def _setup(game: Game, st: Styles, avail: float) -> list[Flowable]:
-    out: list[Flowable] = _values(game, st, avail)
+    out: list[Flowable] = _zones(game, st) + _values(game, st, avail)
     reinf = game.reinforcements()
     rows = []
     for turn, us in reinf.items():

@@ -482,6 +482,8 @@ class _Ctx:
     """The class set the map belongs to (``S01``), printed on every page of it; None outside a handout."""
     replay: _GridReplay = field(default_factory=_GridReplay)
     """The sheet form's grid, kept for its thumbnail form (:func:`draw`)."""
+    zones_at: dict[Cell, list[str]] = field(default_factory=dict)
+    """The set-up zones (``map.setup_zones`` ids) each cell belongs to, in the file's order."""
 
     @classmethod
     def build(cls, game: m.Game, options: Any, colors: dict[str, str], set_code: str | None = None) -> _Ctx:
@@ -494,7 +496,14 @@ class _Ctx:
                 continue
             if grid.contains(cell):
                 hexes[cell] = info
-        return cls(game, options, colors, grid, hexes, _TerrainOf(game, grid, hexes), set_code)
+        ctx = cls(game, options, colors, grid, hexes, _TerrainOf(game, grid, hexes), set_code)
+        if game.map.setup_zones:
+            from ..rules.kit import setup as _setup
+
+            for zid, labels in _setup.zones(game).items():
+                for label in labels:
+                    ctx.zones_at.setdefault(grid.parse(label), []).append(zid)
+        return ctx
 
     def side(self, side_id: str) -> m.Side | None:
         return next((s for s in self.game.game.sides if s.id == side_id), None)
@@ -1165,6 +1174,10 @@ def _setup_icon(pen: Pen, x: float, y: float, *, code: str) -> None:
     _setup_symbol(pen, x, y, t, size)
 
 
+def _zone_icon(pen: Pen, x: float, y: float, *, ctx: _Ctx, zid: str) -> None:
+    _zone_symbol(pen, ctx, zid, x, y, 5.5)
+
+
 def _supply_icon(pen: Pen, x: float, y: float, *, r: float, side: m.Side) -> None:
     _supply_symbol(pen, x, y, r, side)
 
@@ -1190,6 +1203,14 @@ class _Key(Block):
         if ctx.any_setup:
             code = next(h.setup for h in ctx.hexes.values() if h.setup)
             self.entries.append((functools.partial(_setup_icon, code=code), "Setup code"))
+        for zid, zone in ctx.game.map.setup_zones.items():
+            each = f", {zone.per_hex} unit{'s' if zone.per_hex != 1 else ''} each" if zone.per_hex else ""
+            self.entries.append(
+                (
+                    functools.partial(_zone_icon, ctx=ctx, zid=zid),
+                    f"{zone_name(ctx.game, zid)} hex{each}" + (f" ({zone.rule})" if zone.rule else ""),
+                )
+            )
         if ctx.any_reconstructed:
             self.entries.append(
                 (lambda pen, x, y: _reconstructed_mark(pen, x, y, 3.2), "Reconstructed hex (inferred, not stated)")
@@ -1480,6 +1501,57 @@ def _setup_symbol(pen: Pen, x: float, y: float, code: str, size: float) -> None:
     with pen.frame("symbol", x - w / 2, y - h / 2, w, h, "setup code"):
         pen.rect(x - w / 2, y - h / 2, w, h, fill="paper", stroke="ink", width=0.5, dash=(1.2, 0.8))
         pen.text(x, y + size * 0.36, code, size=size, font=FONT_BOLD, align="centre")
+
+
+def _zone_shape(symbol: m.ZoneSymbol, x: float, y: float, r: float) -> list[tuple[float, float]] | None:
+    """The outline of a set-up zone's mark (None: a circle)."""
+    if symbol is m.ZoneSymbol.CROSS:
+        a = r * 0.36
+        return [
+            (x - a, y - r), (x + a, y - r), (x + a, y - a), (x + r, y - a), (x + r, y + a), (x + a, y + a),
+            (x + a, y + r), (x - a, y + r), (x - a, y + a), (x - r, y + a), (x - r, y - a), (x - a, y - a),
+        ]  # fmt: skip
+    if symbol is m.ZoneSymbol.TRIANGLE:
+        return [(x, y - r), (x + r * 0.94, y + r * 0.72), (x - r * 0.94, y + r * 0.72)]
+    if symbol is m.ZoneSymbol.SQUARE:
+        a = r * 0.82
+        return [(x - a, y - a), (x + a, y - a), (x + a, y + a), (x - a, y + a)]
+    if symbol is m.ZoneSymbol.STAR:
+        return _star(x, y, r * 1.1)
+    if symbol is m.ZoneSymbol.DIAMOND:
+        return [(x, y - r), (x + r * 0.8, y), (x, y + r), (x - r * 0.8, y)]
+    return None
+
+
+def _zone_colours(ctx: _Ctx, zone: m.SetupZone) -> tuple[str, str]:
+    """Fill and outline of a zone's mark: the side's colour outlined in ink (ink outlined in paper without a
+    side); the shape, not the colour, tells zones apart in greyscale."""
+    side = ctx.side(zone.side) if zone.side else None
+    return (side.colour, "ink") if side is not None else ("ink", "paper")
+
+
+def _zone_symbol(pen: Pen, ctx: _Ctx, zid: str, x: float, y: float, r: float) -> None:
+    zone = ctx.game.map.setup_zones[zid]
+    fill, stroke = _zone_colours(ctx, zone)
+    with pen.frame("symbol", x - r, y - r, 2 * r, 2 * r, f"set-up zone {zid}"):
+        shape = _zone_shape(zone.symbol, x, y, r)
+        if shape is None:
+            pen.circle(x, y, r * 0.9, fill=fill, stroke=stroke, width=0.6)
+        else:
+            pen.polygon(shape, fill=fill, stroke=stroke, width=0.6)
+
+
+def zone_name(game: m.Game, zid: str) -> str:
+    """What the map key and the set-up sheet call a set-up zone."""
+    zone = game.map.setup_zones[zid]
+    if zone.name:
+        return zone.name
+    side = next((s for s in game.game.sides if s.id == zone.side), None)
+    own = zid.replace("-", " ").replace("_", " ").capitalize()
+    if side is None:
+        return own
+    shared = sum(1 for z in game.map.setup_zones.values() if z.side == zone.side and not z.name) > 1
+    return f"{side.name} set-up" + (f": {own}" if shared else "")
 
 
 def _reconstructed_mark(pen: Pen, x: float, y: float, r: float) -> None:
@@ -1846,7 +1918,8 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
 
 
 def _draw_hex_content(pen: Pen, ctx: _Ctx, geom: MapGeometry, cell: Cell) -> None:
-    if not pen.text_enabled and cell not in ctx.hexes:
+    zones = ctx.zones_at.get(cell)
+    if not pen.text_enabled and cell not in ctx.hexes and not zones:
         return  # an unlisted hex has only its label (and "?"): nothing without text (the thumbnail form)
     game, size = ctx.game, geom.size
     cx, cy = geom.center(cell)
@@ -1863,6 +1936,20 @@ def _draw_hex_content(pen: Pen, ctx: _Ctx, geom: MapGeometry, cell: Cell) -> Non
     if patterned:
         pen.knockout(cx - lw / 2 - 2, ly - lsize * 0.9, lw + 4, lsize * 1.2, fill=fill)
     pen.text(cx, ly, label, size=lsize, fill="label", align="centre")
+    if zones:
+        # Set-up marks beside the label: left of it, then right of it (past the reconstructed mark), by turns.
+        zr = max(2.5, 0.13 * ri)
+        recon = 2 * max(2.0, lsize * 0.4) + 2.2 if info is not None and info.reconstructed else 0.0
+        left, right = cx - lw / 2 - 1.5 - zr, cx + lw / 2 + 1.5 + recon + zr
+        for i, zid in enumerate(zones):
+            zx = left if i % 2 == 0 else right
+            if patterned:  # a disc of paper keeps a round mark apart from a pattern's blobs (trees)
+                pen.circle(zx, ly - lsize * 0.35, zr * 1.3, fill="paper")
+            _zone_symbol(pen, ctx, zid, zx, ly - lsize * 0.35, zr)
+            if i % 2 == 0:
+                left -= 2 * zr + 1.0
+            else:
+                right += 2 * zr + 1.0
     if info is None:
         if tid is None:
             pen.text(cx, cy + 3, "?", size=max(MIN_PT, size * 0.1), fill="unknown", align="centre")
