@@ -77,6 +77,9 @@ def _summary(findings: Sequence[Finding]) -> dict[str, Any]:
     claims = getattr(findings, "claims", None)
     if claims:
         out["claims"] = coverage(claims)
+    book = getattr(findings, "book", None)
+    if book is not None:
+        out["book"] = dict(book)
     return out
 
 
@@ -265,7 +268,18 @@ def _head(summary: dict[str, Any], gid: str) -> str:
         )
     return (
         f"{gid or 'game'}: {summary['total']} findings ({summary['error']} errors, {summary['warning']} warnings, "
-        f"{summary['info']} info){ex_txt}"
+        f"{summary['info']} info){ex_txt}{_book_txt(summary)}"
+    )
+
+
+def _book_txt(summary: dict[str, Any]) -> str:
+    """With ``--book``: the coverage of the book, its numeric and positional statements an example encodes."""
+    bk = summary.get("book")
+    if not bk:
+        return ""
+    return (
+        f"; coverage of the book: {bk['encoded']} of {_plural(bk['statements'], 'numeric or positional statement')} "
+        f"encoded in an example ({bk['percent']}%), {bk['not_encoded']} not encoded"
     )
 
 
@@ -390,7 +404,8 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
         "the reason; they were found neither to agree nor to disagree.",
         "",
         f"**{_plural(summary['error'], 'error')}, {_plural(summary['warning'], 'warning')}.**"
-        + (f" {_coverage_line(cl)}." if cl else ""),
+        + (f" {_coverage_line(cl)}." if cl else "")
+        + (f" Coverage of the book{_book_txt(summary).partition('of the book')[2]}." if "book" in summary else ""),
         "",
         "## Findings by rule",
         "",
