@@ -933,8 +933,8 @@ def arithmetic(book: Book) -> list[Arith]:
             ok = x / y <= ratio
             out.append(Arith(no, mt.group(0), f"{mt.group(3)}:{mt.group(4)}", f"{_show(ratio)}:1", ok))
         for mt in _REDUCED.finditer(raw):
-            a, b, loss = (int(mt.group(i)) for i in range(1, 4))
-            out.append(Arith(no, mt.group(0), str(loss), str(a - b), a - b == loss))
+            before, after, loss = (int(mt.group(i)) for i in range(1, 4))
+            out.append(Arith(no, mt.group(0), str(loss), str(before - after), before - after == loss))
     return out
 
 
@@ -953,10 +953,11 @@ class Count:
 _NUMBERS = {
     w: i
     for i, w in enumerate(
-        (
+        re.findall(
+            r"\w+",
             "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-            "sixteen seventeen eighteen nineteen twenty"
-        ).split()  # noqa: SIM905
+            "sixteen seventeen eighteen nineteen twenty",
+        )
     )
 }
 _N = r"(\d{1,3}|" + "|".join(_NUMBERS) + r")"
