@@ -421,7 +421,7 @@ _PAREN_OK = re.compile(
     r"^\s*(?:(?:see(?:\s+also)?|cf\.?|rule|rules|case|section|per|also|and|&|or|,|;|–|-|to|\d{1,2}(?:\.\d{1,2}){1,3})\s*)+$",
     re.I,
 )
-_WORD_REF = re.compile(r"\b(?:rules?|case|section)\s+(\d{1,2}(?:\.\d{1,2}){0,3})\b(?!\s*(?:mm|in|%))", re.I)
+_WORD_REF = re.compile(r"\b(?:[Rr]ules?|[Cc]ase|[Ss]ection)\s+(\d{1,2}(?:\.\d{1,2}){0,3})\b(?!\s*(?:mm|in|%))")
 _REF_NUM = re.compile(r"\d{1,2}(?:\.\d{1,2}){1,3}")
 
 
@@ -809,9 +809,9 @@ class PlaceMention:
 _CLAIM = re.compile(r"((?:[A-ZÀ-Þ][\w'’-]*\s+){0,3}[A-ZÀ-Þ][\w'’-]*)(\s+hex(?:es)?)?\s*\(([^()]{1,80})\)")
 _AT = re.compile(r"((?:[A-ZÀ-Þ][\w'’-]*\s+){0,3}[A-ZÀ-Þ][\w'’-]*)\s+(?:at|in hex|in)\s+([A-Z]{1,2}\d{1,3}|\d{4})\b")
 _HEXWORD = re.compile(
-    r"\bhex(?:es)?\s+((?:[A-Z]{1,2}\d{1,3}|\d{3,4})(?:\s*(?:,|and|or|&)\s*(?:[A-Z]{1,2}\d{1,3}|\d{3,4}))*)"
+    r"\bhex(?:es)?\s+((?:[A-Z]{1,2}\d{1,3}|\d{3,4})(?:\s*(?:,\s*(?:and|or)?|and|or|&)\s*(?:[A-Z]{1,2}\d{1,3}|\d{3,4}))*)"
 )
-_SPLIT = re.compile(r"\s*(?:/|,|\bor\b|\band\b|&)\s*")
+_SPLIT = re.compile(r"\s*(?:/|,\s*(?:and|or)\b|,|\bor\b|\band\b|&)\s*")
 _BEARING = re.compile(
     r"\b(?:north|south|east|west|beyond|behind|outside|near)(?:-?\w+)?\s+(?:of\s+)?(?:the\s+)?$", re.I
 )
@@ -1026,8 +1026,13 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
     ctx = Context(game)
     src = book.name
     hs = headings(book)
+
+    # Findings are grouped by rule: a numbering finding under the heading's number, a cross-reference under the
+    # rule it cites, the others under no rule (a line of the book is not always inside a numbered rule: reference
+    # sheets, examples, sequences of play); every message gives the book's line.
+    at = {h.line: h.number for h in hs}
     for issue in numbering(hs) + contents_issues(book, hs):
-        ctx.add(issue.kind, None, f"{src} line {issue.line}: {issue.message}", book_line=issue.line)
+        ctx.add(issue.kind, at.get(issue.line), f"{src} line {issue.line}: {issue.message}", book_line=issue.line)
     # cross-references: only a book with numbered rules can be cited by number
     by_key = {h.key: h for h in hs}
     if len(hs) >= 5:
