@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, seed_game
+from hypothesis import given
+from hypothesis import strategies as st
 
 from forge.cli import main
 from forge.verifier.book import (
@@ -175,7 +177,7 @@ def test_not_encoded_statements_and_coverage() -> None:
     from forge.verifier.book import book_coverage
 
     findings, statements = _found()
-    lines = {s.line: s.encoded for s in statements if s.what in ("place", "hex", "arithmetic")}
+    lines = {s.line: s.encoded for s in statements if s.what in ("place", "position", "hex", "arithmetic")}
     assert lines[28] is True
     assert lines[10] is False
     listed = {int(f.extra["book_line"]) for f in _kinds(findings, "book-not-encoded")}
@@ -376,3 +378,25 @@ def test_seed_errata_named() -> None:
     assert {f.rule for f in uk if f.kind == "book-xref"} == {"14.9", "14.8", "6.6", "15.8"}
     pontoon = next(f for f in uk if f.kind == "book-xref-topic" and f.rule == "8.5")
     assert pontoon.extra["fits"] == "18.5"
+
+
+# ------------------------------------------------------------------------------------------------ properties
+@given(st.integers(0, 999), st.integers(0, 999), st.sampled_from(["+", "x", "-"]), st.integers(1, 5))
+def test_arithmetic_property(a: int, b: int, op: str, off: int) -> None:
+    """A written-out sum, product or difference is right exactly when its result is the true one."""
+    true = {"+": a + b, "x": a * b, "-": a - b}[op]
+    if true < 0:
+        return
+    good = arithmetic(parse_book(f"so {a} {op} {b} = {true} here"))
+    bad = arithmetic(parse_book(f"so {a} {op} {b} = {true + off} here"))
+    assert [x.ok for x in good] == [True]
+    assert [x.ok for x in bad] == [False]
+    assert bad[0].computed == str(true)
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8", categories=["L", "N", "P", "S", "Zs", "Cc"]), max_size=400))
+def test_any_text_is_read_without_error(text: str) -> None:
+    """Whatever the text, the book reads and every check runs (no exception, same result twice)."""
+    book = parse_book(text)
+    once = check_book(_game(), book)
+    assert once == check_book(_game(), book)

@@ -1014,6 +1014,19 @@ def _near(lines: list[int], line: int) -> bool:
     return any(abs(x - line) <= NEAR for x in lines)
 
 
+def _gist(h: Heading, hs: list[Heading]) -> str:
+    """What a rule is about, for a message: its first sentence, or the titles of its cases when it has no text."""
+    first = _first_sentences(h.body, 1)[:120]
+    if first:
+        return f"“{first}”"
+    cases = [
+        f"{c.number} {c.title}"
+        for c in hs
+        if c.key.startswith(h.key + ".") and c.key.count(".") == 1 + h.key.count(".")
+    ]
+    return "its cases: " + "; ".join(cases[:6]) if cases else "no text"
+
+
 def _quote(book: Book, line: int) -> str:
     return " ".join(book.line(line).split())[:160]
 
@@ -1082,7 +1095,7 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
                     "book-xref-topic",
                     ref.target,
                     f"{src} line {ref.line}: {ref.text} cites {h.number} '{h.title}' (line {h.line}: "
-                    f"“{_first_sentences(h.body, 1)[:120]}”), but the sentence is about what {fits} "
+                    f"{_gist(h, hs)}), but the sentence is about what {fits} "
                     f"covers: “{ref.sentence[:200]}”",
                     book_line=ref.line,
                     fits=", ".join(b.number for b in better),
@@ -1174,7 +1187,14 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
                 book_line=c.line,
             )
     for pm in mentions:
-        statements.append(Statement(pm.line, "place" if pm.name else "hex", pm.text, _near(ex_lines, pm.line)))
+        what = (
+            "hex"
+            if pm.name is None
+            else "place"
+            if any(c.casefold() in known for c in _candidates(pm.name))
+            else "position"
+        )
+        statements.append(Statement(pm.line, what, pm.text, _near(ex_lines, pm.line)))
     for st in _dedupe(statements):
         if not st.encoded:
             ctx.add(
