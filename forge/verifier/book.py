@@ -23,7 +23,7 @@ kind                   severity  meaning
 ``book-arithmetic``    error     a sum, difference, product, quotient or odds ratio in the text that is wrong
 ``book-count``         error     a count (game length in turns, counters) that differs from the data's
 ``book-not-encoded``   info      a numeric or positional statement no worked example encodes (no example's
-                                 ``source_line`` within :data:`NEAR` lines)
+                                 ``source_line`` within :data:`NEAR` lines of its sentence)
 =====================  ========  ==================================================================================
 
 The topic match of a cross-reference is deliberately conservative: the citing sentence's content words are
@@ -367,11 +367,15 @@ def _flow(book: Book) -> tuple[str, list[int]]:
 
 
 def _mid_sentence(lines: tuple[str, ...], i: int) -> bool:
-    """Is blank line ``i`` inside a sentence: the text before it ends without a stop and the text after it goes on
-    in lower case ("of any given KG's / (blank) / range negates ...")."""
+    """Is blank line ``i`` inside a sentence: the text before it ends without a stop, and either the text after it
+    goes on in lower case ("of any given KG's / (blank) / range negates ...") or the text before ends in a lower-case
+    word or a comma (a heading, in capitals, is not continued; nor is a blank line followed by a heading)."""
     before = next((x.strip() for x in reversed(lines[:i]) if x.strip()), "")
     after = next((x.strip() for x in lines[i + 1 : i + 4] if x.strip()), "")
-    return bool(before) and before[-1] not in ".!?:)" and after[:1].islower()
+    if not before or not after or before[-1] in ".!?:)" or _NUM.match(after) or after[:1] in "#[":
+        return False
+    # goes on in lower case, or a sentence broken after a lower-case word ("the rest of the 88th / Division in D2")
+    return after[:1].islower() or before[-1].islower() or before[-1] in ",;"
 
 
 _LEGEND = re.compile(r"^\S{1,10}(?:\s\S{1,3})?\s*=\s")
@@ -821,9 +825,10 @@ def place_mentions(book: Book, is_hex: Callable[[str], bool]) -> list[PlaceMenti
     """Every name given with hexes (every hex in the brackets must be a hex: ``is_hex``), and every ``hex X``."""
     text, starts = _flow(book)
     out: list[PlaceMention] = []
-    taken: set[int] = set()
+    taken: list[tuple[int, int]] = []  # spans already read as a named place's hexes
     for mt in _CLAIM.finditer(text):
-        parts = [p for p in _SPLIT.split(mt.group(3).strip()) if p]
+        inner = re.sub(r"^hex(?:es)?\s+", "", mt.group(3).strip())  # "Shenderovka (hex D3)"
+        parts = [p for p in _SPLIT.split(inner) if p]
         if (
             not parts
             or not all(is_hex(p) for p in parts)
@@ -831,13 +836,13 @@ def place_mentions(book: Book, is_hex: Callable[[str], bool]) -> list[PlaceMenti
         ):
             continue
         out.append(PlaceMention(mt.group(1), tuple(parts), _line_of(starts, mt.start(3)), mt.group(0)))
-        taken.add(mt.start(3))
+        taken.append(mt.span(3))
     for mt in _AT.finditer(text):
         if is_hex(mt.group(2)) and not _BEARING.search(text[max(0, mt.start(1) - 40) : mt.start(1)]):
             out.append(PlaceMention(mt.group(1), (mt.group(2),), _line_of(starts, mt.start(2)), mt.group(0)))
-            taken.add(mt.start(2))
+            taken.append(mt.span(2))
     for mt in _HEXWORD.finditer(text):
-        if mt.start(1) in taken:
+        if any(a <= mt.start(1) < b for a, b in taken):
             continue
         parts = [p for p in _SPLIT.split(mt.group(1)) if p]
         if all(is_hex(p) for p in parts):
@@ -1010,8 +1015,22 @@ def _example_lines(game: m.Game) -> list[int]:
     return sorted(lines)
 
 
-def _near(lines: list[int], line: int) -> bool:
-    return any(abs(x - line) <= NEAR for x in lines)
+def _sentence_lines(book: Book) -> Callable[[int], tuple[int, int]]:
+    """Line -> the first and last line of the sentence that holds the line's start."""
+    text, starts = _flow(book)
+
+    def span(line: int) -> tuple[int, int]:
+        pos = starts[line - 1]
+        left, right = _bounds(text, pos, pos)
+        return _line_of(starts, left), _line_of(starts, max(left, right - 1))
+
+    return span
+
+
+def _near(lines: list[int], span: tuple[int, int]) -> bool:
+    """Is an example's line within :data:`NEAR` lines of the statement's sentence (a worked example's sentence may
+    run over several lines, and the example cites one of them)?"""
+    return any(span[0] - NEAR <= x <= span[1] + NEAR for x in lines)
 
 
 def _gist(h: Heading, hs: list[Heading]) -> str:
@@ -1158,9 +1177,10 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
             )
     # arithmetic and counts
     ex_lines = _example_lines(game)
+    span = _sentence_lines(book)
     statements: list[Statement] = []
     for a in arithmetic(book):
-        statements.append(Statement(a.line, "arithmetic", a.text, _near(ex_lines, a.line)))
+        statements.append(Statement(a.line, "arithmetic", a.text, _near(ex_lines, span(a.line))))
         if not a.ok:
             ctx.add(
                 "book-arithmetic",
@@ -1194,7 +1214,7 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
             if any(c.casefold() in known for c in _candidates(pm.name))
             else "position"
         )
-        statements.append(Statement(pm.line, what, pm.text, _near(ex_lines, pm.line)))
+        statements.append(Statement(pm.line, what, pm.text, _near(ex_lines, span(pm.line))))
     for st in _dedupe(statements):
         if not st.encoded:
             ctx.add(
