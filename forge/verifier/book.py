@@ -998,7 +998,8 @@ def counts(book: Book) -> list[Count]:
 # =================================================================================================== the check
 @dataclass(frozen=True)
 class Statement:
-    """A numeric or positional statement of the book, and whether an example encodes it."""
+    """A numeric or positional statement of the book, and whether an example encodes it (or, for a count, the
+    data's count was compared with it)."""
 
     line: int
     what: str
@@ -1194,9 +1195,10 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
     n_counters = sum(u.copies for u in game.units)
     for c in counts(book):
         data = n_turns if c.what == "turns" else n_counters
-        statements.append(Statement(c.line, f"count of {c.what}", c.text, True))
-        if c.what == "counters" and data < c.n:
-            continue  # the data may not hold every counter: nothing to say
+        compared = not (c.what == "counters" and data < c.n)  # the data may not hold every counter
+        statements.append(Statement(c.line, f"count of {c.what}", c.text, compared or _near(ex_lines, span(c.line))))
+        if not compared:
+            continue
         if data != c.n:
             ctx.add(
                 "book-count",

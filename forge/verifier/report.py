@@ -279,7 +279,7 @@ def _book_txt(summary: dict[str, Any]) -> str:
         return ""
     return (
         f"; coverage of the book: {bk['encoded']} of {_plural(bk['statements'], 'numeric or positional statement')} "
-        f"encoded in an example ({bk['percent']}%), {bk['not_encoded']} not encoded"
+        f"encoded in an example or compared with the data ({bk['percent']}%), {bk['not_encoded']} not encoded"
     )
 
 
