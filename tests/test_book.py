@@ -163,6 +163,7 @@ def test_arithmetic_to_the_decimals_given() -> None:
 
 def test_counts_against_the_data() -> None:
     assert [(c.what, c.n) for c in counts(parse_book(TXT))] == [("turns", 7)]
+    assert counts(parse_book("A smoke marker lasts two turns.")) == []  # not the game's length
     findings, _ = _found()
     bad = _kinds(findings, "book-count")
     assert len(bad) == 1
@@ -400,3 +401,15 @@ def test_any_text_is_read_without_error(text: str) -> None:
     book = parse_book(text)
     once = check_book(_game(), book)
     assert once == check_book(_game(), book)
+
+
+def test_a_scenario_shorter_than_the_track_is_no_count_mismatch() -> None:
+    """The book may give one scenario's length: any scenario's turns count, not only the whole track's."""
+    uk = seed_game("ukraine_43")
+    short = uk.scenarios[0].model_copy(update={"first_turn": 5, "last_turn": 9})
+    game = uk.model_copy(update={"scenarios": [short, *uk.scenarios[1:]]})
+    book = parse_book("The scenario lasts five turns.\nThe scenario lasts six turns.\n")
+    findings, _ = check_book(game, book)
+    bad = _kinds(findings, "book-count")
+    assert [f.extra["book_line"] for f in bad] == ["2"]
+    assert "scenarios: 5" in bad[0].message

@@ -967,10 +967,13 @@ _NUMBERS = {
 }
 _N = r"(\d{1,3}|" + "|".join(_NUMBERS) + r")"
 _LENGTH = re.compile(
-    r"\b(?:length|lasts?|consists? of|is played (?:in|over)|plays? (?:in|over))\s*:?\s*(?:of\s+)?"
+    r"\b(?:(?:game|scenario|campaign)\s+length\s*:?|length\s*:|(?:game|scenario|campaign)\s+(?:\w+\s+){0,2}?"
+    r"(?:lasts?|consists? of|is played (?:in|over)|runs? (?:for|over)))\s*(?:of\s+|for\s+)?"
     rf"{_N}\s+(?:game\s+)?turns\b",
     re.I,
 )
+"""The game's length: "Scenario Length: 12 game turns", "the game lasts seven turns"; not "a marker lasts two
+turns"."""
 _COUNTERS = re.compile(
     rf"\b(?:there are|has|contains|includes?|with)\s+{_N}\s+(?:die-cut\s+|unit\s+)?counters\s+"
     r"(?:included|in (?:the|this) game|supplied)\b",
@@ -1192,10 +1195,18 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
                 book_line=a.line,
             )
     n_turns = len(game.turns.turns)
+    # a scenario may be shorter than the turn track: the book's length may be any scenario's
+    lengths = {n_turns} | {
+        (sc.last_turn or n_turns) - sc.first_turn + 1
+        for sc in game.scenarios
+        if sc.first_turn <= (sc.last_turn or n_turns)
+    }
     n_counters = sum(u.copies for u in game.units)
     for c in counts(book):
         data = n_turns if c.what == "turns" else n_counters
         compared = not (c.what == "counters" and data < c.n)  # the data may not hold every counter
+        if c.what == "turns" and c.n in lengths:
+            data = c.n
         statements.append(Statement(c.line, f"count of {c.what}", c.text, compared or _near(ex_lines, span(c.line))))
         if not compared:
             continue
@@ -1203,7 +1214,12 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
             ctx.add(
                 "book-count",
                 None,
-                f"{src} line {c.line}: the book says {c.n} {c.what} (“{c.text}”), the data holds {data}",
+                f"{src} line {c.line}: the book says {c.n} {c.what} (“{c.text}”), the data holds {data}"
+                + (
+                    f" (scenarios: {', '.join(map(str, sorted(lengths - {n_turns})))})"
+                    if c.what == "turns" and len(lengths) > 1
+                    else ""
+                ),
                 stated=c.n,
                 computed=data,
                 book_line=c.line,
