@@ -101,6 +101,11 @@ def test_out_of_order_is_listed_not_claimed() -> None:
     assert not _kinds(findings, "book-numbering")
 
 
+def test_a_value_in_brackets_is_no_reference() -> None:
+    book = parse_book("Rough costs one and a half (1.5) MP per hex; see the chart (3.2) and rule 4.\n")
+    assert [r.target for r in cross_refs(book)] == ["3.2", "4"]
+
+
 def test_dangling_cross_reference_is_an_error() -> None:
     findings, _ = _found()
     dangling = _kinds(findings, "book-xref")

@@ -182,6 +182,25 @@ def _title_and_rest(text: str) -> tuple[str, str]:
     return text, ""
 
 
+_UNIT_WORDS = frozenset(
+    re.findall(r"\S+", "MP MPs VP VPs mp mps vp vps hex hexes points point miles km x times turns steps")
+)
+"""Words that follow a quantity, not a rule number: "1.5 MP per hex" (case-sensitive: "Hex Control" is a title)."""
+
+
+def _looks_like_title(title: str, rest: str) -> bool:
+    """A plain-text heading's title: short, most of its longer words capitalised, not a quantity's unit.
+
+    >>> [_looks_like_title(t, "") for t in ("Combat Resolution", "How to Read Units", "MP per hex", "units move")]
+    [True, True, False, False]
+    """
+    words = title.split()
+    if not words or words[0] in _UNIT_WORDS or (len(title) > 60 and not rest):
+        return False
+    long = [w for w in words if len(w) > 3]
+    return len(words) <= 10 and (not long or sum(w[0].isupper() for w in long) * 2 >= len(long))
+
+
 def headings(book: Book) -> list[Heading]:
     """The numbered headings of the book, in order.
 
@@ -219,8 +238,8 @@ def headings(book: Book) -> list[Heading]:
                 is_rule = True
             if mt and is_rule:
                 title, first = _title_and_rest(rest)
-                if not md and not mt.group("b") and not first and len(title) > 60:
-                    is_rule = False  # a sentence that starts with a decimal, not a heading
+                if not md and not mt.group("b") and not _looks_like_title(title, first):
+                    is_rule = False  # a sentence or a table row that starts with a decimal ("1.5 MP per hex")
                 else:
                     out.append((Heading(number, title, no, first), no))
         if md:
@@ -449,7 +468,7 @@ def cross_refs(book: Book) -> list[Ref]:
 
     for mt in _PAREN.finditer(text):
         inner = mt.group(1)
-        if _PAREN_OK.match(inner) and _REF_NUM.search(inner):
+        if _PAREN_OK.match(inner) and _REF_NUM.search(inner) and not _UNIT_AFTER.match(text, mt.end()):
             for n in _REF_NUM.finditer(inner):
                 add(n.group(0), mt.start(), mt.end(), mt.group(0))
     for mt in _WORD_REF.finditer(text):
@@ -467,6 +486,9 @@ def cross_refs(book: Book) -> list[Ref]:
     out.sort(key=lambda r: (r.line, r.text))
     return out
 
+
+_UNIT_AFTER = re.compile(r"\s*(?:MPs?|VPs?|hex(?:es)?|points?|miles|km|times|%)(?!\w)")
+"""A bracketed number followed by a unit is a value ("one and a half (1.5) MP"), not a reference."""
 
 _WINDOW = 14
 """Words before a reference that say what it is cited for (a long sentence may change topic before it)."""
