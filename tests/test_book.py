@@ -418,3 +418,11 @@ def test_a_scenario_shorter_than_the_track_is_no_count_mismatch() -> None:
     bad = _kinds(findings, "book-count")
     assert [f.extra["book_line"] for f in bad] == ["2"]
     assert "scenarios: 5" in bad[0].message
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import forge.verifier.book
+
+    assert doctest.testmod(forge.verifier.book).failed == 0
