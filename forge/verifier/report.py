@@ -11,6 +11,10 @@ The JSON shape is stable, with sorted keys::
                  "claims": {"total": 48, "recomputed": 35, "engine": 33, "data": 0, "arithmetic": 0,
                             "mismatch": 2, "unchecked": 13, "percent": 72.9}, "exit": 0}}
 
+With ``--book`` the summary also has ``"book": {"statements": 21, "encoded": 6, "not_encoded": 15, "percent":
+28.6}``: the rulebook's numeric and positional statements and how many a worked example encodes (or, for a count,
+the data was compared with), and the text and Markdown headlines give that coverage of the book.
+
 The Markdown report is an errata document: the errors and warnings grouped by rule number in natural order (2.2,
 10.1, 13.8.1), each with what the book states, what the rules give and how the engine got its value (the
 ``derivation`` a handler passed as its note); then the coverage of the stated values; then every value that was not
