@@ -426,3 +426,19 @@ def test_doctests() -> None:
     import forge.verifier.book
 
     assert doctest.testmod(forge.verifier.book).failed == 0
+
+
+@pytest.mark.parametrize(
+    ("sentence", "finding"),
+    [
+        ("The game has 10 counters.", None),  # the ten unit counters
+        ("The game has 23 counters.", None),  # with the 13 markers
+        ("The game has 40 counters.", None),  # more than the data holds: the data may not hold every counter
+        ("The game has 8 counters.", ("8", "10")),  # fewer than the unit counters the data holds
+        ("There are two counters labeled 266th.", None),  # not the counter mix
+    ],
+)
+def test_counter_totals(sentence: str, finding: tuple[str, str] | None) -> None:
+    findings, _ = _found(sentence + "\n")
+    got = [(f.stated, f.computed) for f in _kinds(findings, "book-count")]
+    assert got == ([finding] if finding else [])

@@ -997,8 +997,9 @@ _LENGTH = re.compile(
 """The game's length: "Scenario Length: 12 game turns", "the game lasts seven turns"; not "a marker lasts two
 turns"."""
 _COUNTERS = re.compile(
-    rf"\b(?:there are|has|contains|includes?|with)\s+{_N}\s+(?:die-cut\s+|unit\s+)?counters\s+"
-    r"(?:included|in (?:the|this) game|supplied)\b",
+    rf"\b(?:there are\s+{_N}\s+(?:die-cut\s+|unit\s+)?counters\s+(?:included|in (?:the|this) game|supplied)"
+    r"|(?:game|box|countersheet|counter sheet)\s+(?:\w+\s+){0,2}?(?:has|contains|includes|comes with|holds)\s+"
+    rf"{_N}\s+(?:die-cut\s+|unit\s+)?counters)\b",
     re.I,
 )
 """The game's whole counter mix ("There are 280 counters included with ..."), not "two counters labeled 266th"."""
@@ -1006,6 +1007,10 @@ _COUNTERS = re.compile(
 
 def _int(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBERS[word.lower()]
+
+
+def _first(mt: re.Match[str]) -> str:
+    return next(g for g in mt.groups() if g is not None)
 
 
 def counts(book: Book) -> list[Count]:
@@ -1016,7 +1021,7 @@ def counts(book: Book) -> list[Count]:
         for mt in _LENGTH.finditer(raw):
             out.append(Count(no, mt.group(0), "turns", _int(mt.group(1))))
         for mt in _COUNTERS.finditer(raw):
-            out.append(Count(no, mt.group(0), "counters", _int(mt.group(1))))
+            out.append(Count(no, mt.group(0), "counters", _int(_first(mt))))
     return out
 
 
@@ -1224,9 +1229,12 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
         if sc.first_turn <= (sc.last_turn or n_turns)
     }
     n_counters = sum(u.copies for u in game.units)
+    n_pieces = n_counters + sum(k.count for k in game.markers if isinstance(k.count, int))
     for c in counts(book):
         data = n_turns if c.what == "turns" else n_counters
         compared = not (c.what == "counters" and data < c.n)  # the data may not hold every counter
+        if c.what == "counters" and c.n == n_pieces:
+            data = c.n  # the book counts the markers too
         if c.what == "turns" and c.n in lengths:
             data = c.n
         statements.append(Statement(c.line, f"count of {c.what}", c.text, compared or _near(ex_lines, span(c.line))))
