@@ -270,11 +270,14 @@ def test_pdf_book(tmp_path: Path) -> None:
         ("rules.docx", b"x", "must be a .txt, .md or .pdf"),
         ("empty.txt", b"  \n", "no text"),
         ("broken.pdf", b"%PDF-1.4 not really", "PDF"),
+        ("folder.txt", "dir", "is a directory"),
     ],
 )
-def test_bad_book(tmp_path: Path, name: str, content: bytes | None, expected: str) -> None:
+def test_bad_book(tmp_path: Path, name: str, content: bytes | str | None, expected: str) -> None:
     p = tmp_path / name
-    if content is not None:
+    if content == "dir":
+        p.mkdir()
+    elif isinstance(content, bytes):
         p.write_bytes(content)
     with pytest.raises(BookError, match=expected):
         read_book(p)

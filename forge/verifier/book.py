@@ -109,6 +109,8 @@ def read_book(path: str | Path) -> Book:
     suffix = p.suffix.lower()
     if suffix not in (".txt", ".md", ".pdf"):
         raise BookError(f"{p}: a rulebook must be a .txt, .md or .pdf file, not {suffix or 'a file without suffix'}")
+    if p.is_dir():
+        raise BookError(f"{p}: is a directory, not a rulebook file")
     if not p.is_file():
         raise BookError(f"{p}: no such file")
     try:
