@@ -602,6 +602,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     templates = _templates_or_report(args.templates)  # as build reads them: located problems, exit 2
     if templates is False:
         return EXIT_BAD_INPUT
+    book = None
+    if getattr(args, "book", None):
+        from .verifier.book import BookError, read_book
+
+        try:
+            book = read_book(args.book)
+        except BookError as e:
+            print(f"forge verify: --book {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     status = EXIT_OK
     reports = []
     for path in args.files:
@@ -615,6 +624,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             from .verifier.readback import roundtrip
 
             findings.extend(roundtrip(game, templates=templates))
+        if book is not None:
+            from .verifier.book import book_coverage, check_book
+
+            found, statements = check_book(game, book)
+            findings.extend(found)
+            findings.book = book_coverage(statements)
         reports.append(render_findings(findings, args.format, game=game.game.id, title=game.game.title))
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
@@ -830,6 +845,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--report", metavar="FILE", type=_report_file, help="write the report to FILE instead of standard output"
     )
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
+    v.add_argument(
+        "--book",
+        metavar="RULES",
+        help="also read the rulebook (.txt, .md or .pdf) and check its numbering, cross-references, places, "
+        "arithmetic and counts; the headline then gives coverage of the book",
+    )
     _templates_option(v, ", for the components the print check builds and reads back")
     v.set_defaults(func=cmd_verify)
 

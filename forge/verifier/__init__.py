@@ -15,6 +15,8 @@ function:
   hex names and the places the rules and examples name) and the legality of the worked examples;
 * :mod:`.notes` -- the data notes (``data_note``), remarks for the designer that no component prints;
 * :mod:`.readback` -- the printed PDFs read back (run by the CLI unless ``--no-print-check``).
+* :mod:`.book` -- the rulebook itself (run by the CLI with ``--book RULES``): numbering, contents,
+  cross-references, places with hexes, arithmetic, counts, and the statements no example encodes.
 
 Severity follows one written policy (:mod:`.policy`): **error**, the rules as encoded give another value than the
 book; **warning**, the book contradicts itself or the data records a doubt; **info**, not checked, with the reason.

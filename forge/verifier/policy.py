@@ -51,6 +51,9 @@ kind                   severity  meaning
                                  over another or in the margin (forge.layout)
 ``data-note``          info      a remark the data addresses to its designer (``data_note``: sources, unknowns,
                                  derivations), which no component prints (notes.py)
+``book-*``             (book.py) ``forge verify --book``: the rulebook's numbering, contents, cross-references,
+                                 places, arithmetic and counts; ``book-not-encoded`` (info) lists each numeric or
+                                 positional statement no example encodes
 =====================  ========  ===================================================================================
 
 """
@@ -58,7 +61,7 @@ kind                   severity  meaning
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Finding
 
@@ -97,6 +100,18 @@ SEVERITY: dict[str, str] = {
     "print-unchecked": "info",
     "print-layout": "warning",
     "data-note": "info",
+    # forge verify --book: the rulebook read itself (book.py)
+    "book-numbering": "warning",
+    "book-order": "info",
+    "book-contents": "warning",
+    "book-xref": "error",
+    "book-xref-topic": "warning",
+    "book-xref-unchecked": "info",
+    "book-place": "error",
+    "book-place-twice": "warning",
+    "book-arithmetic": "error",
+    "book-count": "error",
+    "book-not-encoded": "info",
 }
 """Severity of each kind of finding; kinds not listed are warnings."""
 
@@ -131,5 +146,8 @@ class Findings(list[Finding]):
         self.passed = passed or {}
         """Example id -> the (key, book, rules, how) values that were recomputed and agreed."""
         self.claims = claims or []
+        self.book: dict[str, Any] | None = None
+        """With ``--book``: how many of the book's numeric and positional statements an example encodes
+        (:func:`.book.book_coverage`); the report's headline then gives coverage of the book."""
         """Every value an example states (:class:`.core.Claim`): status is ``engine``, ``data`` or ``arithmetic``
         (how it was recomputed), ``mismatch`` or ``unchecked`` (with the reason and its category)."""

@@ -11,6 +11,10 @@ The JSON shape is stable, with sorted keys::
                  "claims": {"total": 48, "recomputed": 35, "engine": 33, "data": 0, "arithmetic": 0,
                             "mismatch": 2, "unchecked": 13, "percent": 72.9}, "exit": 0}}
 
+With ``--book`` the summary also has ``"book": {"statements": 21, "encoded": 6, "not_encoded": 15, "percent":
+28.6}``: the rulebook's numeric and positional statements and how many a worked example encodes (or, for a count,
+the data was compared with), and the text and Markdown headlines give that coverage of the book.
+
 The Markdown report is an errata document: the errors and warnings grouped by rule number in natural order (2.2,
 10.1, 13.8.1), each with what the book states, what the rules give and how the engine got its value (the
 ``derivation`` a handler passed as its note); then the coverage of the stated values; then every value that was not
@@ -77,6 +81,9 @@ def _summary(findings: Sequence[Finding]) -> dict[str, Any]:
     claims = getattr(findings, "claims", None)
     if claims:
         out["claims"] = coverage(claims)
+    book = getattr(findings, "book", None)
+    if book is not None:
+        out["book"] = dict(book)
     return out
 
 
@@ -265,7 +272,18 @@ def _head(summary: dict[str, Any], gid: str) -> str:
         )
     return (
         f"{gid or 'game'}: {summary['total']} findings ({summary['error']} errors, {summary['warning']} warnings, "
-        f"{summary['info']} info){ex_txt}"
+        f"{summary['info']} info){ex_txt}{_book_txt(summary)}"
+    )
+
+
+def _book_txt(summary: dict[str, Any]) -> str:
+    """With ``--book``: the coverage of the book, its numeric and positional statements an example encodes."""
+    bk = summary.get("book")
+    if not bk:
+        return ""
+    return (
+        f"; coverage of the book: {bk['encoded']} of {_plural(bk['statements'], 'numeric or positional statement')} "
+        f"encoded in an example or compared with the data ({bk['percent']}%), {bk['not_encoded']} not encoded"
     )
 
 
@@ -390,7 +408,8 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
         "the reason; they were found neither to agree nor to disagree.",
         "",
         f"**{_plural(summary['error'], 'error')}, {_plural(summary['warning'], 'warning')}.**"
-        + (f" {_coverage_line(cl)}." if cl else ""),
+        + (f" {_coverage_line(cl)}." if cl else "")
+        + (f" Coverage of the book{_book_txt(summary).partition('of the book')[2]}." if "book" in summary else ""),
         "",
         "## Findings by rule",
         "",
