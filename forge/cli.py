@@ -585,6 +585,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     if args.report:
         inputs: list[str | Path] = list(args.files)
+        if getattr(args, "book", None):
+            inputs.append(args.book)  # the user's rulebook: a report over it would lose it
         if args.templates:
             with contextlib.suppress(OSError):
                 inputs.extend(sorted(Path(args.templates).iterdir()))

@@ -144,3 +144,14 @@ def test_verify_report_still_replaces_an_earlier_report(tmp_path: Path) -> None:
     game.write_bytes((DATA / "ferry_point.yaml").read_bytes())
     assert main(["verify", str(game), "--no-print-check", "--format", "markdown", "--report", str(report)]) in (0, 1)
     assert "an earlier report" not in report.read_text()
+
+
+def test_verify_report_never_replaces_the_rulebook(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--book RULES --report RULES`` would replace the user's rulebook with the report: refused like a game."""
+    book = tmp_path / "rules.txt"
+    book.write_text("1.0 Introduction\n1.1 Two players.\n")
+    game = tmp_path / "game.yaml"
+    game.write_bytes((DATA / "ferry_point.yaml").read_bytes())
+    assert main(["verify", str(game), "--no-print-check", "--book", str(book), "--report", str(book)]) == 2
+    assert f"--report {book} is the input {book}" in capsys.readouterr().err
+    assert book.read_text() == "1.0 Introduction\n1.1 Two players.\n"
