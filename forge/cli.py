@@ -21,6 +21,7 @@ from . import __version__
 if TYPE_CHECKING:
     from .builder import BuildOptions
     from .errors import BuildWarning, LoadError, Problem
+    from .keypath import Document
     from .model import Game
     from .templates import Templates
 
@@ -93,14 +94,19 @@ def _warn_glyphs(game: Game, path: str) -> None:
     _print_located_warnings(file_warnings(game, path))
 
 
-def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | None:
+def _load_or_report(
+    path: str, options: BuildOptions | None = None, documents: dict[str, Document] | None = None
+) -> Game | None:
     """The game in ``path``, or None after printing every problem in it (one per line, then a count); with
-    ``options``, also None when rendering it so is estimated to cost too much (forge.estimate: nothing rendered)."""
+    ``options``, also None when rendering it so is estimated to cost too much (forge.estimate: nothing rendered).
+    ``documents`` receives the document it was read from (its marks locate findings), under ``path``."""
     from .errors import LoadError
-    from .loader import load
+    from .loader import load_document
 
     try:
-        game = load(path)
+        game, doc = load_document(path)
+        if documents is not None:
+            documents[path] = doc
         _warn_glyphs(game, path)
         if options is not None:
             from .estimate import refuse
@@ -535,7 +541,7 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from .builder import BuildOptions
-    from .verifier import exit_code, render_findings, verify
+    from .verifier import exit_code, locate, render_findings, verify
 
     templates = _templates_or_report(args.templates)  # as build reads them: located problems, exit 2
     if templates is False:
@@ -544,16 +550,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
     reports = []
     for path in args.files:
         # The print check renders the map, counters and cards: refuse what would cost too much first.
-        game = _load_or_report(path, None if args.no_print_check else BuildOptions(templates=templates))
+        documents: dict[str, Document] = {}
+        game = _load_or_report(path, None if args.no_print_check else BuildOptions(templates=templates), documents)
         if game is None:
             status = EXIT_BAD_INPUT
             continue
-        findings = verify(game)
+        findings = verify(game, documents[path])
         if not args.no_print_check:
             from .verifier.readback import roundtrip
 
             findings.extend(roundtrip(game, templates=templates))
-        reports.append(render_findings(findings, args.format, game=game.game.id, title=game.game.title))
+            findings = locate(findings, game, documents[path])  # the read-back's findings too
+        reports.append(
+            render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
+        )
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
     text = "\n".join(reports)
@@ -565,6 +575,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report = Path(args.report)
         remove_stale(report.parent, [report.name])
         write_atomic(report, text.encode("utf-8"))
+        print(report)  # a written file is listed on standard output, as build lists its files
     else:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     return status

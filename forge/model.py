@@ -949,6 +949,20 @@ class ExampleKind(StrEnum):
     CLAIM = "claim"
 
 
+class Reading(Base):
+    """One way to read the sentence a worked example comes from, where the sentence can be read more than one way
+    (what a phrase such as "in hex 1919" is attached to): ``forge verify`` reports a disagreement as an error only
+    when every reading disagrees with the rules."""
+
+    reading: str
+    """How the sentence is read on this reading, in our own words (the report quotes it)."""
+    given: dict[str, Any] = {}
+    """Inputs on this reading, added to the example's ``given`` (a key of both: this reading's value)."""
+    states: dict[str, Any] = {}
+    """What the book states on this reading, added to the example's ``states`` (a key of both: this reading's
+    value)."""
+
+
 class Example(Base):
     """A worked example or numeric claim of the rulebook, as data an engine can recompute."""
 
@@ -974,6 +988,12 @@ class Example(Base):
     """The example this one continues, as the next step of one worked sequence (a worked turn): where the earlier
     steps put a unit (a move's or a retreat's ``to``, an advance) still holds here, unless a step in between
     moves it."""
+    readings: list[Reading] = []
+    """The ways the example's sentence can be read, when it can be read more than one way (two or more; `forge
+    check` refuses one alone): each adds its own
+    ``given`` and ``states`` to the example's (which hold what every reading shares).  A value that disagrees with
+    the rules is an error only when it does on every reading; where one reading agrees, the others' disagreements
+    are a warning that quotes the readings."""
 
 
 # --------------------------------------------------------------------------------------------------------- rules kit
