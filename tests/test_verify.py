@@ -253,7 +253,10 @@ def test_json_shape(hells_gate: Game) -> None:
     assert doc["game"] == "hells_gate"
     for f in doc["findings"]:
         assert list(f) == sorted(f)
-        assert set(f) == {"computed", "extra", "kind", "message", "ref", "rule", "severity", "stated"}
+        assert set(f) == {
+            "book_line", "column", "computed", "extra", "kind", "line", "message", "path", "ref", "rule", "severity",
+            "stated",
+        }  # fmt: skip
         assert f["severity"] in ("error", "warning", "info")
     s = doc["summary"]
     assert s["total"] == len(doc["findings"])
