@@ -12,6 +12,7 @@ from . import ex_zoc_groups  # noqa: F401  (infiltration costs, organisational g
 from . import ex_units  # noqa: F401  (units' step counts against the step rule)
 from . import ex_support  # noqa: F401  (the defence after committed support markers)
 from . import ex_sequence  # noqa: F401  (positions carried through a worked sequence)
+from . import ex_refs  # noqa: F401  (the book's cross-references against the data's rule numbers)
 from . import ex_modifiers, ex_move_rules, ex_phases, ex_scenario, ex_victory  # noqa: F401  (table DRMs, lone HQs, off-map moves, disruption, phase steps, scenario set-up, returns, VP differences)
 from .. import model as m
 from .core import HANDLERS, Acc, Claim, Context, _root, show
