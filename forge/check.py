@@ -580,8 +580,19 @@ class _Checker:
                     key=True,
                 )
             stated = set(ex.states).union(*(r.states for r in ex.readings))
-            for key, line in ex.stated_elsewhere.items():
-                where = (*path, "stated_elsewhere", key)
+            both = sorted(set(ex.stated_elsewhere) & set(ex.stated_otherwise))
+            if both:
+                self.err(
+                    (*path, "stated_otherwise", both[0]),
+                    f"{both[0]!r} is in stated_elsewhere too: the book states the fact elsewhere either the same way "
+                    "or otherwise (expected the key under one of the two)",
+                    key=True,
+                )
+            for field, key, line in [
+                *(("stated_elsewhere", k, v) for k, v in ex.stated_elsewhere.items()),
+                *(("stated_otherwise", k, v) for k, v in ex.stated_otherwise.items()),
+            ]:
+                where = (*path, field, key)
                 if key not in stated:
                     msg = f"{key!r} is not a value this example states (expected a key of its states)"
                     self.err(where, msg, key=True)

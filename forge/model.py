@@ -984,6 +984,10 @@ class Example(Base):
     sequence of play), each with the seed-text line of that other statement.  A value checked against the data
     compares two statements of the book only then; otherwise the data field was typed from the same sentence as
     the claim, and the check only shows that the two still agree (the reports count the two kinds apart)."""
+    stated_otherwise: dict[str, Annotated[int, Field(ge=1)]] = {}
+    """Keys of ``states`` whose fact the book states differently elsewhere, each with the seed-text line of that other
+    statement, which the data follows: a value that then differs from the data is the book contradicting itself,
+    reported as a warning (``example-contradiction``), not as an error of the rules."""
     follows: Id | None = None
     """The example this one continues, as the next step of one worked sequence (a worked turn): where the earlier
     steps put a unit (a move's or a retreat's ``to``, an advance) still holds here, unless a step in between

@@ -6,9 +6,9 @@ the item of the data the text means (a dotted reference: ``tables[petrol-shortag
 ``rules.zoc``, ``examples[los-length]``), and ``states.rule`` is the number the text gives it.  It is compared with
 the item's own ``rule``; a reference to a part of that rule (``14.3C`` for 14.3, ``13.8.2`` for 13.8) agrees.
 
-The item's number comes from the book's heading, so the example names that heading's line in
-``stated_elsewhere`` (``{rule: LINE}``): a reference that differs is then the book contradicting itself, reported
-as a warning (:mod:`.policy`, ``example-stated-twice``), not as an error of the rules.
+The item's number comes from the book's heading.  A reference that gives another number is the book contradicting
+itself: the example names the heading's line in ``stated_otherwise`` (``{rule: LINE}``), and the difference is
+reported as a warning (:mod:`.policy`, ``example-contradiction``), not as an error of the rules.
 
 ``states.cited_rule`` (a reference recorded with no item of the data to compare it with) is listed as not
 checked; the example's ``doubt`` says what is wrong with it.

@@ -80,14 +80,14 @@ def report(ctx: Context, acc: Acc) -> None:
                 **common,
             )
             continue
-        if common["how"] == "data" and _root(key) in ex.stated_elsewhere:
+        if common["how"] == "data" and _root(key) in ex.stated_otherwise:
             ctx.add(
-                "example-stated-twice",
+                "example-contradiction",
                 ex.rule,
                 f"{ex.id}: the book states {key} = {show(stated)} here and {show(computed)} at line "
-                f"{ex.stated_elsewhere[_root(key)]}, which the data follows: the book contradicts itself"
+                f"{ex.stated_otherwise[_root(key)]}, which the data follows: the book contradicts itself"
                 f"{' (' + note + ')' if note else ''}",
-                other_line=ex.stated_elsewhere[_root(key)],
+                other_line=ex.stated_otherwise[_root(key)],
                 **common,
             )
             continue

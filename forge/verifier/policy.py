@@ -51,10 +51,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "the book's sentence reads several ways (readings): one agrees with the rules, the others are quoted with "
         "what disagrees on them",
     ),
-    "example-stated-twice": (
+    "example-contradiction": (
         "warning",
-        "a value compared with the data differs, and the book states the fact a second time (stated_elsewhere) as "
-        "the data has it: the book contradicts itself",
+        "a value compared with the data differs, and the data records that the book states it otherwise at another "
+        "line (stated_otherwise), which the data follows: the book contradicts itself",
     ),
     "example-unmodelled": (
         "warning",
