@@ -375,7 +375,7 @@ _DETAIL = (
 )
 
 
-_OWN = {"key", "how", "derivation", "unmodelled", "source_line", "uses", "severity", "result"}
+_OWN = {"key", "how", "derivation", "unmodelled", "source_line", "uses", "severity", "result", "other_line"}
 """Extra keys :func:`_finding_md` renders in their own place (or, ``result``, that repeat the computed value);
 every other key is listed under "Where" by its name, unless the message already has its value."""
 
@@ -390,7 +390,9 @@ def _finding_md(f: Finding) -> list[str]:
         out = [f"{head}{' ' + _code(f.ref) if f.ref else ''}: {_md(_strip_ref(f))}"]
     if f.stated is not None:
         out.append(f"  - The book states: {_md(f.stated)}")
-    if f.computed is not None:
+    if f.computed is not None and f.kind == "example-contradiction":
+        out.append(f"  - The book states at line {_md(x.get('other_line', '?'))}, as the data has it: {_md(f.computed)}")
+    elif f.computed is not None:
         out.append(f"  - The rules give: {_md(f.computed)}")
     if "derivation" in x:
         out.append(f"  - Derivation: {_md(x['derivation'])}")
@@ -442,8 +444,9 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
         "claim the data file records from the rulebook, and checked the combat results table where the game has one. "
         "Each error and "
         "warning below is a possible erratum, in the book or in its encoding, to be confirmed against the "
-        "rulebook. Errors: the rules as encoded give another value than the book. Warnings: the book contradicts "
-        "itself, or the data records a doubt about it. Values that were not checked are listed at the end with "
+        "rulebook. Errors: the rules as encoded give another value than the book, on every reading of its sentence. "
+        "Warnings: the book contradicts itself (or reads two ways, one of which disagrees), or the data records a "
+        "doubt about it. Values that were not checked are listed at the end with "
         "the reason; they were found neither to agree nor to disagree.",
         "",
         f"**{_plural(summary['error'], 'error')}, {_plural(summary['warning'], 'warning')}.**"
