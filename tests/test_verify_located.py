@@ -38,7 +38,8 @@ def located(name: str) -> tuple[Findings, list[str]]:
 
 def at(lines: list[str], f: Finding) -> str:
     """The file's text from the finding's line and column on (to the end of that line)."""
-    assert f.line is not None and f.column is not None
+    assert f.line is not None
+    assert f.column is not None
     return lines[f.line - 1][f.column - 1 :]
 
 
@@ -48,8 +49,10 @@ def test_every_finding_has_a_line_and_column(name: str) -> None:
     game = load_document(DATA / f"{name}.yaml")[0]
     for f in findings:
         assert f.path, f
-        assert f.line is not None and f.column is not None, f
-        assert 1 <= f.line <= len(lines) and 1 <= f.column <= len(lines[f.line - 1]) + 1, f
+        assert f.line is not None, f
+        assert f.column is not None, f
+        assert 1 <= f.line <= len(lines), f
+        assert 1 <= f.column <= len(lines[f.line - 1]) + 1, f
         if f.path[0] == "examples":
             assert f.book_line == game.examples[int(f.path[1])].source_line, f
 
@@ -121,7 +124,7 @@ def test_every_kind_a_check_reports_is_in_the_policy() -> None:
 
 def test_an_unlisted_kind_cannot_be_reported_and_severity_is_the_kinds() -> None:
     ctx = Context(load_document(DATA / "hells_gate.yaml")[0])
-    with pytest.raises(ValueError, match="not in forge.verifier.policy.KINDS"):
+    with pytest.raises(ValueError, match=r"not in forge\.verifier\.policy\.KINDS"):
         ctx.add("example-whatever", None, "x")
     f = Finding("example-doubt", None, "x", extra={"severity": "info"})
     assert severity(f) == SEVERITY["example-doubt"] == "warning"  # no finding overrides its kind's severity

@@ -34,7 +34,8 @@ R2 = '''      - reading: "1919 is where 9 Mech stands; the 16th Panzer stops in 
 @cache
 def text() -> str:
     t = FPA.read_text(encoding="utf-8")
-    assert t.count(R1) == 1 and t.count(R2) == 1
+    assert t.count(R1) == 1
+    assert t.count(R2) == 1
     return t
 
 
@@ -100,11 +101,13 @@ def test_check_refuses_a_lone_reading_located(tmp_path) -> None:  # type: ignore
     assert r.returncode == 2
     line = next(i for i, ln in enumerate(text().splitlines(), 1) if ln.strip() == "readings:")
     assert f"g.yaml:{line}:" in r.stderr
-    assert "examples[40].readings" in r.stderr and "at least 2" in r.stderr
+    assert "examples[40].readings" in r.stderr
+    assert "at least 2" in r.stderr
     assert "Traceback" not in r.stderr
 
 
 def test_check_refuses_a_readings_hex_off_the_map(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    r = _check(tmp_path, text().replace('given: {path: ["2018", "1918", "1919"]', 'given: {path: ["2018", "1918", "9919"]'))
+    path = 'given: {path: ["2018", "1918", "1919"]'
+    r = _check(tmp_path, text().replace(path, path.replace("1919", "9919")))
     assert r.returncode == 2
     assert "examples[40].readings[0].given.path[2]: hex '9919' is off the map" in r.stderr

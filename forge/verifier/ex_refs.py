@@ -57,7 +57,7 @@ def _item(game: m.Game, ref: str) -> Any:
         raise KeyError(f"cites {ref!r}, which names no item of the data")
     obj: Any = game
     for seg in path:
-        obj = getattr(obj, seg) if isinstance(obj, BaseModel) else obj[seg]
+        obj = getattr(obj, str(seg)) if isinstance(obj, BaseModel) else obj[seg]
     return obj
 
 

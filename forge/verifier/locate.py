@@ -39,6 +39,7 @@ def _resolve(game: m.Game, segs: list[str]) -> PathT:
     path: list[str | int] = []
     for seg in segs:
         nxt: Any = None
+        key: str | int = seg
         if isinstance(obj, BaseModel):
             if seg in type(obj).model_fields:
                 nxt, key = getattr(obj, seg), seg
@@ -123,7 +124,7 @@ def key_path(game: m.Game, f: Finding) -> PathT:
         ("markers", game.markers),
         ("scenarios", game.scenarios),
     ):
-        i = next((i for i, x in enumerate(items) if x.id == ref), None)
+        i = next((i for i, x in enumerate(items) if getattr(x, "id", None) == ref), None)
         if i is not None:
             return (section, i)
     if ref in game.terrain:
@@ -131,7 +132,8 @@ def key_path(game: m.Game, f: Finding) -> PathT:
     for label in [ref, *(h.strip() for h in f.extra.get("hexes", "").split(",")), f.extra.get("hex", "")]:
         if label and label in game.map.hexes:
             return ("map", "hexes", label)
-    named = next((h for h, info in game.map.hexes.items() if info.name and info.name.casefold() == ref.casefold()), None)
+    key = ref.casefold()
+    named = next((h for h, info in game.map.hexes.items() if info.name and info.name.casefold() == key), None)
     if named is not None:
         return ("map", "hexes", named)
     return _dotted(game, ref) if ref else ()

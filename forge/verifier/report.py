@@ -391,7 +391,8 @@ def _finding_md(f: Finding) -> list[str]:
     if f.stated is not None:
         out.append(f"  - The book states: {_md(f.stated)}")
     if f.computed is not None and f.kind == "example-contradiction":
-        out.append(f"  - The book states at line {_md(x.get('other_line', '?'))}, as the data has it: {_md(f.computed)}")
+        line = _md(x.get("other_line", "?"))
+        out.append(f"  - The book states at line {line}, as the data has it: {_md(f.computed)}")
     elif f.computed is not None:
         out.append(f"  - The rules give: {_md(f.computed)}")
     if "derivation" in x:
