@@ -776,7 +776,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="report format (default text); markdown is an errata report: findings by rule, coverage, not checked",
     )
     v.add_argument(
-        "--report", metavar="FILE", type=_report_file, help="write the report to FILE instead of standard output"
+        "--report",
+        metavar="FILE",
+        type=_report_file,
+        help="write the report to FILE instead of standard output (and print the path written)",
     )
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
     _templates_option(v, ", for the components the print check builds and reads back")

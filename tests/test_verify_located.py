@@ -135,3 +135,24 @@ def test_docs_hold_the_policy_table_verbatim() -> None:
     assert policy_table() in docs, "docs/VERIFY.md: paste forge.verifier.policy.policy_table() under 'Kinds of finding'"
     for word in ("every reasonable reading", "contradicts itself", "not checked"):
         assert word in docs
+
+
+def test_the_print_checks_references_resolve() -> None:
+    """The printed read-back names what it checked by dotted references (forge/verifier/readback.py); each resolves
+    to that item of the file."""
+    from forge.verifier.locate import key_path
+
+    game, doc = load_document(DATA / "ukraine_43.yaml")
+    t, sh, u = game.tables[0], game.combat.shifts[0], game.units[0]
+    cases = {
+        f"tables.{t.id}": ("tables", 0),
+        f"combat.shifts.{sh.id}": ("combat", "shifts", 0),
+        f"units.{u.id}": ("units", 0),
+        "terrain.clear": ("terrain", "clear"),
+        "combat.crt.secondary": ("combat", "crt", "secondary"),
+        "turns": ("turns",),
+    }
+    for ref, path in cases.items():
+        f = Finding("print-missing", None, "x", ref=ref)
+        assert key_path(game, f) == path, ref
+        assert doc.mark(path) is not None
