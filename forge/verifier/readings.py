@@ -1,9 +1,10 @@
 """Sentences read more than one way: an example with ``readings`` is recomputed once per reading, and a value that
 disagrees with the rules is an error only when every reading disagrees.
 
-A worked example's sentence can attach a phrase to more than one word (a unit moves to 1918 and back into an enemy's
-zone of control, and the sentence names hex 1919: is 1919 where the unit ends, or where the enemy stands?).  The data then gives each reading its
-own ``given`` and ``states`` (:class:`forge.model.Reading`), on top of what the readings share.  Each reading is
+A worked example's sentence can attach a phrase to more than one word (a unit moves to 1918 and back into an
+enemy's zone of control, and the sentence names hex 1919: is 1919 where the unit ends, or where the enemy
+stands?).  The data then gives each reading its own ``given`` and ``states`` (:class:`forge.model.Reading`), on
+top of what the readings share.  Each reading is
 recomputed on its own, with nothing reported; a reading *disagrees* when a value it states differs from what the
 rules give, or when it makes the example impossible under the rules (an ``example-illegal``).  Then:
 
