@@ -11,6 +11,7 @@ a data note is on -- and :func:`locate` adds its line and column.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import replace
 from typing import Any
@@ -164,13 +165,9 @@ def locate(findings: Findings, game: m.Game, doc: Document | None = None) -> Fin
                 book_line=_book_line(game, f, path),
             )
         )
-    located = Findings(
-        out,
-        game=findings.game,
-        examples=findings.examples,
-        passed=findings.passed,
-        claims=findings.claims,
-    )
+    located = copy.copy(findings)  # every attribute kept (the game, the claims ...), the findings replaced
+    located[:] = out
+    located.where = dict(getattr(findings, "where", {}))
     if doc is not None:
         by_id = {ex.id: i for i, ex in enumerate(game.examples)}
         for c in findings.claims:
