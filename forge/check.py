@@ -655,9 +655,28 @@ class _Checker:
                     f"follows {ex.follows!r}, which names {what} (expected an earlier example's id)",
                 )
             seen.add(ex.id)
-            for key, line in ex.stated_elsewhere.items():
-                where = (*path, "stated_elsewhere", key)
-                if key not in ex.states:
+            if len(ex.readings) == 1:
+                self.err(
+                    (*path, "readings"),
+                    "one reading alone: list two or more ways to read the sentence (expected a list of at least 2 "
+                    "readings), or put its given and states in the example's own",
+                    key=True,
+                )
+            stated = set(ex.states).union(*(r.states for r in ex.readings))
+            both = sorted(set(ex.stated_elsewhere) & set(ex.stated_otherwise))
+            if both:
+                self.err(
+                    (*path, "stated_otherwise", both[0]),
+                    f"{both[0]!r} is in stated_elsewhere too: the book states the fact elsewhere either the same way "
+                    "or otherwise (expected the key under one of the two)",
+                    key=True,
+                )
+            for field, key, line in [
+                *(("stated_elsewhere", k, v) for k, v in ex.stated_elsewhere.items()),
+                *(("stated_otherwise", k, v) for k, v in ex.stated_otherwise.items()),
+            ]:
+                where = (*path, field, key)
+                if key not in stated:
                     msg = f"{key!r} is not a value this example states (expected a key of its states)"
                     self.err(where, msg, key=True)
                 elif line == ex.source_line:
@@ -666,9 +685,15 @@ class _Checker:
                         f"line {line} is the example's own source_line (expected the line of the book's second, "
                         "independent statement of the fact; a fact stated once is not listed here)",
                     )
-            for part in ("given", "states"):
-                for sub, key, value in _walk(getattr(ex, part)):
-                    p = (*path, part, *sub)
+            parts = [((*path, part), part, getattr(ex, part)) for part in ("given", "states")]
+            parts += [
+                ((*path, "readings", j, part), part, getattr(r, part))
+                for j, r in enumerate(ex.readings)
+                for part in ("given", "states")
+            ]
+            for base, part, data in parts:
+                for sub, key, value in _walk(data):
+                    p = (*base, *sub)
                     if key in HEX_KEYS:
                         for j, v in _each(value):
                             self.hex(p if j is None else (*p, j), v)

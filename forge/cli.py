@@ -21,6 +21,7 @@ from . import __version__
 if TYPE_CHECKING:
     from .builder import BuildOptions
     from .errors import BuildWarning, LoadError, Problem
+    from .keypath import Document
     from .model import Game
     from .templates import Templates
 
@@ -101,14 +102,19 @@ def _warn_glyphs(game: Game, path: str) -> None:
     _print_located_warnings(file_warnings(game, path))
 
 
-def _load_or_report(path: str, options: BuildOptions | None = None) -> Game | None:
+def _load_or_report(
+    path: str, options: BuildOptions | None = None, documents: dict[str, Document] | None = None
+) -> Game | None:
     """The game in ``path``, or None after printing every problem in it (one per line, then a count); with
-    ``options``, also None when rendering it so is estimated to cost too much (forge.estimate: nothing rendered)."""
+    ``options``, also None when rendering it so is estimated to cost too much (forge.estimate: nothing rendered).
+    ``documents`` receives the document it was read from (its marks locate findings), under ``path``."""
     from .errors import LoadError
-    from .loader import load
+    from .loader import load_document
 
     try:
-        game = load(path)
+        game, doc = load_document(path)
+        if documents is not None:
+            documents[path] = doc
         _warn_glyphs(game, path)
         if options is not None:
             from .estimate import refuse
@@ -581,7 +587,7 @@ def _report_over_input(report: str, inputs: Sequence[str | Path]) -> str | None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from .builder import BuildOptions
-    from .verifier import exit_code, render_findings, verify
+    from .verifier import exit_code, locate, render_findings, verify
 
     if args.report:
         inputs: list[str | Path] = list(args.files)
@@ -617,22 +623,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
     reports = []
     for path in args.files:
         # The print check renders the map, counters and cards: refuse what would cost too much first.
-        game = _load_or_report(path, None if args.no_print_check else BuildOptions(templates=templates))
+        documents: dict[str, Document] = {}
+        game = _load_or_report(path, None if args.no_print_check else BuildOptions(templates=templates), documents)
         if game is None:
             status = EXIT_BAD_INPUT
             continue
-        findings = verify(game)
+        findings = verify(game, documents[path])
         if not args.no_print_check:
             from .verifier.readback import roundtrip
 
             findings.extend(roundtrip(game, templates=templates))
+            findings = locate(findings, game, documents[path])  # the read-back's findings too
         if book is not None:
             from .verifier.book import book_coverage, check_book
 
             found, statements = check_book(game, book)
             findings.extend(found)
             findings.book = book_coverage(statements)
-        reports.append(render_findings(findings, args.format, game=game.game.id, title=game.game.title))
+        reports.append(
+            render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
+        )
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
     text = "\n".join(reports)
@@ -644,6 +654,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report = Path(args.report)
         remove_stale(report.parent, [report.name])
         write_atomic(report, text.encode("utf-8"))
+        print(report)  # a written file is listed on standard output, as build lists its files
     else:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     return status
@@ -844,7 +855,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="report format (default text); markdown is an errata report: findings by rule, coverage, not checked",
     )
     v.add_argument(
-        "--report", metavar="FILE", type=_report_file, help="write the report to FILE instead of standard output"
+        "--report",
+        metavar="FILE",
+        type=_report_file,
+        help="write the report to FILE instead of standard output (and print the path written)",
     )
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
     v.add_argument(

@@ -58,6 +58,15 @@ class Finding:
     ref: str | None = None
     """The example or table id in the data file."""
     extra: dict[str, str] = field(default_factory=dict)
+    path: tuple[str | int, ...] = ()
+    """Key path in the game file of the value the finding concerns (``("examples", 40, "states", "enemy_hex")``),
+    set by :func:`forge.verifier.locate.locate`; empty when it concerns no value of the file."""
+    line: int | None = None
+    """1-based line of that value in the game file (None when the file's marks are not at hand)."""
+    column: int | None = None
+    """1-based column of that value."""
+    book_line: int | None = None
+    """Line of the rulebook the value comes from (an example's ``source_line``), when the data records it."""
 
 
 Where = tuple[str | int, ...]

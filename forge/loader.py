@@ -28,7 +28,18 @@ from .check import cross_check
 from .errors import LoadError, Problem, suggest
 from .keypath import Document, Mark, PathT, dotted
 
-__all__ = ["Document", "Mark", "PathT", "dotted", "iter_paths", "load", "loads", "parse_yaml"]
+__all__ = [
+    "Document",
+    "Mark",
+    "PathT",
+    "dotted",
+    "iter_paths",
+    "load",
+    "load_document",
+    "loads",
+    "loads_document",
+    "parse_yaml",
+]
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
@@ -645,6 +656,17 @@ def _regular(file: str, mode: int, expected: str = "a YAML game file") -> None:
 
 def loads(raw: bytes | str, file: str = "<string>") -> m.Game:
     """Load a game from bytes or text (``file`` names it in messages)."""
+    return loads_document(raw, file)[0]
+
+
+def load_document(path: str | Path) -> tuple[m.Game, Document]:
+    """Load and check one game file, as :func:`load`, with the document it was read from: its marks locate any
+    key path of the file (``forge verify`` locates its findings with them)."""
+    return loads_document(read_regular(path), str(path))
+
+
+def loads_document(raw: bytes | str, file: str = "<string>") -> tuple[m.Game, Document]:
+    """:func:`loads` with the document (plain data and the line and column of every value)."""
     text = _decode(raw.encode("utf-8") if isinstance(raw, str) else raw, file)
     doc = parse_yaml(text, file)
     try:
@@ -654,7 +676,7 @@ def loads(raw: bytes | str, file: str = "<string>") -> m.Game:
     problems = list(cross_check(game, doc, file))
     if problems:
         raise LoadError(problems)
-    return game
+    return game, doc
 
 
 def iter_paths(data: Any, path: PathT = ()) -> Iterator[tuple[PathT, Any]]:

@@ -1041,6 +1041,20 @@ class ExampleKind(StrEnum):
     CLAIM = "claim"
 
 
+class Reading(Base):
+    """One way to read the sentence a worked example comes from, where the sentence can be read more than one way
+    (what a phrase such as "in hex 1919" is attached to): ``forge verify`` reports a disagreement as an error only
+    when every reading disagrees with the rules."""
+
+    reading: str
+    """How the sentence is read on this reading, in our own words (the report quotes it)."""
+    given: dict[str, Any] = {}
+    """Inputs on this reading, added to the example's ``given`` (a key of both: this reading's value)."""
+    states: dict[str, Any] = {}
+    """What the book states on this reading, added to the example's ``states`` (a key of both: this reading's
+    value)."""
+
+
 class Example(Base):
     """A worked example or numeric claim of the rulebook, as data an engine can recompute."""
 
@@ -1062,10 +1076,20 @@ class Example(Base):
     sequence of play), each with the seed-text line of that other statement.  A value checked against the data
     compares two statements of the book only then; otherwise the data field was typed from the same sentence as
     the claim, and the check only shows that the two still agree (the reports count the two kinds apart)."""
+    stated_otherwise: dict[str, Annotated[int, Field(ge=1)]] = {}
+    """Keys of ``states`` whose fact the book states differently elsewhere, each with the seed-text line of that other
+    statement, which the data follows: a value that then differs from the data is the book contradicting itself,
+    reported as a warning (``example-contradiction``), not as an error of the rules."""
     follows: Id | None = None
     """The example this one continues, as the next step of one worked sequence (a worked turn): where the earlier
     steps put a unit (a move's or a retreat's ``to``, an advance) still holds here, unless a step in between
     moves it."""
+    readings: list[Reading] = []
+    """The ways the example's sentence can be read, when it can be read more than one way (two or more; `forge
+    check` refuses one alone): each adds its own
+    ``given`` and ``states`` to the example's (which hold what every reading shares).  A value that disagrees with
+    the rules is an error only when it does on every reading; where one reading agrees, the others' disagreements
+    are a warning that quotes the readings."""
 
 
 # --------------------------------------------------------------------------------------------------------- rules kit

@@ -79,7 +79,9 @@ def test_verify_json_report_and_exit_status(tmp_path: Path) -> None:
     assert data["game"] == "hells_gate"
     errors = [f for f in data["findings"] if f["severity"] == "error"]
     assert errors == []  # the reference sheet's supply cap differs from 11.1 only where no game can reach
-    assert status == 0
+    warnings = [f["ref"] for f in data["findings"] if f["severity"] == "warning"]
+    assert warnings == ["cherkassy-f7"]  # the turn-1 example's Cherkassy hex F7 against the rules' F6
+    assert status == 1
 
 
 def test_outputs_honour_the_umask(tmp_path: Path) -> None:

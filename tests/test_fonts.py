@@ -166,7 +166,8 @@ def test_a_cjk_unit_name_is_one_located_warning_and_the_build_still_runs(
 
 
 def test_a_place_name_is_located_at_its_value_and_a_places_key_at_the_key(tmp_path: Path) -> None:
-    text = variant((PLACE, "B3: {name: 村"), ("    Cherkassy: [F6, F7]", "    Черкассы 城: [F6, F7]"))
+    places = "  places:\n    Черкассы 城: [F6, F7]\n  hexes:\n    A1:"
+    text = variant((PLACE, "B3: {name: 村"), ("  hexes:\n    A1:", places))
     src = tmp_path / "place.yaml"
     src.write_text(text, encoding="utf-8")
     lines = text.splitlines()

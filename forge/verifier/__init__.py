@@ -18,8 +18,10 @@ function:
 * :mod:`.book` -- the rulebook itself (run by the CLI with ``--book RULES``): numbering, contents,
   cross-references, places with hexes, arithmetic, counts, and the statements no example encodes.
 
-Severity follows one written policy (:mod:`.policy`): **error**, the rules as encoded give another value than the
-book; **warning**, the book contradicts itself or the data records a doubt; **info**, not checked, with the reason.
+Severity follows one written policy (:mod:`.policy`, docs/VERIFY.md): **error**, the rules as encoded give another
+value than the book on every reading of its sentence; **warning**, the book contradicts itself or the data records a
+doubt; **info**, not checked, with the reason.  Each finding carries the key path, line and column of the value it
+concerns in the game file and the rulebook line it comes from (:mod:`.locate`).
 An example's value counts as recomputed only when a handler recomputed it; a value nothing recomputes is never
 counted as passed.
 """
@@ -29,24 +31,38 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import model as m
+from ..keypath import Document
 from .core import Context
 from .crosscheck import check_crosscheck
 from .examples import check_examples
+from .locate import locate
 from .notes import check_notes
 from .policy import SEVERITY, Findings, exit_code, severity
 from .report import render_findings
 from .tables import check_tables
 
-__all__ = ["CHECKS", "SEVERITY", "Findings", "exit_code", "render_findings", "severity", "verify"]
+__all__ = [
+    "CHECKS",
+    "SEVERITY",
+    "Findings",
+    "exit_code",
+    "locate",
+    "render_findings",
+    "severity",
+    "verify",
+]
 
 CHECKS: list[Callable[[Context], None]] = [check_tables, check_examples, check_crosscheck, check_notes]
 """The check families :func:`verify` runs, in order."""
 
 
-def verify(game: m.Game) -> Findings:
+def verify(game: m.Game, doc: Document | None = None) -> Findings:
     """Every finding for ``game``: each family of :data:`CHECKS` in turn (tables, then the examples in file order
-    and the CRT cells they imply)."""
+    and the CRT cells they imply), each with the key path of the value it concerns and the rulebook line it comes
+    from, and, given the document the game was loaded from (:func:`forge.loader.load_document`), its line and
+    column in the file (:func:`.locate.locate`)."""
     ctx = Context(game)
     for check in CHECKS:
         check(ctx)
-    return Findings(ctx.findings, game=game.game.id, examples=len(game.examples), passed=ctx.passed, claims=ctx.claims)
+    found = Findings(ctx.findings, game=game.game.id, examples=len(game.examples), passed=ctx.passed, claims=ctx.claims)
+    return locate(found, game, doc)

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from .. import model as m
 from ..errors import Finding
@@ -1170,6 +1171,7 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
     mentions = place_mentions(book, is_hex)
     given: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     multi: set[str] = set()
+    wrong: list[tuple[Any, str, list[str], list[str], Any]] = []
     for pm in mentions:
         if pm.name is None:
             continue
@@ -1183,6 +1185,16 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
             given[name.casefold()][lb].append(pm.line)
         expected = place_hexes(ctx, name)
         bad = [lb for lb in labels if lb not in expected]
+        if bad:
+            wrong.append((pm, name, labels, bad, expected))
+    agrees = {
+        name.casefold() for _, name, _, _, expected in wrong if any(lb in expected for lb in given[name.casefold()])
+    }
+    for pm, name, _labels, bad, expected in wrong:
+        if name.casefold() in agrees and name.casefold() not in multi:
+            # The book also puts the place where the map does: it contradicts itself (book-place-twice, a warning),
+            # which is no error of the data.
+            continue
         if bad:
             ctx.add(
                 "book-place",

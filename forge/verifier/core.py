@@ -18,6 +18,7 @@ from .. import model as m
 from ..errors import Finding
 from ..hexgrid import Cell, Grid, Hexside
 from ..rules import combat as cb
+from .policy import SEVERITY
 
 __all__ = ["HANDLERS", "HOW", "Acc", "Context", "decimals", "handles", "num", "same", "show"]
 
@@ -321,6 +322,8 @@ class Context:
         ref: str | None = None,
         **extra: Any,
     ) -> None:
+        if kind not in SEVERITY:  # every kind's severity is the policy's: a kind it does not list is a bug
+            raise ValueError(f"finding kind {kind!r} is not in forge.verifier.policy.KINDS")
         self.findings.append(
             Finding(
                 kind,

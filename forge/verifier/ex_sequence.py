@@ -3,7 +3,8 @@
 between moves it.
 
 A step puts a unit in a hex when it states the hex it ends in: a move's or a retreat's ``to`` for its ``unit``, or
-``advance_to`` for the units ``advancing``.  A movement, retreat or combat step that involves the unit without
+``advance_to`` for the units ``advancing``; a step whose sentence reads several ways (``readings``) puts it there
+only when every reading does.  A movement, retreat or combat step that involves the unit without
 saying where it ends leaves its position unknown from there on; odds and shifts steps move nobody.
 
 Keys: ``states.enemy_hex`` (where the enemy unit ``given.enemy`` stands at this step).
@@ -15,6 +16,7 @@ from typing import Any
 
 from .. import model as m
 from .core import Acc, Context, handles
+from .readings import reading_examples
 
 __all__ = ["carried_position"]
 
@@ -51,11 +53,12 @@ def carried_position(game: m.Game, ex: m.Example, unit: str) -> tuple[m.Example,
     step = by_id.get(ex.follows) if ex.follows else None
     while step is not None and step.id not in seen:  # `forge check` refuses cycles; never loop on bad data
         seen.add(step.id)
-        end = _ends(step, unit)
+        ends = {_ends(e, unit) for e in reading_examples(step)}
+        end = ends.pop() if len(ends) == 1 else None
         if end is not None:
             return step, end[0], end[1]
-        if step.kind in _MOVES and _mentions(step, unit):
-            return step, "", None
+        if ends or (step.kind in _MOVES and any(_mentions(e, unit) for e in reading_examples(step))):
+            return step, "", None  # the step moves the unit, or its readings put it in different hexes
         step = by_id.get(step.follows) if step.follows else None
     return None
 
@@ -78,7 +81,10 @@ def ex_carried(ctx: Context, acc: Acc) -> None:
         return
     step, key, where = found
     if where is None:
-        acc.skip("enemy_hex", f"{step.id} moves {enemy} without saying where it ends", "book")
+        if len({_ends(e, str(enemy)) for e in reading_examples(step)}) > 1:
+            acc.skip("enemy_hex", f"the readings of {step.id} put {enemy} in different hexes", "book")
+        else:
+            acc.skip("enemy_hex", f"{step.id} moves {enemy} without saying where it ends", "book")
         return
     acc.use(f"example:{step.id}:{key}")
     moved = "advances" if key == "advance_to" else "moves" if step.kind is K.MOVEMENT else "retreats"

@@ -12,24 +12,36 @@ from . import ex_zoc_groups  # noqa: F401  (infiltration costs, organisational g
 from . import ex_units  # noqa: F401  (units' step counts against the step rule)
 from . import ex_support  # noqa: F401  (the defence after committed support markers)
 from . import ex_sequence  # noqa: F401  (positions carried through a worked sequence)
+from . import ex_refs  # noqa: F401  (the book's cross-references against the data's rule numbers)
 from . import ex_modifiers, ex_move_rules, ex_phases, ex_scenario, ex_victory  # noqa: F401  (table DRMs, lone HQs, off-map moves, disruption, phase steps, scenario set-up, returns, VP differences)
+from .. import model as m
 from .core import HANDLERS, Acc, Claim, Context, _root, show
 
-__all__ = ["check_examples"]
+__all__ = ["check_examples", "recompute", "report"]
 
 
 def check_examples(ctx: Context) -> None:
     """Run every example through its kind's handlers, then report the CRT cells the examples imply."""
+    from .readings import check_readings
+
     for ex in ctx.game.examples:
-        acc = Acc(ex)
-        for handler in HANDLERS.get(ex.kind, ()):
-            try:
-                handler(ctx, acc)
-            except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError, AttributeError) as e:
-                # an example's free-form inputs of the wrong shape (a list where a mapping is read ...)
-                acc.invalid.append(f"{type(e).__name__}: {e}")
-        report(ctx, acc)
+        if ex.readings:
+            check_readings(ctx, ex)
+        else:
+            report(ctx, recompute(ctx, ex))
     report_implied(ctx)
+
+
+def recompute(ctx: Context, ex: m.Example) -> Acc:
+    """What the handlers of ``ex``'s kind found (nothing reported yet)."""
+    acc = Acc(ex)
+    for handler in HANDLERS.get(ex.kind, ()):
+        try:
+            handler(ctx, acc)
+        except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError, AttributeError) as e:
+            # an example's free-form inputs of the wrong shape (a list where a mapping is read ...)
+            acc.invalid.append(f"{type(e).__name__}: {e}")
+    return acc
 
 
 def report(ctx: Context, acc: Acc) -> None:
@@ -65,6 +77,17 @@ def report(ctx: Context, acc: Acc) -> None:
                 ex.rule,
                 f"{ex.id}: the book states {key} = {show(stated)}, the map data gives {show(computed)}; "
                 f"{acc.partial[key]}{' (' + note + ')' if note else ''}",
+                **common,
+            )
+            continue
+        if common["how"] == "data" and _root(key) in ex.stated_otherwise:
+            ctx.add(
+                "example-contradiction",
+                ex.rule,
+                f"{ex.id}: the book states {key} = {show(stated)} here and {show(computed)} at line "
+                f"{ex.stated_otherwise[_root(key)]}, which the data follows: the book contradicts itself"
+                f"{' (' + note + ')' if note else ''}",
+                other_line=ex.stated_otherwise[_root(key)],
                 **common,
             )
             continue

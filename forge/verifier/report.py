@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Finding
+from ..keypath import dotted
 from .policy import RANK, exit_code, severity
 
 if TYPE_CHECKING:
@@ -150,14 +151,28 @@ def _reason(key: str, reason: str) -> str:
     return reason or "not recomputed"
 
 
-def not_checked(findings: Sequence[Finding]) -> list[tuple[str | None, list[tuple[str | None, str | None, str]]]]:
-    """Everything not checked, grouped by rule in natural order, one ``(example, key, reason)`` each: every
-    unchecked claim (``Findings.claims``), and every other info finding as ``(ref, None, message)``.  Without
-    claims the ``example-unchecked`` findings stand in for them."""
+NotChecked = tuple[str | None, str | None, str, "tuple[int, int] | None"]
+"""One line of "Not checked": (example or ref, key, reason, the value's (line, column) in the game file)."""
+
+
+def not_checked(findings: Sequence[Finding]) -> list[tuple[str | None, list[NotChecked]]]:
+    """Everything not checked, grouped by rule in natural order, one ``(example, key, reason, mark)`` each: every
+    unchecked claim (``Findings.claims``; ``mark`` from ``Findings.where``), and every other info finding as
+    ``(ref, None, message, its line and column)``.  Without claims the ``example-unchecked`` findings stand in for
+    them."""
     claims: Sequence[Claim] = getattr(findings, "claims", None) or []
+    where: dict[tuple[str, str], tuple[int, int]] = getattr(findings, "where", None) or {}
     rule_of = {f.ref: f.rule for f in findings if f.kind.startswith("example-") and f.ref}
-    items: list[tuple[str | None, tuple[str | None, str | None, str]]] = [
-        (rule_of.get(c.example), (c.example, c.key, f"[{WHY_TAG[c.why or 'engine']}] {_reason(c.key, c.reason)}"))
+    items: list[tuple[str | None, NotChecked]] = [
+        (
+            rule_of.get(c.example),
+            (
+                c.example,
+                c.key,
+                f"[{WHY_TAG[c.why or 'engine']}] {_reason(c.key, c.reason)}",
+                where.get((c.example, c.key)),
+            ),
+        )
         for c in claims
         if c.status == "unchecked"
     ]
@@ -165,7 +180,8 @@ def not_checked(findings: Sequence[Finding]) -> list[tuple[str | None, list[tupl
         if severity(f) != "info" or (claims and f.kind == "example-unchecked") or f.kind in NOTE_KINDS:
             continue
         msg = _strip_ref(f)
-        items.append((f.rule, (None if f.ref and f.ref in msg else f.ref, None, msg)))
+        mark = (f.line, f.column or 0) if f.line is not None else None
+        items.append((f.rule, (None if f.ref and f.ref in msg else f.ref, None, msg, mark)))
     return _by_rule(items)
 
 
@@ -175,7 +191,13 @@ NOTE_KINDS = ("data-note",)
 
 def data_notes(findings: Sequence[Finding]) -> list[tuple[str | None, list[str]]]:
     """The data notes (``data-note`` findings), grouped by rule in natural order."""
-    return _by_rule([(f.rule, f.message) for f in findings if f.kind in NOTE_KINDS])
+    return _by_rule(
+        [
+            (f.rule, f.message + (f" (data line {f.line})" if f.line is not None else ""))
+            for f in findings
+            if f.kind in NOTE_KINDS
+        ]
+    )
 
 
 def _strip_ref(f: Finding) -> str:
@@ -219,10 +241,15 @@ def _why_counts(cl: dict[str, Any]) -> str:
 
 # =================================================================================================== render
 def render_findings(
-    findings: Sequence[Finding], fmt: str = "text", *, game: str | None = None, title: str | None = None
+    findings: Sequence[Finding],
+    fmt: str = "text",
+    *,
+    game: str | None = None,
+    title: str | None = None,
+    file: str | None = None,
 ) -> str:
-    """Findings as ``text`` (one block per finding), ``markdown`` (an errata report; ``title``: the game's title
-    for its heading) or ``json`` (see the module doc)."""
+    """Findings as ``text`` (one block per finding, located as ``file:line:column``), ``markdown`` (an errata
+    report; ``title``: the game's title for its heading) or ``json`` (see the module doc)."""
     gid = game or getattr(findings, "game", "") or ""
     summary = _summary(findings)
     if fmt == "json":
@@ -238,6 +265,10 @@ def render_findings(
                     "computed": f.computed,
                     "ref": f.ref,
                     "extra": {k: v for k, v in f.extra.items() if k != "severity"},
+                    "path": dotted(f.path) or None,
+                    "line": f.line,
+                    "column": f.column,
+                    "book_line": f.book_line,
                 }
                 for f in findings
             ],
@@ -248,7 +279,7 @@ def render_findings(
         return _markdown(findings, summary, gid, title)
     if fmt != "text":
         raise ValueError(f"{fmt!r} is not a findings format (expected 'text', 'markdown' or 'json')")
-    return _text(findings, summary, gid)
+    return _text(findings, summary, gid, file)
 
 
 def _head(summary: dict[str, Any], gid: str) -> str:
@@ -287,7 +318,23 @@ def _book_txt(summary: dict[str, Any]) -> str:
     )
 
 
-def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str) -> str:
+def located(f: Finding, file: str | None = None) -> str:
+    """Where a finding is: ``file:line:column`` (or ``line L, column C`` without the file's name), its key path,
+    and the rulebook line; empty when nothing is known."""
+    parts = []
+    if f.line is not None:
+        if file:
+            parts.append(":".join(str(x) for x in (file, f.line, f.column) if x is not None))
+        else:
+            parts.append(f"line {f.line}" + (f", column {f.column}" if f.column is not None else ""))
+    if f.path:
+        parts.append(dotted(f.path))
+    if f.book_line is not None:
+        parts.append(f"book line {f.book_line}")
+    return " · ".join(parts)
+
+
+def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str, file: str | None = None) -> str:
     """One block per error and warning (and per info not listed under "Not checked"), then the coverage and every
     value not checked, grouped by rule."""
     lines = [_head(summary, gid)]  # the head has the coverage
@@ -297,14 +344,17 @@ def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str) -> str
         lines.append(f"{severity(f):7} {f.kind:18} {f.rule or '-':8} {f.message}")
         if f.stated is not None or f.computed is not None:
             lines.append(f"{'':36}book: {f.stated or '-'}   rules: {f.computed or '-'}")
+        if where := located(f, file):
+            lines.append(f"{'':36}at {where}")
     groups = not_checked(findings)
     if groups:
         n = sum(len(g) for _, g in groups)
         lines.append(f"not checked ({n}, by rule; none of these was found to agree or to disagree):")
         for rule, items in groups:
-            for ex, key, reason in items:
+            for ex, key, reason, mark in items:
                 what = ".".join(x for x in (ex, key) if x)
-                lines.append(f"  {rule or '-':8} {what + ': ' if what else ''}{reason}")
+                at = f" (line {mark[0]})" if mark else ""
+                lines.append(f"  {rule or '-':8} {what + ': ' if what else ''}{reason}{at}")
     notes = data_notes(findings)
     if notes:
         n = sum(len(g) for _, g in notes)
@@ -343,7 +393,7 @@ _DETAIL = (
 )
 
 
-_OWN = {"key", "how", "derivation", "unmodelled", "source_line", "uses", "severity", "result"}
+_OWN = {"key", "how", "derivation", "unmodelled", "source_line", "uses", "severity", "result", "other_line"}
 """Extra keys :func:`_finding_md` renders in their own place (or, ``result``, that repeat the computed value);
 every other key is listed under "Where" by its name, unless the message already has its value."""
 
@@ -358,7 +408,10 @@ def _finding_md(f: Finding) -> list[str]:
         out = [f"{head}{' ' + _code(f.ref) if f.ref else ''}: {_md(_strip_ref(f))}"]
     if f.stated is not None:
         out.append(f"  - The book states: {_md(f.stated)}")
-    if f.computed is not None:
+    if f.computed is not None and f.kind == "example-contradiction":
+        line = _md(x.get("other_line", "?"))
+        out.append(f"  - The book states at line {line}, as the data has it: {_md(f.computed)}")
+    elif f.computed is not None:
         out.append(f"  - The rules give: {_md(f.computed)}")
     if "derivation" in x:
         out.append(f"  - Derivation: {_md(x['derivation'])}")
@@ -369,7 +422,14 @@ def _finding_md(f: Finding) -> list[str]:
     where = [f"{label} {_md(x[k])}" for k, label in _DETAIL if k in x]
     shown = {k for k, _ in _DETAIL} | _OWN
     where += [f"{k.replace('_', ' ')} {_md(v)}" for k, v in sorted(x.items()) if k not in shown and v not in f.message]
-    if "source_line" in x:
+    if f.line is not None:
+        where.append(
+            f"game file line {f.line}" + (f", column {f.column}" if f.column is not None else "")
+            + (f" ({_code(dotted(f.path))})" if f.path else "")
+        )
+    if f.book_line is not None:
+        where.append(f"rulebook line {f.book_line}")
+    elif "source_line" in x:
         where.append(f"rulebook line {_md(x['source_line'])}")
     if "how" in x and "key" in x:
         where.append(_HOW.get(x["how"], _md(x["how"])))
@@ -403,8 +463,9 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
         "claim the data file records from the rulebook, and checked the combat results table where the game has one. "
         "Each error and "
         "warning below is a possible erratum, in the book or in its encoding, to be confirmed against the "
-        "rulebook. Errors: the rules as encoded give another value than the book. Warnings: the book contradicts "
-        "itself, or the data records a doubt about it. Values that were not checked are listed at the end with "
+        "rulebook. Errors: the rules as encoded give another value than the book, on every reading of its sentence. "
+        "Warnings: the book contradicts itself (or reads two ways, one of which disagrees), or the data records a "
+        "doubt about it. Values that were not checked are listed at the end with "
         "the reason; they were found neither to agree nor to disagree.",
         "",
         f"**{_plural(summary['error'], 'error')}, {_plural(summary['warning'], 'warning')}.**"
@@ -466,9 +527,10 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
         ]
         for rule, items in groups:
             lines += [f"### Rule {_md(rule)}" if rule else "### No rule number", ""]
-            for ex, key, reason in items:
+            for ex, key, reason, mark in items:
                 what = " · ".join(_code(x) for x in (ex, key) if x)
-                lines.append(f"- {what + ': ' if what else ''}{_md(reason)}")
+                at = f" (data line {mark[0]})" if mark else ""
+                lines.append(f"- {what + ': ' if what else ''}{_md(reason)}{at}")
             lines.append("")
     notes = data_notes(findings)
     if notes:
