@@ -310,12 +310,10 @@ class _Checker:
             if u.group is not None and u.side in self.sides:
                 self.group((*path, "group"), u.group, u.side)
             for j, s in enumerate(u.steps):
-                st = Strength.parse(s)
-                if st.form != fmt.value:
-                    self.err(
-                        (*path, "steps", j),
-                        f"strength {s!r} is written as {st.form!r} but this game prints strengths as {fmt.value!r}",
-                    )
+                try:
+                    Strength.parse(s, fmt.value)
+                except ValueError as e:
+                    self.err((*path, "steps", j), f"{e}; game.strength_format is {fmt.value!r}")
             if u.setup is not None:
                 self.hex((*path, "setup"), u.setup)
             if u.entry is not None:

@@ -209,6 +209,11 @@ class Face:
     unit_type: UnitType | None = None
     size: UnitSize | None = None
     strength: str | None = None
+    """The printed values as the book prints them, without colours (``[6]-4``; ``?`` for a write-in box)."""
+    strength_runs: tuple[tuple[str, str | None, bool], ...] = ()
+    """Where some value is printed in a colour of its own: ``strength`` in runs of (text, colour or None for the
+    ink, underlined); empty when all of it is in the ink.  Greyscale prints a coloured value in the ink, underlined,
+    so that it still stands apart."""
     steps: int = 1
     """Steps of the unit (a face with ``step > 0`` shows the step track)."""
     step: int = 0
@@ -280,8 +285,11 @@ def _marker_colours(game: Game, marker: Marker, palette: Palette) -> tuple[str, 
     return bg, readable_ink(bg, "#000000"), False
 
 
-def _strength_text(step: str) -> str:
-    return str(Strength.parse(step))
+def _strength_runs(st: Strength, greyscale: bool) -> tuple[tuple[str, str | None, bool], ...]:
+    """``st``'s runs of one colour for a face (:attr:`Face.strength_runs`): empty when all of it is in the ink."""
+    if not st.coloured:
+        return ()
+    return tuple((text, None if greyscale else colour, greyscale and colour is not None) for text, colour in st.runs())
 
 
 def _make_unit_face(
@@ -295,7 +303,9 @@ def _make_unit_face(
     set_code: str | None,
     origin: Where = (),
     marking: int = 0,
+    greyscale: bool = False,
 ) -> Face:
+    st = unit.strengths()[step]
     placed = step == 0  # setup hex and entry turn go on the full-strength face only
     return Face(
         kind="unit",
@@ -304,7 +314,8 @@ def _make_unit_face(
         label=unit.label,
         unit_type=unit.type,
         size=unit.size,
-        strength=_strength_text(unit.steps[step]),
+        strength=st.plain(),
+        strength_runs=_strength_runs(st, greyscale),
         steps=len(unit.steps),
         step=step,
         setup=unit.setup if placed else None,
@@ -334,7 +345,16 @@ def _unit_pieces(game: Game, unit: Unit, palette: Palette, set_code: str | None)
         for k, (front_step, back_step) in enumerate(unit.counter_faces()):
             sub = k > 0
             front = _make_unit_face(
-                unit, front_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=None, origin=origin, marking=marking
+                unit,
+                front_step,
+                bg=bg,
+                ink=ink,
+                frame=frame,
+                sub=sub,
+                set_code=None,
+                origin=origin,
+                marking=marking,
+                greyscale=palette.greyscale,
             )
             if back_step is None:
                 back = Face(
@@ -357,6 +377,7 @@ def _unit_pieces(game: Game, unit: Unit, palette: Palette, set_code: str | None)
                     set_code=set_code,
                     origin=origin,
                     marking=marking,
+                    greyscale=palette.greyscale,
                 )
             suffix = f"@{copy + 1}" if unit.copies > 1 else ""
             out.append(Piece(f"{unit.id}#{k}{suffix}", front, back))
@@ -767,9 +788,29 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, t: CounterLayout) -> None:
                 where=(*face.origin, "steps", face.step),
                 what="counter strength",
             )
-            draw_write_in_text(
-                c, st.px(s), st.py(s), shown, font=font, size=fs, anchor=st.anchor, fill=ink, box=t.write_in
-            )
+            if face.strength_runs and shown == stand_in(face.strength):
+                _draw_runs(c, face, st.px(s), st.py(s), font=font, size=fs, anchor=st.anchor, box=t.write_in)
+            else:
+                draw_write_in_text(
+                    c, st.px(s), st.py(s), shown, font=font, size=fs, anchor=st.anchor, fill=ink, box=t.write_in
+                )
+
+
+def _draw_runs(
+    c: DrawCanvas, face: Face, x: float, y: float, *, font: str, size: float, anchor: Anchor, box: WriteIn
+) -> None:
+    """``face``'s strength in its runs of colour (:attr:`Face.strength_runs`), placed as the whole text would be;
+    an underlined run (a coloured value in greyscale) is underlined in the ink."""
+    runs = [(stand_in(text), colour, under) for text, colour, under in face.strength_runs]
+    total = sum(text_width(text, size, font) for text, _, _ in runs)
+    x0 = x - (total / 2 if anchor == "middle" else total if anchor == "end" else 0.0)
+    for text, colour, under in runs:
+        w = text_width(text, size, font)
+        draw_write_in_text(c, x0, y, text, font=font, size=size, anchor="start", fill=colour or face.ink, box=box)
+        if under:
+            uy = y + size * 0.16
+            c.line(x0, uy, x0 + w, uy, stroke=face.ink, width=max(0.4, size * 0.07))
+        x0 += w
 
 
 # ------------------------------------------------------------------------------------------------ sheets
