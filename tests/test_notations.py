@@ -14,6 +14,7 @@ import io
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pytest
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 
 from forge import model as m
 from forge.builder import BuildOptions
+from forge.canvas import SvgCanvas
 from forge.errors import LoadError
 from forge.loader import loads
 from forge.notation import PRINT_COLOURS, STRENGTH_FORMS, Figure, Strength
@@ -217,3 +219,110 @@ def test_strength_movement_fights_with_its_one_strength() -> None:
     assert (s.attack, s.defense, s.movement) == (8, 8, 4)
     s = game("attack-defense").unit("blue-1").strengths()[0]
     assert (s.attack, s.defense, s.movement) == (4, 3, None)
+
+
+# ------------------------------------------------------------------------------------------------ printed
+def _sheet_text(pdf: bytes) -> tuple[str, str]:
+    """The text of the counter sheets' front pages and back pages, without spaces (calibration pages left out)."""
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    fronts, backs = [], []
+    for page in reader.pages:
+        text = page.extract_text()
+        (fronts if "FRONTS" in text else backs if "BACKS" in text else []).append(re.sub(r"\s+", "", text))
+    return "".join(fronts), "".join(backs)
+
+
+@pytest.mark.parametrize("size", ["1/2in", "5/8in"])
+@pytest.mark.parametrize("form", sorted(STRENGTH_FORMS))
+def test_counter_sheet_prints_each_face(form: str, size: str) -> None:
+    """Read back from the PDF, every front shows its unit's label and full face, every back its reduced face, as
+    the data writes them (marks kept, colours as colours, unknown numbers as write-in boxes)."""
+    g = game(form)
+    pdf = counters.render(g, BuildOptions(counter_size=size, calibration=False))
+    fronts, backs = _sheet_text(pdf)
+    for u in g.units:
+        for text, step in ((fronts, 0), (backs, 1)):
+            face = u.strengths()[step].plain()
+            if "?" in face:
+                face = face.split("?")[0]  # a write-in box follows
+            assert u.label + face in text or face in text, (u.id, step, face)
+        if form != "single":
+            assert u.strengths()[0].plain() not in ("4", "3", "2")
+    for uid, faces in STEPS[form].items():
+        full = Strength.parse(faces[0], form).plain()
+        assert full in fronts, (uid, full)
+
+
+class _Texts(SvgCanvas):
+    """An SVG canvas that also keeps each text drawn with its fill, and each filled rectangle."""
+
+    def __init__(self, size: float) -> None:
+        super().__init__(size, size)
+        self.texts: list[tuple[str, str]] = []
+        self.rects: list[str] = []
+        self.lines: list[str] = []
+
+    def text(self, x: float, y: float, s: str, **kw: Any) -> None:
+        self.texts.append((s, kw.get("fill", "#000000")))
+        super().text(x, y, s, **kw)
+
+    def rect(self, x: float, y: float, w: float, h: float, **kw: Any) -> None:
+        self.rects.append(str(kw.get("fill")))
+        super().rect(x, y, w, h, **kw)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, **kw: Any) -> None:
+        self.lines.append(str(kw.get("stroke")))
+        super().line(x1, y1, x2, y2, **kw)
+
+
+def _drawn(face: counters.Face) -> _Texts:
+    c = _Texts(45.0)
+    counters.draw_face(c, face, s=45.0)
+    return c
+
+
+def test_coloured_value_prints_in_its_colour() -> None:
+    """``red:7-6``: the 7 is drawn in the red of PRINT_COLOURS, on a white chip where the counter is red itself;
+    the 6 in the counter's ink.  In greyscale the 7 is in the ink, underlined.  A face without colours draws its
+    strength as one text, as before."""
+    g = game("strength-movement")
+    red = PRINT_COLOURS["red"]
+
+    def face(uid: str, mode: counters.Mode = "colour") -> counters.Face:
+        return next(q.front for p in counters.pieces(g, mode=mode) for q in p if q.key.startswith(uid + "#"))
+
+    t = face("red-4")
+    assert t.strength == "7-6" and t.strength_runs == (("7", red, False), ("-6", None, False))
+    c = _drawn(t)
+    assert ("7", red) in c.texts and ("-6", t.ink) in c.texts
+    assert "#ffffff" in c.rects  # the chip: red on a red counter
+    grey = face("red-4", "grey")
+    assert grey.strength_runs == (("7", None, True), ("-6", None, False))
+    c = _drawn(grey)
+    assert ("7", grey.ink) in c.texts and grey.ink in c.lines
+    plain = face("red-1")
+    assert plain.strength_runs == () and ("10-4", plain.ink) in _drawn(plain).texts
+
+
+def test_readback_finds_a_coloured_face_and_its_misprint() -> None:
+    """The print check finds ``7-6`` drawn in two colours after the label, and reports a sheet that prints
+    another value."""
+    from forge.verifier import readback
+
+    g = game("strength-movement")
+    pdf = counters.render(g, BuildOptions(calibration=False))
+    assert readback.check_counters(g, pdf) == []
+    other = game("strength-movement", {**STEPS["strength-movement"], "red-4": ["red:9-6", "3-?"]})
+    found = readback.check_counters(other, pdf)
+    assert len(found) == 1 and "9-6" in str(found[0]), found
+
+
+def test_handout_lists_the_faces() -> None:
+    """The class handout's unit listing prints each face as the counter does (``10-4``), and names the
+    strength-movement notation in its heading."""
+    g = game("strength-movement")
+    pdf = handout.render(g, BuildOptions())
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "Strength-movement by step" in text
+    assert "10-4 / 5-4" in text and "[6]-6 / (3)-6" in text
+    assert "red:" not in text

@@ -796,6 +796,22 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, t: CounterLayout) -> None:
                 )
 
 
+def _backing(colour: str | None, background: str) -> str | None:
+    """The chip a value printed in ``colour`` needs on ``background`` to be read (white, or black for a light
+    colour), or None when the colour stands out on its own: apart in lightness or in hue.
+
+    >>> _backing("#c8102e", "#c8102e"), _backing("#c8102e", "#efe6c8"), _backing("#c8102e", "#2f5d9e")
+    ('#ffffff', None, None)
+    """
+    if colour is None:
+        return None
+    a, b = HexColor(colour), HexColor(background)
+    apart = ((a.red - b.red) ** 2 + (a.green - b.green) ** 2 + (a.blue - b.blue) ** 2) ** 0.5
+    if apart >= 0.55 or abs(_luma(colour) - _luma(background)) >= 0.42:
+        return None
+    return "#ffffff" if _luma(colour) < 0.5 else "#000000"
+
+
 def _draw_runs(
     c: DrawCanvas, face: Face, x: float, y: float, *, font: str, size: float, anchor: Anchor, box: WriteIn
 ) -> None:
@@ -806,10 +822,14 @@ def _draw_runs(
     x0 = x - (total / 2 if anchor == "middle" else total if anchor == "end" else 0.0)
     for text, colour, under in runs:
         w = text_width(text, size, font)
+        chip = _backing(colour, face.background)
+        if chip is not None:  # a value in (nearly) the counter's own colour would vanish: print it on a chip
+            pad = size * 0.08
+            c.rect(x0 - pad, y - size * 0.8, w + 2 * pad, size * 0.92, fill=chip, stroke=None, width=0)
         draw_write_in_text(c, x0, y, text, font=font, size=size, anchor="start", fill=colour or face.ink, box=box)
         if under:
-            uy = y + size * 0.16
-            c.line(x0, uy, x0 + w, uy, stroke=face.ink, width=max(0.4, size * 0.07))
+            uy = y + size * 0.13
+            c.line(x0, uy, x0 + w, uy, stroke=face.ink, width=max(0.5, size * 0.09))
         x0 += w
 
 
