@@ -326,3 +326,75 @@ def test_handout_lists_the_faces() -> None:
     assert "Strength-movement by step" in text
     assert "10-4 / 5-4" in text and "[6]-6 / (3)-6" in text
     assert "red:" not in text
+
+
+# ------------------------------------------------------------------------------------------------ verify
+CLAIMS = """
+  - id: printed-fg
+    rule: "T5"
+    kind: claim
+    summary: "The Ferry Guard's counter reads 10-4: combat strength 10, movement allowance 4."
+    given: {unit: red-1}
+    states: {printed: "10-4", attack: 10, defense: 10, movement: 4}
+  - id: printed-fg-reduced
+    rule: "T5"
+    kind: claim
+    summary: "Its back reads 5-4."
+    given: {unit: red-1, step: reduced}
+    states: {printed: "5-4"}
+  - id: printed-tank-red
+    rule: "T5"
+    kind: claim
+    summary: "The Red tanks print a red 7 and a 6."
+    given: {unit: red-4, step: 0}
+    states: {printed: "red:7-6"}
+  - id: printed-misread
+    rule: "T5"
+    kind: claim
+    summary: "The Ferry Guard's counter reads 10-5."
+    given: {unit: red-1}
+    states: {printed: "10-5"}
+"""
+
+
+def _claims(form: str, claims: str = CLAIMS) -> tuple[dict[tuple[str, str], str], list[object]]:
+    from forge.verifier import verify
+
+    g = loads(variant(form) + claims, f"{form}.yaml")
+    found = verify(g)
+    return {(c.example, c.key): c.status for c in found.claims}, [
+        f for f in found if f.ref is not None and f.ref.startswith("printed")
+    ]
+
+
+def test_printed_claims_checked_against_the_unit() -> None:
+    """A claim that a unit's counter prints ``10-4`` is compared with the unit's data in the game's notation: the
+    agreeing ones pass (marks and colours included); ``10-5`` is a finding naming both values."""
+    status, findings = _claims("strength-movement")
+    for key in ("printed", "attack", "defense", "movement"):
+        assert status[("printed-fg", key)] == "data", key
+    assert status[("printed-fg-reduced", "printed")] == "data"
+    assert status[("printed-tank-red", "printed")] == "data"
+    assert status[("printed-misread", "printed")] == "mismatch"
+    assert len(findings) == 1
+    f = findings[0]
+    assert f.ref == "printed-misread" and f.stated == "10-5" and f.computed == "10-4"  # type: ignore[attr-defined]
+
+
+def test_printed_movement_in_a_notation_without_one() -> None:
+    """In attack-defense, ``4-3`` carries no movement allowance: a movement claim is left unchecked (the counter
+    prints none), never a finding; the printed face and its numbers are checked."""
+    claims = """
+  - id: printed-ad
+    rule: "T5"
+    kind: claim
+    summary: "The 1st Rifles read 4-3."
+    given: {unit: blue-1}
+    states: {printed: "4-3", attack: 4, defense: 3, movement: 6}
+"""
+    status, findings = _claims("attack-defense", claims)
+    assert [f.kind for f in findings] == ["example-unchecked"]  # type: ignore[attr-defined]
+    assert "prints no movement allowance" in findings[0].message  # type: ignore[attr-defined]
+    assert status[("printed-ad", "printed")] == status[("printed-ad", "attack")] == "data"
+    assert status[("printed-ad", "defense")] == "data"
+    assert status[("printed-ad", "movement")] == "unchecked"
