@@ -10,7 +10,16 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from . import units as _units
 from .hexgrid import Grid, GridKind, LabelScheme, Orientation, Parity
@@ -379,6 +388,12 @@ class Entry(Base):
     rule: RuleRef | None = None
 
 
+def _strength_text(s: str) -> str:
+    """A step's face in some notation (forge check then holds it to the game's, :meth:`_Checker.check_units`)."""
+    Strength.parse(s)
+    return s
+
+
 class Unit(Base):
     id: Id
     side: Id
@@ -388,7 +403,7 @@ class Unit(Base):
     """What the counter prints as its id: ``29``, ``3 SS``."""
     type: UnitType
     size: UnitSize | None = None
-    steps: list[str] = Field(min_length=1)
+    steps: list[Annotated[str, AfterValidator(_strength_text)]] = Field(min_length=1)
     """What each step's face prints, full first, in the game's strength notation (``[2]``, ``3``, ``4-3-7``,
     ``8-4``; ``(4)``, ``red:8`` marks; :class:`forge.notation.Strength`)."""
     counters: list[tuple[int, int | None]] | None = None
@@ -408,13 +423,6 @@ class Unit(Base):
     note: str | None = None
     _form: str | None = PrivateAttr(default=None)
     # The game's strength notation, set by Game: "8-4" is attack-defence in one game, strength-movement in another.
-
-    @field_validator("steps")
-    @classmethod
-    def _steps(cls, v: list[str]) -> list[str]:
-        for s in v:
-            Strength.parse(s)
-        return v
 
     @model_validator(mode="after")
     def _placement(self) -> Unit:

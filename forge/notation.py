@@ -138,6 +138,10 @@ STRENGTH_EXAMPLES: dict[str, str] = {
 }
 """A face written in each notation, for messages."""
 
+class ColourError(ValueError):
+    """A printed number's colour is not one :data:`PRINT_COLOURS` names, nor ``#rrggbb``."""
+
+
 _FIGURE = re.compile(rf"(?:(#[0-9a-fA-F]{{6}}|[a-z]+):)?([\[(]?){_NUM}([\])]?)")
 _CLOSE = {"": "", "[": "]", "(": ")"}
 
@@ -171,9 +175,9 @@ class Figure:
         if colour is not None and not colour.startswith("#") and colour not in PRINT_COLOURS:
             close = difflib.get_close_matches(colour, PRINT_COLOURS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ValueError(
-                f"{_shown(text)}: {colour!r} is not a print colour{hint} (expected one of "
-                f"{', '.join(PRINT_COLOURS)} or '#rrggbb', as in 'red:6')"
+            raise ColourError(
+                f"{colour!r} is not a print colour{hint} (expected one of {', '.join(PRINT_COLOURS)} or '#rrggbb', "
+                "as in 'red:6')"
             )
         return cls(None if m.group(3) == UNKNOWN_MARK else int(m.group(3)), m.group(2), colour)
 
@@ -247,9 +251,9 @@ class Strength:
         parts = s.split("-")
         try:
             figures = tuple(Figure.parse(p) for p in parts)
-        except ValueError as e:
-            if len(parts) == 1 or "colour" in str(e):
-                raise ValueError(f"{e} (not a strength)") from None
+        except ColourError as e:
+            raise ValueError(f"{_shown(text)}: {e}") from None
+        except ValueError:
             raise ValueError(
                 f"{_shown(text)} is not a strength (expected {cls._expected(form)}; each number may be '[6]', '(6)', "
                 "'red:6', or '?' for one the rulebook does not give)"

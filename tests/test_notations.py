@@ -29,7 +29,6 @@ from forge.loader import loads
 from forge.notation import PRINT_COLOURS, STRENGTH_FORMS, Figure, Strength
 from forge.render import counters, handout
 from forge.rules.kit import movement as mk
-from forge.verifier import examples as vx
 
 FERRY = Path(__file__).parent.parent / "data" / "ferry_point.yaml"
 
@@ -98,7 +97,7 @@ def test_values_by_notation(text: str, form: str, attack: int, defense: int, mov
 
 @pytest.mark.parametrize("bad", ["[8)-4", "8-4]", "rde:8-4", "8--4", "8-4-", "(8"])
 def test_bad_faces(bad: str) -> None:
-    with pytest.raises(ValueError, match="strength|printed number|colour"):
+    with pytest.raises(ValueError, match=r"strength|printed number|colour"):
         Strength.parse(bad, "strength-movement")
 
 
@@ -154,7 +153,8 @@ def variant(form: str, steps: dict[str, list[str]] | None = None) -> str:
 
     text = re.sub(r"(- \{id: ([\w-]+), side:.*?steps: )\[(.*?)\](?=, (?:setup|entry))", unit, text)
     if "movement" in STRENGTH_FORMS[form]:
-        text = re.sub(r"allowances:\n(\s+- \{mp: 2.*\n)(\s+- \{mp: 1.*\n)", r"allowances:\n      - {mp: printed}\n", text)
+        allowances = r"allowances:\n(\s+- \{mp: 2.*\n)(\s+- \{mp: 1.*\n)"
+        text = re.sub(allowances, r"allowances:\n      - {mp: printed}\n", text)
     return text
 
 
@@ -187,9 +187,12 @@ def test_check_refuses_a_face_not_in_the_notation(form: str, face: str, expected
     problems = [p for p in info.value.problems if "red-2" in text.splitlines()[(p.line or 1) - 1]]
     assert len(problems) == 1, info.value.problems
     p = problems[0]
-    assert p.file == "g.yaml" and p.line is not None and p.column is not None
+    assert p.file == "g.yaml"
+    assert p.line is not None
+    assert p.column is not None
     assert p.path == "units[6].steps[0]"
-    assert form in p.message and expected in p.message
+    assert form in p.message
+    assert expected in p.message
     assert text.splitlines()[p.line - 1][p.column - 1 :].startswith(f'"{face}"')
 
 
@@ -292,16 +295,20 @@ def test_coloured_value_prints_in_its_colour() -> None:
         return next(q.front for p in counters.pieces(g, mode=mode) for q in p if q.key.startswith(uid + "#"))
 
     t = face("red-4")
-    assert t.strength == "7-6" and t.strength_runs == (("7", red, False), ("-6", None, False))
+    assert t.strength == "7-6"
+    assert t.strength_runs == (("7", red, False), ("-6", None, False))
     c = _drawn(t)
-    assert ("7", red) in c.texts and ("-6", t.ink) in c.texts
+    assert ("7", red) in c.texts
+    assert ("-6", t.ink) in c.texts
     assert "#ffffff" in c.rects  # the chip: red on a red counter
     grey = face("red-4", "grey")
     assert grey.strength_runs == (("7", None, True), ("-6", None, False))
     c = _drawn(grey)
-    assert ("7", grey.ink) in c.texts and grey.ink in c.lines
+    assert ("7", grey.ink) in c.texts
+    assert grey.ink in c.lines
     plain = face("red-1")
-    assert plain.strength_runs == () and ("10-4", plain.ink) in _drawn(plain).texts
+    assert plain.strength_runs == ()
+    assert ("10-4", plain.ink) in _drawn(plain).texts
 
 
 def test_readback_finds_a_coloured_face_and_its_misprint() -> None:
@@ -314,7 +321,8 @@ def test_readback_finds_a_coloured_face_and_its_misprint() -> None:
     assert readback.check_counters(g, pdf) == []
     other = game("strength-movement", {**STEPS["strength-movement"], "red-4": ["red:9-6", "3-?"]})
     found = readback.check_counters(other, pdf)
-    assert len(found) == 1 and "9-6" in str(found[0]), found
+    assert len(found) == 1, found
+    assert "9-6" in str(found[0])
 
 
 def test_handout_lists_the_faces() -> None:
@@ -324,7 +332,8 @@ def test_handout_lists_the_faces() -> None:
     pdf = handout.render(g, BuildOptions())
     text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
     assert "Strength-movement by step" in text
-    assert "10-4 / 5-4" in text and "[6]-6 / (3)-6" in text
+    assert "10-4 / 5-4" in text
+    assert "[6]-6 / (3)-6" in text
     assert "red:" not in text
 
 
@@ -378,7 +387,9 @@ def test_printed_claims_checked_against_the_unit() -> None:
     assert status[("printed-misread", "printed")] == "mismatch"
     assert len(findings) == 1
     f = findings[0]
-    assert f.ref == "printed-misread" and f.stated == "10-5" and f.computed == "10-4"  # type: ignore[attr-defined]
+    assert f.ref == "printed-misread"
+    assert f.stated == "10-5"
+    assert f.computed == "10-4"
 
 
 def test_printed_movement_in_a_notation_without_one() -> None:
