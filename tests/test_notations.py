@@ -323,6 +323,7 @@ def test_readback_finds_a_coloured_face_and_its_misprint() -> None:
     found = readback.check_counters(other, pdf)
     assert len(found) == 1, found
     assert "9-6" in str(found[0])
+    assert "the front of Red Tank Company (T)" in str(found[0])
 
 
 def test_handout_lists_the_faces() -> None:

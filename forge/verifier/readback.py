@@ -423,9 +423,7 @@ def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
             return None
         if any(value in runs[i + 1 : i + 1 + 4] for i in at):
             return ""
-        if parts > 1 and any(
-            value == "".join(runs[j : j + parts]) for i in at for j in range(i + 1, i + 1 + 4)
-        ):
+        if parts > 1 and any(value == "".join(runs[j : j + parts]) for i in at for j in range(i + 1, i + 1 + 4)):
             return ""
         return " ".join(runs[at[0] + 1 : at[0] + 1 + 3]) or "-"
 
@@ -434,8 +432,8 @@ def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
             if step >= len(u.steps) or "?" in u.steps[step]:
                 continue
             try:
-                face = u.strengths()[step]
-                printed, parts = face.plain(), len(face.runs())
+                values = u.strengths()[step]
+                printed, parts = values.plain(), len(values.runs())
             except ValueError:
                 printed, parts = u.steps[step], 1
             hit = near(runs, u.label, printed, parts)
