@@ -237,7 +237,8 @@ def _erratum(ctx: Context, acc: Acc, uid: str) -> None:
     text = str(acc.ex.states[uid])
     first = text.split(",")[0].split(" ")[0]
     acc.use(f"unit:{uid}")
-    want = first if first in (u.label, u.steps[0], u.strengths()[0].plain()) else f"{u.label} / {u.steps[0]}"
+    face = u.strengths()[0].plain()  # as the counter prints it: marks, no colour names
+    want = first if first in (u.label, u.steps[0], face) else f"{u.label} / {face}"
     acc.check_value(f"{uid}.id", first, want, "the unit's label and printed strength in the data", how="data")
     if text.strip() != first:
         acc.skip(
