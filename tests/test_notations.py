@@ -358,6 +358,12 @@ CLAIMS = """
     summary: "The Red tanks print a red 7 and a 6."
     given: {unit: red-4, step: 0}
     states: {printed: "red:7-6"}
+  - id: printed-slowest
+    rule: "T7"
+    kind: claim
+    summary: "The Ferry Guard and the 4th Tanks move together at the Ferry Guard's 4."
+    given: {units: [red-1, blue-4]}
+    states: {ma: 4}
   - id: printed-misread
     rule: "T5"
     kind: claim
@@ -386,6 +392,7 @@ def test_printed_claims_checked_against_the_unit() -> None:
     assert status[("printed-fg-reduced", "printed")] == "data"
     assert status[("printed-tank-red", "printed")] == "data"
     assert status[("printed-misread", "printed")] == "mismatch"
+    assert status[("printed-slowest", "ma")] == "engine"  # the smaller printed movement of the two
     assert len(findings) == 1
     f = findings[0]
     assert f.ref == "printed-misread"
