@@ -828,8 +828,8 @@ def _draw_runs(
             c.rect(x0 - pad, y - size * 0.8, w + 2 * pad, size * 0.92, fill=chip, stroke=None, width=0)
         draw_write_in_text(c, x0, y, text, font=font, size=size, anchor="start", fill=colour or face.ink, box=box)
         if under:
-            uy = y + size * 0.13
-            c.line(x0, uy, x0 + w, uy, stroke=face.ink, width=max(0.5, size * 0.09))
+            uy = y + size * 0.06
+            c.line(x0, uy, x0 + w, uy, stroke=face.ink, width=max(0.4, size * 0.07))
         x0 += w
 
 
