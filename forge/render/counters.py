@@ -12,6 +12,9 @@ palette.
 Colours come from :class:`forge.render.style.Palette`, as on the map and the cards: with ``--greyscale`` the
 formations of a side get greys far enough apart to tell at a glance, or a marked symbol box where greys run out.
 A number the rules do not give (``?`` in the data) prints as an empty write-in box, sized for a pencilled digit.
+A unit's face prints as its game's notation writes it (:class:`forge.notation.Strength`: ``8-4``, ``[6]``, ``(4)``);
+a value printed in a colour of its own (``red:8``) is drawn in it, on a chip where the counter's colour would hide
+it, and underlined in the ink in greyscale.
 """
 
 from __future__ import annotations
