@@ -15,7 +15,7 @@ from . import units as _units
 from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
-from .notation import DiffColumn, OddsColumn, Strength
+from .notation import STRENGTH_EXAMPLES, STRENGTH_FORMS, DiffColumn, OddsColumn, Strength
 
 HEX_KEYS = {
     "hex",
@@ -311,12 +311,10 @@ class _Checker:
             if u.group is not None and u.side in self.sides:
                 self.group((*path, "group"), u.group, u.side)
             for j, s in enumerate(u.steps):
-                st = Strength.parse(s)
-                if st.form != fmt.value:
-                    self.err(
-                        (*path, "steps", j),
-                        f"strength {s!r} is written as {st.form!r} but this game prints strengths as {fmt.value!r}",
-                    )
+                try:
+                    Strength.parse(s, fmt.value)
+                except ValueError as e:
+                    self.err((*path, "steps", j), _notation_problem(s, fmt.value, e))
             if u.setup is not None:
                 self.hex((*path, "setup"), u.setup)
             if u.entry is not None:
@@ -707,6 +705,20 @@ class _Checker:
                         self.name(p, str(value), columns, "CRT column")
                     elif key == "table":
                         self.name(p, str(value), self.table_ids, "table id")
+
+
+def _notation_problem(text: str, form: str, error: ValueError) -> str:
+    """Why a step's face ``text`` is not in the game's notation ``form``: the notations its shape fits, or what
+    is wrong with it; with an example of the game's notation."""
+    try:
+        count = len(Strength.parse(text).figures)
+    except ValueError:
+        return f"{error}; game.strength_format is {form!r}"
+    shapes = " or ".join(repr(f) for f, roles in STRENGTH_FORMS.items() if len(roles) == count)
+    return (
+        f"strength {text!r} is written as {shapes} but this game prints strengths as {form!r} (game.strength_format; "
+        f"expected {STRENGTH_EXAMPLES[form]})"
+    )
 
 
 def grid_fits(gw: float, gh: float, sw: float, sh: float) -> bool:

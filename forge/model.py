@@ -10,7 +10,16 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from . import units as _units
 from .hexgrid import Grid, GridKind, LabelScheme, Orientation, Parity
@@ -120,6 +129,8 @@ class StrengthFormat(StrEnum):
     """One combat strength (Hell's Gate; ``[n]`` marks a tank strength multiplied when attacking)."""
     ATTACK_DEFENSE = "attack-defense"
     ATTACK_DEFENSE_MOVEMENT = "attack-defense-movement"
+    STRENGTH_MOVEMENT = "strength-movement"
+    """One combat strength, then the movement allowance (``8-4``): the classic intro games' counters."""
 
 
 class Side(Base):
@@ -457,6 +468,12 @@ class Pool(Base):
     rule: RuleRef | None = None
 
 
+def _strength_text(s: str) -> str:
+    """A step's face in some notation (forge check then holds it to the game's, :meth:`_Checker.check_units`)."""
+    Strength.parse(s)
+    return s
+
+
 class Unit(Base):
     id: Id
     side: Id
@@ -466,8 +483,9 @@ class Unit(Base):
     """What the counter prints as its id: ``29``, ``3 SS``."""
     type: UnitType
     size: UnitSize | None = None
-    steps: list[str] = Field(min_length=1)
-    """Strength on each step, full first, in the game's strength notation (``[2]``, ``3``, ``4-3-7``)."""
+    steps: list[Annotated[str, AfterValidator(_strength_text)]] = Field(min_length=1)
+    """What each step's face prints, full first, in the game's strength notation (``[2]``, ``3``, ``4-3-7``,
+    ``8-4``; ``(4)``, ``red:8`` marks; :class:`forge.notation.Strength`)."""
     counters: list[tuple[int, int | None]] | None = None
     """Which steps each physical counter shows, front and back (0-based step index; None for a blank back).
     Default: one counter with steps 0 and 1 (a one-step unit's back is blank).  Multi-step divisions with
@@ -489,13 +507,8 @@ class Unit(Base):
     ahead on the turn track); None: it does not come back by itself."""
     reconstructed: bool = False
     note: str | None = None
-
-    @field_validator("steps")
-    @classmethod
-    def _steps(cls, v: list[str]) -> list[str]:
-        for s in v:
-            Strength.parse(s)
-        return v
+    _form: str | None = PrivateAttr(default=None)
+    # The game's strength notation, set by Game: "8-4" is attack-defence in one game, strength-movement in another.
 
     @model_validator(mode="after")
     def _placement(self) -> Unit:
@@ -518,7 +531,9 @@ class Unit(Base):
         return self
 
     def strengths(self) -> list[Strength]:
-        return [Strength.parse(s) for s in self.steps]
+        """Each step's face read in its game's notation (``game.strength_format``; by its shape for a unit made
+        outside a game)."""
+        return [Strength.parse(s, self._form) for s in self.steps]
 
     def counter_faces(self) -> list[tuple[int, int | None]]:
         if self.counters is not None:
@@ -1630,6 +1645,14 @@ class Game(Base):
     rules: Annotated[Rules, BeforeValidator(lambda v: {} if v is None else v)] = Rules()
     """The rules kit's data (movement, zones of control, stacking, limits, supply, retreat)."""
     examples: list[Example] = []
+
+    @model_validator(mode="after")
+    def _notation(self) -> Game:
+        # Units read their steps in this game's notation; a step that does not fit it is refused, located, by
+        # forge check (check_units), so that nothing is raised here.
+        for u in self.units:
+            u._form = self.game.strength_format.value
+        return self
 
     # Convenience views; the data stays as loaded.
     def side(self, side_id: str) -> Side:

@@ -13,14 +13,16 @@ import forge.errors
 import forge.hexgrid
 import forge.notation
 import forge.units
-from forge.notation import DiffColumn, OddsColumn, Strength, fraction
+from forge.notation import DiffColumn, Figure, OddsColumn, Strength, fraction
 from forge.units import length, size
 
 maybe = st.one_of(st.none(), st.integers(0, 99))
 strengths = st.one_of(
-    st.builds(lambda v, b: Strength(v, v, None, b, "single"), maybe, st.booleans()),
-    st.builds(lambda a, d: Strength(a, d, None, False, "attack-defense"), maybe, maybe),
-    st.builds(lambda a, d, m: Strength(a, d, m, False, "attack-defense-movement"), maybe, maybe, maybe),
+    st.builds(lambda v, b: Strength((Figure(v, "[" if b else ""),), "single"), maybe, st.booleans()),
+    st.builds(lambda a, d: Strength((Figure(a), Figure(d)), "attack-defense"), maybe, maybe),
+    st.builds(
+        lambda a, d, m: Strength((Figure(a), Figure(d), Figure(m)), "attack-defense-movement"), maybe, maybe, maybe
+    ),
 )
 
 

@@ -12,6 +12,9 @@ palette.
 Colours come from :class:`forge.render.style.Palette`, as on the map and the cards: with ``--greyscale`` the
 formations of a side get greys far enough apart to tell at a glance, or a marked symbol box where greys run out.
 A number the rules do not give (``?`` in the data) prints as an empty write-in box, sized for a pencilled digit.
+A unit's face prints as its game's notation writes it (:class:`forge.notation.Strength`: ``8-4``, ``[6]``, ``(4)``);
+a value printed in a colour of its own (``red:8``) is drawn in it, on a chip where the counter's colour would hide
+it, and underlined in the ink in greyscale.
 """
 
 from __future__ import annotations
@@ -209,6 +212,11 @@ class Face:
     unit_type: UnitType | None = None
     size: UnitSize | None = None
     strength: str | None = None
+    """The printed values as the book prints them, without colours (``[6]-4``; ``?`` for a write-in box)."""
+    strength_runs: tuple[tuple[str, str | None, bool], ...] = ()
+    """Where some value is printed in a colour of its own: ``strength`` in runs of (text, colour or None for the
+    ink, underlined); empty when all of it is in the ink.  Greyscale prints a coloured value in the ink, underlined,
+    so that it still stands apart."""
     steps: int = 1
     """Steps of the unit (a face with ``step > 0`` shows the step track)."""
     step: int = 0
@@ -280,8 +288,11 @@ def _marker_colours(game: Game, marker: Marker, palette: Palette) -> tuple[str, 
     return bg, readable_ink(bg, "#000000"), False
 
 
-def _strength_text(step: str) -> str:
-    return str(Strength.parse(step))
+def _strength_runs(st: Strength, greyscale: bool) -> tuple[tuple[str, str | None, bool], ...]:
+    """``st``'s runs of one colour for a face (:attr:`Face.strength_runs`): empty when all of it is in the ink."""
+    if not st.coloured:
+        return ()
+    return tuple((text, None if greyscale else colour, greyscale and colour is not None) for text, colour in st.runs())
 
 
 def _make_unit_face(
@@ -295,7 +306,9 @@ def _make_unit_face(
     set_code: str | None,
     origin: Where = (),
     marking: int = 0,
+    greyscale: bool = False,
 ) -> Face:
+    st = unit.strengths()[step]
     placed = step == 0  # setup hex and entry turn go on the full-strength face only
     return Face(
         kind="unit",
@@ -304,7 +317,8 @@ def _make_unit_face(
         label=unit.label,
         unit_type=unit.type,
         size=unit.size,
-        strength=_strength_text(unit.steps[step]),
+        strength=st.plain(),
+        strength_runs=_strength_runs(st, greyscale),
         steps=len(unit.steps),
         step=step,
         setup=unit.setup if placed else None,
@@ -334,7 +348,16 @@ def _unit_pieces(game: Game, unit: Unit, palette: Palette, set_code: str | None)
         for k, (front_step, back_step) in enumerate(unit.counter_faces()):
             sub = k > 0
             front = _make_unit_face(
-                unit, front_step, bg=bg, ink=ink, frame=frame, sub=sub, set_code=None, origin=origin, marking=marking
+                unit,
+                front_step,
+                bg=bg,
+                ink=ink,
+                frame=frame,
+                sub=sub,
+                set_code=None,
+                origin=origin,
+                marking=marking,
+                greyscale=palette.greyscale,
             )
             if back_step is None:
                 back = Face(
@@ -357,6 +380,7 @@ def _unit_pieces(game: Game, unit: Unit, palette: Palette, set_code: str | None)
                     set_code=set_code,
                     origin=origin,
                     marking=marking,
+                    greyscale=palette.greyscale,
                 )
             suffix = f"@{copy + 1}" if unit.copies > 1 else ""
             out.append(Piece(f"{unit.id}#{k}{suffix}", front, back))
@@ -767,9 +791,49 @@ def _unit_face(c: DrawCanvas, face: Face, s: float, t: CounterLayout) -> None:
                 where=(*face.origin, "steps", face.step),
                 what="counter strength",
             )
-            draw_write_in_text(
-                c, st.px(s), st.py(s), shown, font=font, size=fs, anchor=st.anchor, fill=ink, box=t.write_in
-            )
+            if face.strength_runs and shown == stand_in(face.strength):
+                _draw_runs(c, face, st.px(s), st.py(s), font=font, size=fs, anchor=st.anchor, box=t.write_in)
+            else:
+                draw_write_in_text(
+                    c, st.px(s), st.py(s), shown, font=font, size=fs, anchor=st.anchor, fill=ink, box=t.write_in
+                )
+
+
+def _backing(colour: str | None, background: str) -> str | None:
+    """The chip a value printed in ``colour`` needs on ``background`` to be read (white, or black for a light
+    colour), or None when the colour stands out on its own: apart in lightness or in hue.
+
+    >>> _backing("#c8102e", "#c8102e"), _backing("#c8102e", "#efe6c8"), _backing("#c8102e", "#2f5d9e")
+    ('#ffffff', None, None)
+    """
+    if colour is None:
+        return None
+    a, b = HexColor(colour), HexColor(background)
+    apart = ((a.red - b.red) ** 2 + (a.green - b.green) ** 2 + (a.blue - b.blue) ** 2) ** 0.5
+    if apart >= 0.55 or abs(_luma(colour) - _luma(background)) >= 0.42:
+        return None
+    return "#ffffff" if _luma(colour) < 0.5 else "#000000"
+
+
+def _draw_runs(
+    c: DrawCanvas, face: Face, x: float, y: float, *, font: str, size: float, anchor: Anchor, box: WriteIn
+) -> None:
+    """``face``'s strength in its runs of colour (:attr:`Face.strength_runs`), placed as the whole text would be;
+    an underlined run (a coloured value in greyscale) is underlined in the ink."""
+    runs = [(stand_in(text), colour, under) for text, colour, under in face.strength_runs]
+    total = sum(text_width(text, size, font) for text, _, _ in runs)
+    x0 = x - (total / 2 if anchor == "middle" else total if anchor == "end" else 0.0)
+    for text, colour, under in runs:
+        w = text_width(text, size, font)
+        chip = _backing(colour, face.background)
+        if chip is not None:  # a value in (nearly) the counter's own colour would vanish: print it on a chip
+            pad = size * 0.08
+            c.rect(x0 - pad, y - size * 0.8, w + 2 * pad, size * 0.92, fill=chip, stroke=None, width=0)
+        draw_write_in_text(c, x0, y, text, font=font, size=size, anchor="start", fill=colour or face.ink, box=box)
+        if under:
+            uy = y + size * 0.06
+            c.line(x0, uy, x0 + w, uy, stroke=face.ink, width=max(0.4, size * 0.07))
+        x0 += w
 
 
 # ------------------------------------------------------------------------------------------------ sheets

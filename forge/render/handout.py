@@ -30,7 +30,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
@@ -328,8 +328,23 @@ def _grouped(
     return rows, cmds
 
 
+def _steps_markup(u: Unit) -> str:
+    """The unit's faces as the counters print them, a coloured value in its colour."""
+    sts = u.strengths()
+    if not any(s.coloured for s in sts):
+        return esc(" / ".join(u.steps))
+    return " / ".join(
+        "".join(esc(t) if c is None else f'<font color="{c}">{esc(t)}</font>' for t, c in s.runs()) for s in sts
+    )
+
+
+def _write_in(u: Unit, step: int, st: Styles) -> WriteIn:
+    s = u.strengths()[step]
+    return WriteIn(u.steps[step], st, runs=s.runs() if s.coloured else ())
+
+
 def _unit_row(u: Unit, game: Game | None = None) -> list[Any]:
-    steps = " / ".join(u.steps)
+    steps = _steps_markup(u)
     counters = f" ({len(u.counter_faces())} counters)" if len(u.counter_faces()) > 1 else ""
     copies = f" x{u.copies}" if u.copies > 1 else ""
     return [
@@ -337,7 +352,7 @@ def _unit_row(u: Unit, game: Game | None = None) -> list[Any]:
         esc(u.name),
         esc(u.type.value),
         esc(u.size.value if u.size else ""),
-        esc(steps + counters),
+        steps + esc(counters),
         esc(_placement(u, game)),
     ]
 
@@ -354,7 +369,8 @@ def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Flowable]:
     units = [u for u in game.units if u.side == side_id]
     out: list[Flowable] = []
     if units:
-        head = ["Counter", "Unit", "Type", "Size", "Strength by step", "Placement"]
+        values = "Strength-movement" if game.game.strength_format.value == "strength-movement" else "Strength"
+        head = ["Counter", "Unit", "Type", "Size", f"{values} by step", "Placement"]
         rows, cmds = _grouped(st, units, functools.partial(_unit_row, game=game), len(head))
         out += [heading(st, f"{side.name} units"), grid_table(st, head, rows, avail, flex=5, extra=cmds)]
         if any(UNKNOWN_MARK in s for u in units for s in u.steps):
@@ -377,12 +393,17 @@ class WriteIn(Flowable):
     """A printed strength with an empty box for each number the rules do not give (``[?]`` -> ``[ ]``,
     ``?-3-?`` -> ``[ ]-3-[ ]``): the box is where the value from the published counter sheet is written."""
 
-    def __init__(self, text: str, st: Styles, size: float | None = None) -> None:
+    def __init__(
+        self, text: str, st: Styles, size: float | None = None, runs: Sequence[tuple[str, str | None]] = ()
+    ) -> None:
+        """``runs``: ``text`` in runs of one colour (``#rrggbb``; None: the ink) where a value is printed in a
+        colour of its own (:meth:`forge.notation.Strength.runs`)."""
         super().__init__()
-        self.parts = text.split(UNKNOWN_MARK)
+        self.runs = [(t, c) for t, c in runs] or [(text, None)]
+        self.parts = [p for t, _ in self.runs for p in t.split(UNKNOWN_MARK)]
         self.st = st
         self.size = size or st.cell.fontSize + 0.5
-        self.boxes = len(self.parts) - 1
+        self.boxes = sum(t.count(UNKNOWN_MARK) for t, _ in self.runs)
         self.width = sum(text_width(t, self.size, FONT_BOLD) for t in self.parts) + self.boxes * (BOX + 4)
         self.height = BOX if self.boxes else self.size * 1.2
 
@@ -398,13 +419,19 @@ class WriteIn(Flowable):
         c.setFont(FONT_BOLD, self.size)
         x = 0.0
         base = (self.height - self.size * 0.7) / 2
-        for i, t in enumerate(self.parts):
-            if t:
-                c.drawString(x, base, t)
-                x += text_width(t, self.size, FONT_BOLD)
-            if i < self.boxes:
-                c.rect(x + 2, 0, BOX, BOX, stroke=1, fill=0)
-                x += BOX + 4
+        for r, (run, colour) in enumerate(self.runs):
+            if colour is not None:
+                c.setFillColor(HexColor(colour))
+            parts = run.split(UNKNOWN_MARK)
+            for i, t in enumerate(parts):
+                if t:
+                    c.drawString(x, base, t)
+                    x += text_width(t, self.size, FONT_BOLD)
+                if i < len(parts) - 1:
+                    c.rect(x + 2, 0, BOX, BOX, stroke=1, fill=0)
+                    x += BOX + 4
+            if colour is not None and r < len(self.runs) - 1:
+                c.setFillColor(ink)
 
 
 def _value_rows(game: Game, st: Styles, u: Unit) -> list[list[Any]]:
@@ -419,8 +446,8 @@ def _value_rows(game: Game, st: Styles, u: Unit) -> list[list[Any]]:
             [
                 f"<b>{esc(u.label)}</b>{esc(copies)}",
                 name,
-                WriteIn(u.steps[front], st),
-                WriteIn(u.steps[back], st) if back is not None else "(blank)",
+                _write_in(u, front, st),
+                _write_in(u, back, st) if back is not None else "(blank)",
                 esc(_placement(u, game)) if i == 0 else "",
                 WriteIn(UNKNOWN_MARK, st, size=st.cell.fontSize) if i == 0 else "",
             ]

@@ -17,7 +17,6 @@ from typing import Any
 from ..hexgrid import Grid
 from ..model import Game, PhaseActivity, Unit, UnitType, Unknown
 from ..model import Phase as SeqPhase
-from ..notation import Strength
 
 
 class UnknownStrengthError(ValueError):
@@ -405,7 +404,7 @@ def resolve_strengths(
     out: list[tuple[tuple[int, int], ...]] = []
     missing: dict[str, list[int]] = {}
     for u in game.units:
-        printed = [Strength.parse(s) for s in u.steps]
+        printed = u.strengths()  # in the game's notation: "8-4" is one strength and a movement allowance
         assumed = given.get(u.id)
         if assumed is not None and len(assumed) != len(printed):
             raise ValueError(f"{u.id} has {len(printed)} step(s) but {len(assumed)} strength(s) were given")

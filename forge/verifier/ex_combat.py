@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import model as m
 from ..hexgrid import Cell
-from ..notation import DiffColumn, OddsColumn, Strength, fraction
+from ..notation import DiffColumn, OddsColumn, fraction
 from ..rules import combat as cb
 from .core import Acc, Context, gap, handles, num, same, show
 from .sites import column_sites, crt_site, hex_sites
@@ -35,7 +35,7 @@ def _fighters(ctx: Context, ids: Sequence[str], role: str) -> tuple[list[cb.Figh
         u = ctx.units.get(str(uid))
         if u is None:
             raise ValueError(f"unknown unit {uid!r}")
-        st = Strength.parse(u.steps[0])
+        st = u.strengths()[0]
         value = st.attack if role == "attacker" else st.defense
         if value is None:
             unknown.append(uid)

@@ -4,7 +4,8 @@ listed counts checked against the encoded limits (``example-illegal`` when the b
 
 The ``given`` keys read here (docs/FORMAT.md, "Stacking and limits"): ``units`` with ``legal`` /
 ``<class>_units`` states; ``largest`` (states key -> ``{class, side, with}``); ``limits`` (states key -> limit id);
-``count_of`` (states key -> unit or marker ids); ``printed`` (a strength); ``special_rule``.
+``count_of`` (states key -> unit or marker ids); ``printed`` (a strength); ``unit`` (+ ``step``) with states
+``printed`` / ``attack`` / ``defense`` / ``movement`` (what that unit's counter face prints); ``special_rule``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import model as m
-from ..notation import Strength
+from ..notation import STRENGTH_FORMS, Strength
 from ..rules.kit import limits as lk
 from ..rules.kit import stacking as sk
 from .core import HANDLERS, Acc, Context, handles
@@ -132,11 +133,57 @@ def _count(ctx: Context, acc: Acc, ids: Sequence[Any]) -> int | None:
 
 
 # ============================================================ notation and components
+_FACE_WORDS = {"full": 0, "reduced": 1}
+
+
+def _face_step(u: m.Unit, step: Any) -> int:
+    """The step index an example's ``step`` names: a 0-based index, or ``full`` / ``reduced``."""
+    i = _FACE_WORDS.get(str(step), step) if isinstance(step, str) else step
+    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(u.steps):
+        raise KeyError(
+            f"step {step!r} is not a step of {u.id} (expected 0 to {len(u.steps) - 1}, 'full' or 'reduced')"
+        )
+    return i
+
+
+def _unit_face(ctx: Context, acc: Acc) -> None:
+    """``given: {unit, step}`` with states ``printed`` (the face as the counter prints it: ``10-4``; a colour
+    mark ``red:10-4`` is compared too) and ``attack`` / ``defense`` / ``movement`` (the values it carries): the
+    unit's data read in the game's notation."""
+    st = acc.ex.states
+    uid = str(acc.given("unit"))
+    u = ctx.units.get(uid)
+    if u is None:
+        raise KeyError(f"unit {uid!r} is not in the data")
+    step = _face_step(u, acc.given("step", 0))
+    acc.use(f"unit:{uid}")
+    form = ctx.game.game.strength_format.value
+    s = u.strengths()[step]
+    where = f"units.{uid}.steps[{step}] in the {form} notation"
+    if "printed" in st:
+        stated = str(st["printed"]).strip()
+        acc.check_value("printed", stated, str(s) if ":" in stated else s.plain(), where, how="data")
+    for key in ("attack", "defense", "movement"):
+        if key not in st:
+            continue
+        if key == "movement" and "movement" not in STRENGTH_FORMS[form]:
+            acc.skip(key, f"the {form} notation prints no movement allowance on the counter", "context")
+        else:
+            acc.check(key, getattr(s, key), where if getattr(s, key) is not None else f"{where}: not given", how="data")
+
+
 def ex_notation(ctx: Context, acc: Acc) -> None:
     st = acc.ex.states
-    if acc.has("printed") and {"attack", "defense", "movement"} & set(st):
-        s = Strength.parse(str(acc.given("printed")))
-        form_ok = s.form == ctx.game.game.strength_format.value or ctx.game.game.strength_format.value == "single"
+    if acc.has("unit") and {"printed", "attack", "defense", "movement"} & set(st):
+        _unit_face(ctx, acc)
+    elif acc.has("printed") and {"attack", "defense", "movement"} & set(st):
+        fmt = ctx.game.game.strength_format.value
+        text = str(acc.given("printed"))
+        try:
+            s, form_ok = Strength.parse(text, fmt), True
+        except ValueError:  # a single-strength game's book may still teach the genre's other notations
+            s = Strength.parse(text)
+            form_ok = fmt == "single"
         for key, v in (("attack", s.attack), ("defense", s.defense), ("movement", s.movement)):
             acc.check(key, v if form_ok else None, f"notation in game.strength_format {s.form}")
     if "ma" in st and acc.has("units") and isinstance(acc.ex.given["units"], list):
@@ -190,7 +237,8 @@ def _erratum(ctx: Context, acc: Acc, uid: str) -> None:
     text = str(acc.ex.states[uid])
     first = text.split(",")[0].split(" ")[0]
     acc.use(f"unit:{uid}")
-    want = first if first in (u.label, u.steps[0]) else f"{u.label} / {u.steps[0]}"
+    face = u.strengths()[0].plain()  # as the counter prints it: marks, no colour names
+    want = first if first in (u.label, u.steps[0], face) else f"{u.label} / {face}"
     acc.check_value(f"{uid}.id", first, want, "the unit's label and printed strength in the data", how="data")
     if text.strip() != first:
         acc.skip(

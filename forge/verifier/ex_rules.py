@@ -154,7 +154,7 @@ def _counter_faces(ctx: Context, acc: Acc) -> None:
             continue
         for u in units:
             acc.use(f"unit:{u.id}")
-        faces = {u.steps[0] if spec["face"] == "full" else u.steps[-1] for u in units if len(u.steps) > 1}
+        faces = {u.strengths()[0 if spec["face"] == "full" else -1].plain() for u in units if len(u.steps) > 1}
         if len(faces) != 1 or "?" in next(iter(faces)):
             acc.skip(str(key), f"the {spec['face']} face of the {kind} units is not known (not given)", "book")
             continue

@@ -22,7 +22,6 @@ from pypdf import PdfReader
 
 from .. import model as m
 from ..errors import Finding
-from ..notation import Strength
 
 if TYPE_CHECKING:
     from ..templates import Templates
@@ -416,12 +415,15 @@ def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
         elif "BACKS" in heading:
             backs += runs
 
-    def near(runs: list[str], label: str, value: str) -> str | None:
-        """ "" when the value follows the label; what follows it instead; None when the label is not printed."""
+    def near(runs: list[str], label: str, value: str, parts: int = 1) -> str | None:
+        """ "" when the value follows the label; what follows it instead; None when the label is not printed.
+        A value printed in ``parts`` runs of colour is looked for as that many runs in a row."""
         at = [i for i, r in enumerate(runs) if r == label]
         if not at:
             return None
         if any(value in runs[i + 1 : i + 1 + 4] for i in at):
+            return ""
+        if parts > 1 and any(value == "".join(runs[j : j + parts]) for i in at for j in range(i + 1, i + 1 + 4)):
             return ""
         return " ".join(runs[at[0] + 1 : at[0] + 1 + 3]) or "-"
 
@@ -430,10 +432,11 @@ def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
             if step >= len(u.steps) or "?" in u.steps[step]:
                 continue
             try:
-                printed = str(Strength.parse(u.steps[step]))
+                values = u.strengths()[step]
+                printed, parts = values.plain(), len(values.runs())
             except ValueError:
-                printed = u.steps[step]
-            hit = near(runs, u.label, printed)
+                printed, parts = u.steps[step], 1
+            hit = near(runs, u.label, printed, parts)
             if hit is None:
                 chk.missing(None, f"the {face} of {u.name} ({u.label})", f"units.{u.id}")
             elif hit:

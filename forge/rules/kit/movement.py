@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from ... import model as m
 from ...hexgrid import Cell, Grid, Hexside
-from ...notation import Strength, fraction
+from ...notation import fraction
 from . import infiltration as kinf
 from . import zoc as kzoc
 
@@ -92,7 +92,7 @@ def mover(game: m.Game, unit: m.Unit | None = None, *, unit_type: str | None = N
     if unit is not None:
         unit_type = str(unit.type)
         ma: Fraction | None = None
-        s = Strength.parse(unit.steps[min(step, len(unit.steps) - 1)])
+        s = unit.strengths()[min(step, len(unit.steps) - 1)]
         if s.movement is not None:
             ma = Fraction(s.movement)
         return Mover(mobility_of(game, unit_type), unit_type, unit.side, ma)
