@@ -16,6 +16,7 @@ from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
 from .notation import DiffColumn, OddsColumn, Strength
+from .verifier.keys import refusal
 
 HEX_KEYS = {
     "hex",
@@ -584,6 +585,9 @@ class _Checker:
                         "independent statement of the fact; a fact stated once is not listed here)",
                     )
             for part in ("given", "states"):
+                for key in getattr(ex, part):
+                    if (why := refusal(self.game, ex, part, str(key))) is not None:
+                        self.err((*path, part, key), why, key=True)
                 for sub, key, value in _walk(getattr(ex, part)):
                     p = (*path, part, *sub)
                     if key in HEX_KEYS:
