@@ -11,6 +11,7 @@ is not declared here, so that a key a handler starts to read is declared with it
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -138,6 +139,7 @@ accepted silently."""
 
 STATES: dict[m.ExampleKind, frozenset[str]] = {
     K.CLAIM: _words("""
+        bombardment_value
         <side> activated advance_to advancing allotments applies_turns attack attack_steps attacker
         attacker_steps automatic_hit_at automatic_hit_per base_mp becomes benefit bonus_mp bridge
         cavalry count counter_inches counters defender_extra defender_steps defense defense_alone
@@ -164,6 +166,7 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         dice hex magnitude turn
     """),
     K.MOVEMENT: _words("""
+        <side>
         advance_to advancing base_mp bonus_mp bridge crossing_cost_cavalry die_modifier enemy_hex
         enter_extra_mp exit_cost_each exit_extra_mp extra_mf extra_mp frost_or_town_cost ground hex
         if_attacking if_not infantry_second_hex_legal kg_cost ma max_difficult max_hexes_cavalry
@@ -176,6 +179,7 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         printed_as quotient ratio raw shifts to turn
     """),
     K.PROBABILITY: _words("""
+        count
         base_column column early_on expected_hits hex loses_on_die on_primary probability results steps
         success_on turn
     """),
@@ -185,6 +189,7 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         voluntary
     """),
     K.SCALE: _words("""
+        count
         approximate cs_total dates days days_per_turn elite_bonus end ground_scale height_km hex
         km_per_hex last_turn men men_per_point miles_per_hex turn turns turns_max turns_min width_km
     """),
@@ -197,6 +202,7 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         hit_on_at_most multipliers remainder_rolled round_after_all rounding turn
     """),
     K.STRENGTH: _words("""
+        <side> counter_inches counters defense_alone defense_before_support map_inches max_markers mechanized min_lines non_mechanized remaining turns
         attack attack_before_support base_mp bombardment_value bonus_mp bridge defense die_modifier
         enter_extra_mp exception exit_cost_each exit_extra_mp extra_mf extra_mp frost_or_town_cost
         ground hex if_attacking if_not infantry_second_hex_legal kg_cost ma max_bonus mf move
@@ -215,6 +221,8 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
     """),
 }
 """Example kind -> the ``states`` keys its handlers recompute or give a reason for."""
+for _k in K:
+    STATES[_k] |= _words("arrives at city hex name place town")
 
 NAMING = (
     "data_fields",
@@ -308,8 +316,6 @@ def accepted(game: m.Game, ex: m.Example, part: str) -> set[str]:
 
 def refusal(game: m.Game, ex: m.Example, part: str, key: str) -> str | None:
     """Why ``key`` of ``part`` is refused (with the keys that would work), None when some handler reads it."""
-    from ..errors import suggest
-
     ok = accepted(game, ex, part)
     if key in ok:
         return None
@@ -317,9 +323,16 @@ def refusal(game: m.Game, ex: m.Example, part: str, key: str) -> str | None:
     shown = sorted(listed.get(ex.kind, frozenset()) | (UNMODELLED.get(ex.kind, frozenset()) if part == "given" else frozenset()))
     more = "" if part == "given" else ", or a key the example names itself (given.limits, data_fields, ...)"
     return (
-        f"{key!r} is not a {part} key any check of a {ex.kind.value} example reads{suggest(key, sorted(ok))} "
+        f"{key!r} is not a {part} key any check of a {ex.kind.value} example reads{_suggest(key, ok)} "
         f"(known: {', '.join(shown)}{more}; see docs/FORMAT.md, Examples and claims)"
     )
+
+
+def _suggest(key: str, choices: set[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest key; short keys (``mp``) differ by a letter in half their length,
+    so they are matched more loosely than :func:`forge.errors.suggest` does."""
+    close = difflib.get_close_matches(key, sorted(choices), n=1, cutoff=0.6 if len(key) > 3 else 0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def markdown_table() -> str:

@@ -1,0 +1,168 @@
+"""The claim vocabulary (forge/verifier/keys.py): every example kind's ``given``/``states`` keys are declared once,
+``forge check`` refuses any other key where it is written, the handlers read no undeclared key, and docs/FORMAT.md's
+table is the registry's."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forge import model as m
+from forge.errors import LoadError
+from forge.loader import load, loads
+from forge.verifier import crosscheck, examples, keys
+from forge.verifier.core import Context
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data"
+GAMES = sorted(DATA.glob("*.yaml"))
+
+
+def _edit(name: str, old: str, new: str) -> str:
+    text = (DATA / name).read_text("utf-8")
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def _refused(text: str) -> str:
+    with pytest.raises(LoadError) as e:
+        loads(text, "g.yaml")
+    return str(e.value)
+
+
+# ------------------------------------------------------------------------------------------- refusal, located
+def test_a_misspelt_states_key_is_refused_where_it_is_with_the_key_that_works() -> None:
+    text = _edit("hells_gate.yaml", "states: {rivers_crossed: 1, woods_entered: 1, legal: true}",
+                 "states: {rivers_crossd: 1, woods_entered: 1, legal: true}")
+    msg = _refused(text)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "rivers_crossd" in ln)
+    col = text.splitlines()[line - 1].index("rivers_crossd") + 1
+    assert f"g.yaml:{line}:{col}: examples[" in msg
+    assert "states.rivers_crossd: 'rivers_crossd' is not a states key any check of a movement example reads" in msg
+    assert "(did you mean 'rivers_crossed'?)" in msg
+    assert "woods_entered" in msg  # the keys that would work are listed
+
+
+def test_mp_for_ma_in_a_movement_example_suggests_ma() -> None:
+    text = _edit("hells_gate.yaml", "given: {unit: sov-5gtc, path: [B1, C1, C2], turn: 1, enemy_hexes: [B2, D2]}",
+                 "given: {unit: sov-5gtc, path: [B1, C1, C2], turn: 1, enemy_hexes: [B2, D2], mp: 6}")
+    msg = _refused(text)
+    assert "given.mp: 'mp' is not a given key any check of a movement example reads (did you mean 'ma'?)" in msg
+
+
+def test_forge_check_exits_2_with_one_line_per_bad_key(tmp_path: Path) -> None:
+    bad = tmp_path / "g.yaml"
+    bad.write_text(_edit("first_panzer_army.yaml", "given: {dice_sum: 1, dice_difference: 2}",
+                         "given: {dice_sums: 1, dice_difference: 2}"), "utf-8")
+    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2, r.stderr
+    assert "did you mean 'dice_sum'?" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_key_the_example_names_itself_is_accepted_and_only_there() -> None:
+    # ukraine's odds-limits names its states keys in data_fields: renaming one side only is refused
+    ok = _edit("ukraine_43.yaml", "states: {below_lowest_result: AR,", "states: {below_lowest_result: AR,")
+    loads(ok, "g.yaml")
+    msg = _refused(_edit("ukraine_43.yaml", "states: {below_lowest_result: AR,", "states: {below_lowest: AR,"))
+    assert "'below_lowest' is not a states key any check of a claim example reads" in msg
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_every_data_game_uses_only_declared_keys(path: Path) -> None:
+    game = load(path)  # would raise on a refused key
+    for ex in game.examples:
+        for part in ("given", "states"):
+            for key in getattr(ex, part):
+                assert keys.refusal(game, ex, part, str(key)) is None, (ex.id, part, key)
+
+
+# ------------------------------------------------------------------------------------ the registry is complete
+class _Reads(dict[str, Any]):
+    """A mapping that records the keys read from it by name."""
+
+    def __init__(self, data: dict[str, Any], seen: set[str]) -> None:
+        super().__init__(data)
+        self.seen = seen
+
+    def __getitem__(self, k: str) -> Any:
+        self.seen.add(k)
+        return super().__getitem__(k)
+
+    def get(self, k: str, default: Any = None) -> Any:
+        self.seen.add(k)
+        return super().get(k, default)
+
+    def __contains__(self, k: object) -> bool:
+        self.seen.add(str(k))
+        return super().__contains__(k)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_every_key_a_handler_reads_is_declared(path: Path) -> None:
+    """Run every check over the game's examples, recording the keys read by name: each is declared for its kind
+    (or named by the example itself), so a key a handler starts to read cannot be refused or go undocumented."""
+    game = load(path)
+    seen: dict[tuple[str, str], set[str]] = {}
+    for ex in game.examples:
+        for part in ("given", "states"):
+            s = seen.setdefault((ex.id, part), set())
+            object.__setattr__(ex, part, _Reads(dict(getattr(ex, part)), s))
+    ctx = Context(game)
+    examples.check_examples(ctx)
+    crosscheck.check_crosscheck(ctx)
+    for ex in game.examples:
+        for part in ("given", "states"):
+            ok = keys.accepted(game, ex, part)
+            undeclared = sorted(seen[(ex.id, part)] - ok)
+            assert not undeclared, f"{ex.id} ({ex.kind.value}): {part} keys read but not declared: {undeclared}"
+
+
+def _literals() -> dict[str, set[str]]:
+    """Keys the handlers name literally: ``acc.given("x")``/``acc.has("x")`` (given), ``acc.check("x", ...)``/
+    ``acc.skip("x", ...)`` (states)."""
+    out: dict[str, set[str]] = {"given": set(), "states": set()}
+    for f in sorted((ROOT / "forge" / "verifier").glob("*.py")):
+        for n in ast.walk(ast.parse(f.read_text("utf-8"))):
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.args):
+                continue
+            if ast.unparse(n.func.value) != "acc" or not isinstance(n.args[0], ast.Constant):
+                continue
+            if n.func.attr in ("given", "has"):
+                out["given"].add(str(n.args[0].value))
+            elif n.func.attr in ("check", "skip", "check_value"):
+                out["states"].add(str(n.args[0].value))
+    return out
+
+
+def test_every_literal_key_of_a_handler_is_declared_for_some_kind() -> None:
+    lit = _literals()
+    given = set().union(*keys.GIVEN.values(), *keys.UNMODELLED.values())
+    states = set().union(*keys.STATES.values(), *(frozenset(x) for x in keys._reasons().values()))
+    assert lit["given"] - given == set()
+    assert lit["states"] - states == set()
+
+
+def test_no_key_is_named_after_a_rule_number() -> None:
+    """A general vocabulary: no declared key embeds a rule number (``pool_sizes_15_1``, ``turn_1_dice``)."""
+    every = set().union(*keys.GIVEN.values(), *keys.UNMODELLED.values(), *keys.STATES.values())
+    assert [k for k in every if re.search(r"(_\d+){2}|^rule_|turn_\d", k)] == []
+
+
+def test_format_md_table_is_the_registry() -> None:
+    text = (ROOT / "docs" / "FORMAT.md").read_text("utf-8")
+    start = text.index("<!-- keys-table")
+    start = text.index("\n", start) + 1
+    end = text.index("<!-- /keys-table -->")
+    assert text[start:end] == keys.markdown_table(), "regenerate with forge.verifier.keys.markdown_table()"
+
+
+def test_every_kind_has_keys() -> None:
+    for k in m.ExampleKind:
+        assert keys.GIVEN[k] and keys.STATES[k], k
