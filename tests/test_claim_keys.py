@@ -166,3 +166,70 @@ def test_format_md_table_is_the_registry() -> None:
 def test_every_kind_has_keys() -> None:
     for k in m.ExampleKind:
         assert keys.GIVEN[k] and keys.STATES[k], k
+
+
+# ------------------------------------------------------------------------------------------------------ places
+VELKA = """\
+format: 1
+game:
+  id: tiny
+  title: Tiny
+  source: test
+  scale: {km_per_hex: 20, days_per_turn: 3}
+  sides:
+    - {id: red, name: Red, colour: "#c8102e"}
+    - {id: blue, name: Blue, colour: "#1f4e9c"}
+  first_side: red
+map:
+  grid: {kind: hex, orientation: pointy, parity: even, columns: 6, rows: 6, labels: letter-row}
+  sheet: 11x8.5in
+  hex_size: 1.2in
+  status: complete
+  default_terrain: clear
+  hexes:
+    D3: {name: Velka}
+terrain:
+  clear: {name: Clear, movement: {all: 1}}
+units:
+  - {id: r1, side: red, name: 1st Tank Corps, label: "1", type: armour, size: XXX, steps: ["2"], setup: A1}
+turns:
+  turns: [{number: 1}, {number: 2}]
+combat:
+  kind: odds
+  crt:
+    columns: ["1:1", "2:1"]
+    rows: ["1", "2", "3", "4", "5", "6"]
+    cell_format: hits-normal/all-out
+    cells: [["0/0", "0/1"], ["0/0", "0/1"], ["0/1", "1/2"], ["0/1", "1/2"], ["1/2", "1/2"], ["1/2", "2/3"]]
+examples:
+  - {id: e, rule: "1", kind: KIND, summary: a unit at a town, source_line: 7, EXAMPLE}
+"""
+
+SAYINGS = {
+    "hex stated": ("given: {unit: r1, at: PLACE}, states: {hex: HEX}", "example-mismatch"),
+    "hex given beside it": ("given: {unit: r1, at: PLACE, hex: HEX}", "place-name"),
+    "name with its hex": ('given: {unit: r1, at: "PLACE (HEX)"}', "place-name"),
+    "both stated": ("given: {unit: r1}, states: {town: PLACE, hex: HEX}", "example-mismatch"),
+    "a name with its hex, stated": ('given: {unit: r1}, states: {at: "PLACE (HEX)"}', "example-mismatch"),
+}
+
+
+def _velka(kind: str, saying: str, hex_: str) -> list[Any]:
+    from forge.verifier import severity, verify
+
+    text = VELKA.replace("KIND", kind).replace("EXAMPLE", saying.replace("PLACE", "Velka").replace("HEX", hex_))
+    return [f for f in verify(loads(text, "tiny.yaml")) if severity(f) != "info"]
+
+
+@pytest.mark.parametrize("kind", ["hex", "movement", "claim"])
+@pytest.mark.parametrize("way", sorted(SAYINGS))
+def test_a_place_and_its_hex_are_compared_with_the_map_however_said(kind: str, way: str) -> None:
+    """The map has Velka at D3: an example that puts it at E3 is one finding, located (its example, its key);
+    at D3 it is none."""
+    saying, finding = SAYINGS[way]
+    bad = _velka(kind, saying, "E3")
+    assert [f.kind for f in bad] == [finding], bad
+    f = bad[0]
+    assert "e" in (f.ref or "") and "D3" in f.message and "E3" in f.message
+    assert f.extra.get("key") in ("hex", "at", "town")
+    assert _velka(kind, saying, "D3") == []
