@@ -233,3 +233,56 @@ def test_a_place_and_its_hex_are_compared_with_the_map_however_said(kind: str, w
     assert "e" in (f.ref or "") and "D3" in f.message and "E3" in f.message
     assert f.extra.get("key") in ("hex", "at", "town")
     assert _velka(kind, saying, "D3") == []
+
+
+# ------------------------------------------------------------------------------- recomputed from the other fields
+TRACK = (
+    VELKA.replace(
+        "turns: [{number: 1}, {number: 2}]",
+        "turns: [{number: 1, replacements: {red: 2}}, {number: 2, replacements: {red: 1, blue: 3}}]",
+    )
+    .replace(
+        'steps: ["2"], setup: A1}',
+        'steps: ["2"], setup: A1, copies: 3}\n'
+        '  - {id: b1, side: blue, name: 2nd Rifle Corps, label: "2", type: infantry, size: XXX, steps: ["1"],'
+        " entry: {turn: 2, hex: D3}}\n"
+        "markers:\n  - {id: dis, name: Disrupted, front: D, count: 5}",
+    )
+    .replace("source_line: 7, EXAMPLE}", "EXAMPLE}")
+)
+
+
+def _claims(saying: str) -> dict[str, str]:
+    from forge.verifier import verify
+
+    f = verify(loads(TRACK.replace("KIND", "claim").replace("EXAMPLE", saying), "tiny.yaml"))
+    return {c.key: c.status for c in f.claims}
+
+
+@pytest.mark.parametrize(
+    ("saying", "good", "bad"),
+    [
+        ("given: {turn: 2, side: blue}, states: {replacements: N}", "3", "2"),
+        ("given: {turn: 1, side: blue}, states: {replacements: N}", "0", "1"),  # none that turn
+        ("given: {turn: 2}, states: {replacements: N}", "{red: 1, blue: 3}", "{red: 1, blue: 2}"),
+        ("given: {unit: b1}, states: {entry_turn: N}", "2", "1"),
+        ("given: {unit: b1}, states: {entry_hex: N}", "D3", "E3"),
+        ("given: {unit: b1}, states: {entry_hex: N}", "Velka", "Brody"),  # by the map's name for the hex
+        ("given: {unit: r1}, states: {entry_turn: N}", '"sets up (A1)"', "1"),  # on the map from the start
+        ("given: {count_of: {counters: {side: red}}}, states: {counters: N}", "3", "4"),  # units x copies
+        ("given: {count_of: {counters: {markers: all}}}, states: {counters: N}", "5", "6"),
+        ("given: {count_of: {counters: {type: infantry, markers: all}}}, states: {counters: N}", "6", "9"),
+    ],
+)
+def test_a_claim_recomputed_from_the_other_fields(saying: str, good: str, bad: str) -> None:
+    key = saying.split("states: {")[1].split(":")[0]
+    assert _claims(saying.replace("N", good))[key] == "data"
+    assert _claims(saying.replace("N", bad))[key] == "mismatch"
+
+
+def test_replacements_on_a_track_that_records_none_are_not_checked() -> None:
+    from forge.verifier import verify
+
+    text = VELKA.replace("KIND", "claim").replace("EXAMPLE", "given: {turn: 1}, states: {replacements: 2}")
+    f = verify(loads(text, "tiny.yaml"))
+    assert [(c.key, c.status) for c in f.claims] == [("replacements", "unchecked")]

@@ -113,7 +113,24 @@ def _exempt_claims(ctx: Context, acc: Acc) -> None:
         )
 
 
-def _count(ctx: Context, acc: Acc, ids: Sequence[Any]) -> int | None:
+def select_counters(game: m.Game, spec: dict[str, Any]) -> list[str]:
+    """The units (``side``, ``type``, ``size``: each unit matching every one given) and markers (``markers: all``,
+    or a ``side``'s) a ``count_of`` mapping selects."""
+    fields = {k: str(v) for k, v in spec.items() if k in ("side", "type", "size")}
+    unknown = set(spec) - {"side", "type", "size", "markers"}
+    if unknown or not spec:
+        raise KeyError(f"count_of selects by side, type, size or markers: all, not {sorted(unknown) or 'nothing'}")
+    out = []
+    if set(fields) - {"side"} or "markers" not in spec:
+        out = [u.id for u in game.units if all(str(getattr(u, k)) == v for k, v in fields.items())]
+    if spec.get("markers") == "all":
+        out += [mk.id for mk in game.markers if "side" not in fields or mk.side == fields["side"]]
+    return out
+
+
+def _count(ctx: Context, acc: Acc, ids: Sequence[Any] | dict[str, Any]) -> int | None:
+    if isinstance(ids, dict):
+        ids = select_counters(ctx.game, ids)
     markers = {mk.id: mk for mk in ctx.game.markers}
     n = 0
     for i in ids:

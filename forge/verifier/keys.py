@@ -139,6 +139,7 @@ accepted silently."""
 
 STATES: dict[m.ExampleKind, frozenset[str]] = {
     K.CLAIM: _words("""
+        replacements entry_turn entry_hex
         bombardment_value
         <side> activated advance_to advancing allotments applies_turns attack attack_steps attacker
         attacker_steps automatic_hit_at automatic_hit_per base_mp becomes benefit bonus_mp bridge
