@@ -286,3 +286,18 @@ def test_replacements_on_a_track_that_records_none_are_not_checked() -> None:
     text = VELKA.replace("KIND", "claim").replace("EXAMPLE", "given: {turn: 1}, states: {replacements: 2}")
     f = verify(loads(text, "tiny.yaml"))
     assert [(c.key, c.status) for c in f.claims] == [("replacements", "unchecked")]
+
+
+def test_the_phases_a_side_plays_are_counted_from_the_sequence() -> None:
+    seq = (
+        "sequence:\n  - {name: Weather}\n  - {name: Red Move, side: red}\n  - {name: Red Attack, side: red}\n"
+        "  - {name: Blue Reaction, side: blue}\n  - {name: Blue Move, side: blue}\nexamples:"
+    )
+    base = TRACK.replace("examples:", seq).replace("KIND", "claim")
+    from forge.verifier import verify
+
+    def status(n: int, side: str) -> str:
+        text = base.replace("EXAMPLE", f"given: {{side: {side}}}, states: {{phases: {n}}}")
+        return {c.key: c.status for c in verify(loads(text, "tiny.yaml")).claims}["phases"]
+
+    assert (status(2, "red"), status(2, "blue"), status(3, "red")) == ("data", "data", "mismatch")
