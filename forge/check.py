@@ -142,6 +142,7 @@ class _Checker:
         self.check_text()
         self.check_limits()
         self.check_examples()
+        self.check_inert()
         return self.problems
 
     def check_bounds(self) -> None:
@@ -558,6 +559,18 @@ class _Checker:
                 self.name(("victory", "points", i, "side"), item.side, self.sides, "side")
             for side in self.game.victory.handicap:
                 self.name(("victory", "handicap", side), side, self.sides, "side")
+
+    def check_inert(self) -> None:
+        """Fields the schema keeps (so that a file using them gets this message, not "unknown key") but that no
+        engine rule, renderer or check applies yet: accepting them would let a rule the game states go unplayed."""
+        mv = self.game.rules.movement
+        if mv is not None and mv.mobile_assault is not None and mv.mobile_assault.ignore_zoc_exit:
+            self.err(
+                ("rules", "movement", "mobile_assault", "ignore_zoc_exit"),
+                "no engine rule applies ignore_zoc_exit yet (a mobile assault's cost does not include leaving an "
+                "enemy zone, so there is nothing to waive); expected it left out: say the rule in the special rule's "
+                "summary, or a comment",
+            )
 
     def check_examples(self) -> None:
         seen: set[str] = set()

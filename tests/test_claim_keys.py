@@ -301,3 +301,16 @@ def test_the_phases_a_side_plays_are_counted_from_the_sequence() -> None:
         return {c.key: c.status for c in verify(loads(text, "tiny.yaml")).claims}["phases"]
 
     assert (status(2, "red"), status(2, "blue"), status(3, "red")) == ("data", "data", "mismatch")
+
+
+# ------------------------------------------------------------------------------------------- inert model fields
+def test_a_field_no_engine_rule_applies_is_refused_where_it_is_written() -> None:
+    text = _edit(
+        "ukraine_43.yaml",
+        'mobile_assault: {cost: 2, plus_terrain: true, road_rate: 1, rule: "13.1"}',
+        'mobile_assault: {cost: 2, plus_terrain: true, ignore_zoc_exit: true, road_rate: 1, rule: "13.1"}',
+    )
+    msg = _refused(text)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "ignore_zoc_exit" in ln)
+    assert f"g.yaml:{line}:" in msg
+    assert "rules.movement.mobile_assault.ignore_zoc_exit: no engine rule applies ignore_zoc_exit yet" in msg
