@@ -38,8 +38,11 @@ def _refused(text: str) -> str:
 
 # ------------------------------------------------------------------------------------------- refusal, located
 def test_a_misspelt_states_key_is_refused_where_it_is_with_the_key_that_works() -> None:
-    text = _edit("hells_gate.yaml", "states: {rivers_crossed: 1, woods_entered: 1, legal: true}",
-                 "states: {rivers_crossd: 1, woods_entered: 1, legal: true}")
+    text = _edit(
+        "hells_gate.yaml",
+        "states: {rivers_crossed: 1, woods_entered: 1, legal: true}",
+        "states: {rivers_crossd: 1, woods_entered: 1, legal: true}",
+    )
     msg = _refused(text)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "rivers_crossd" in ln)
     col = text.splitlines()[line - 1].index("rivers_crossd") + 1
@@ -50,16 +53,25 @@ def test_a_misspelt_states_key_is_refused_where_it_is_with_the_key_that_works() 
 
 
 def test_mp_for_ma_in_a_movement_example_suggests_ma() -> None:
-    text = _edit("hells_gate.yaml", "given: {unit: sov-5gtc, path: [B1, C1, C2], turn: 1, enemy_hexes: [B2, D2]}",
-                 "given: {unit: sov-5gtc, path: [B1, C1, C2], turn: 1, enemy_hexes: [B2, D2], mp: 6}")
+    text = _edit(
+        "hells_gate.yaml",
+        "given: {unit: sov-5gtc, path: [B1, C1, C2], turn: 1, enemy_hexes: [B2, D2]}",
+        "given: {unit: sov-5gtc, path: [B1, C1, C2], turn: 1, enemy_hexes: [B2, D2], mp: 6}",
+    )
     msg = _refused(text)
     assert "given.mp: 'mp' is not a given key any check of a movement example reads (did you mean 'ma'?)" in msg
 
 
 def test_forge_check_exits_2_with_one_line_per_bad_key(tmp_path: Path) -> None:
     bad = tmp_path / "g.yaml"
-    bad.write_text(_edit("first_panzer_army.yaml", "given: {dice_sum: 1, dice_difference: 2}",
-                         "given: {dice_sums: 1, dice_difference: 2}"), "utf-8")
+    bad.write_text(
+        _edit(
+            "first_panzer_army.yaml",
+            "given: {dice_sum: 1, dice_difference: 2}",
+            "given: {dice_sums: 1, dice_difference: 2}",
+        ),
+        "utf-8",
+    )
     r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2, r.stderr
     assert "did you mean 'dice_sum'?" in r.stderr
@@ -165,7 +177,8 @@ def test_format_md_table_is_the_registry() -> None:
 
 def test_every_kind_has_keys() -> None:
     for k in m.ExampleKind:
-        assert keys.GIVEN[k] and keys.STATES[k], k
+        assert keys.GIVEN[k], k
+        assert keys.STATES[k], k
 
 
 # ------------------------------------------------------------------------------------------------------ places
@@ -230,7 +243,9 @@ def test_a_place_and_its_hex_are_compared_with_the_map_however_said(kind: str, w
     bad = _velka(kind, saying, "E3")
     assert [f.kind for f in bad] == [finding], bad
     f = bad[0]
-    assert "e" in (f.ref or "") and "D3" in f.message and "E3" in f.message
+    assert "e" in (f.ref or "")
+    assert "D3" in f.message
+    assert "E3" in f.message
     assert f.extra.get("key") in ("hex", "at", "town")
     assert _velka(kind, saying, "D3") == []
 

@@ -197,9 +197,9 @@ def _named_hexes(ctx: Context, acc: Acc) -> None:
     pairs: list[tuple[str, str, str, Any]] = []  # (part, key, name, label)
     for part, d in (("given", g), ("states", st)):
         for key in NAME_KEYS:
-            if key in d and isinstance(d[key], str) and (mt := _NAMED_HEX.fullmatch(d[key].strip())):
-                if _canon(ctx, mt.group(2)) is not None and _canon(ctx, mt.group(1)) is None:
-                    pairs.append((part, key, mt.group(1), mt.group(2)))
+            mt = _NAMED_HEX.fullmatch(d[key].strip()) if key in d and isinstance(d[key], str) else None
+            if mt and _canon(ctx, mt.group(2)) is not None and _canon(ctx, mt.group(1)) is None:
+                pairs.append((part, key, mt.group(1), mt.group(2)))
     for part, d in (("given", g), ("states", st)):
         if "hex" not in d or (part == "states" and "hex" in g):
             continue

@@ -125,7 +125,7 @@ def _replacements(ctx: Context, acc: Acc) -> None:
         got = t.replacements.get(str(side), 0)
         where = f"turns.turns[{t.number}].replacements.{side}"
     else:
-        got = {s: v for s, v in t.replacements.items()}
+        got = dict(t.replacements)
         where = f"turns.turns[{t.number}].replacements"
     if isinstance(got, m.Unknown) or (isinstance(got, dict) and any(isinstance(v, m.Unknown) for v in got.values())):
         acc.skip("replacements", f"{where} is unknown", "book")
@@ -161,5 +161,9 @@ def _entry(ctx: Context, acc: Acc) -> None:
         named = place_hexes(ctx, str(stated)) if _canon(ctx, stated) is None else set()
         acc.use(f"hex:{label}")
         got = stated if label in named else label
-        acc.check("entry_hex", got, f"units[{u.id}].entry.hex" + (f" ({show(stated)} on the map)" if named else ""),
-                  how="data")
+        acc.check(
+            "entry_hex",
+            got,
+            f"units[{u.id}].entry.hex" + (f" ({show(stated)} on the map)" if named else ""),
+            how="data",
+        )

@@ -124,7 +124,9 @@ for _k in K:
     GIVEN[_k] |= _words(_PLACES)
 
 UNMODELLED: dict[m.ExampleKind, frozenset[str]] = {
-    K.CLAIM: _words("attacking_force dice engineer figure_scale first_turn hexside initial line range shifts turns zone_hexes"),
+    K.CLAIM: _words(
+        "attacking_force dice engineer figure_scale first_turn hexside initial line range shifts turns zone_hexes"
+    ),
     K.COMBAT: _words("engineer"),
     K.MOVEMENT: _words("advanced assault_cost defender_hex first_result result road_hexes road_rate"),
     K.ODDS: _words("cas_markers"),
@@ -203,7 +205,8 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         hit_on_at_most multipliers remainder_rolled round_after_all rounding turn
     """),
     K.STRENGTH: _words("""
-        <side> counter_inches counters defense_alone defense_before_support map_inches max_markers mechanized min_lines non_mechanized remaining turns
+        <side> counter_inches counters defense_alone defense_before_support map_inches max_markers mechanized
+        min_lines non_mechanized remaining turns
         attack attack_before_support base_mp bombardment_value bonus_mp bridge defense die_modifier
         enter_extra_mp exception exit_cost_each exit_extra_mp extra_mf extra_mp frost_or_town_cost
         ground hex if_attacking if_not infantry_second_hex_legal kg_cost ma max_bonus mf move
@@ -321,7 +324,9 @@ def refusal(game: m.Game, ex: m.Example, part: str, key: str) -> str | None:
     if key in ok:
         return None
     listed = GIVEN if part == "given" else STATES
-    shown = sorted(listed.get(ex.kind, frozenset()) | (UNMODELLED.get(ex.kind, frozenset()) if part == "given" else frozenset()))
+    shown = sorted(
+        listed.get(ex.kind, frozenset()) | (UNMODELLED.get(ex.kind, frozenset()) if part == "given" else frozenset())
+    )
     more = "" if part == "given" else ", or a key the example names itself (given.limits, data_fields, ...)"
     return (
         f"{key!r} is not a {part} key any check of a {ex.kind.value} example reads{_suggest(key, ok)} "
