@@ -49,7 +49,8 @@ def test_a_misspelt_states_key_is_refused_where_it_is_with_the_key_that_works() 
     assert f"g.yaml:{line}:{col}: examples[" in msg
     assert "states.rivers_crossd: 'rivers_crossd' is not a states key any check of a movement example reads" in msg
     assert "(did you mean 'rivers_crossed'?)" in msg
-    assert "woods_entered" in msg  # the keys that would work are listed
+    assert "legal, " in msg  # the keys that would work are listed
+    assert "<terrain>_entered" in msg
 
 
 def test_mp_for_ma_in_a_movement_example_suggests_ma() -> None:
@@ -329,3 +330,11 @@ def test_a_field_no_engine_rule_applies_is_refused_where_it_is_written() -> None
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "ignore_zoc_exit" in ln)
     assert f"g.yaml:{line}:" in msg
     assert "rules.movement.mobile_assault.ignore_zoc_exit: no engine rule applies ignore_zoc_exit yet" in msg
+
+
+def test_a_key_made_of_a_terrain_id_is_accepted_for_any_terrain_of_the_game() -> None:
+    """``<terrain>_entered`` counts the hexes of any terrain of the game, not only the woods of one book."""
+    old = "states: {rivers_crossed: 1, woods_entered: 1, legal: true}"
+    loads(_edit("hells_gate.yaml", old, "states: {rivers_crossed: 1, clear_entered: 0, legal: true}"), "g.yaml")
+    msg = _refused(_edit("hells_gate.yaml", old, "states: {rivers_crossed: 1, swamp_entered: 0, legal: true}"))
+    assert "'swamp_entered' is not a states key any check of a movement example reads" in msg

@@ -147,8 +147,8 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         attacker_steps automatic_hit_at automatic_hit_per base_mp becomes benefit bonus_mp bridge
         cavalry count counter_inches counters defender_extra defender_steps defense defense_alone
         die_modifier difference_range end enemy_hex enter_extra_mp examples exit_cost_each exit_extra_mp
-        extra_defender_losses extra_mf extra_mp from_turn frost_or_town_cost ground halved handicap hex
-        hit_on_at_most if_attacking if_not ignore infantry_second_hex_legal kg_cost losses ma map_inches
+        extra_defender_losses extra_mf extra_mp from_turn free_crossing_cost ground halved handicap hex
+        hit_on_at_most if_attacking if_not ignore infantry_second_hex_legal losses ma map_inches
         max_attackers_per_hexside max_attackers_per_square max_attacks_per_turn max_defenders
         max_markers max_per_side mechanized mf min_lines min_per_side move movement mp_inside_range
         multipliers must_retreat non_mechanized other_units pages phases player_turns remainder_rolled
@@ -169,13 +169,14 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         dice hex magnitude turn
     """),
     K.MOVEMENT: _words("""
+        <terrain>_entered max_hexes_<who> crossing_cost_<who>
         <side>
-        advance_to advancing base_mp bonus_mp bridge crossing_cost_cavalry die_modifier enemy_hex
-        enter_extra_mp exit_cost_each exit_extra_mp extra_mf extra_mp frost_or_town_cost ground hex
-        if_attacking if_not infantry_second_hex_legal kg_cost ma max_difficult max_hexes_cavalry
-        max_hexes_other_non_mechanized max_rivers mechanized mf move mp_inside_range non_mechanized
+        advance_to advancing base_mp bonus_mp bridge die_modifier enemy_hex
+        enter_extra_mp exit_cost_each exit_extra_mp extra_mf extra_mp free_crossing_cost ground hex
+        if_attacking if_not infantry_second_hex_legal ma max_difficult
+        max_rivers mechanized mf move mp_inside_range non_mechanized
         other_units remaining_mp river_cost_paid rivers_crossed road road_rate_into_target
-        second_assault squares trail turn unit units weather woods_entered zoc_hexes
+        second_assault squares trail turn unit units weather zoc_hexes
     """),
     K.ODDS: _words("""
         advance_to advancing attack column defense differential enemy_hex hex odds partial_attack
@@ -208,8 +209,8 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         <side> counter_inches counters defense_alone defense_before_support map_inches max_markers mechanized
         min_lines non_mechanized remaining turns
         attack attack_before_support base_mp bombardment_value bonus_mp bridge defense die_modifier
-        enter_extra_mp exception exit_cost_each exit_extra_mp extra_mf extra_mp frost_or_town_cost
-        ground hex if_attacking if_not infantry_second_hex_legal kg_cost ma max_bonus mf move
+        enter_extra_mp exception exit_cost_each exit_extra_mp extra_mf extra_mp free_crossing_cost
+        ground hex if_attacking if_not infantry_second_hex_legal ma max_bonus mf move
         mp_inside_range other_units product remaining_mp river_cost_paid road road_rate_into_target
         second_assault squares total trail turn unit units values weather zoc_hexes
     """),
@@ -285,6 +286,14 @@ def named_states(game: m.Game, ex: m.Example) -> Iterator[tuple[str, str]]:
             yield k, "a cell, row or roll of the given table"
         elif ex.kind is K.CLAIM and ("game" in g or "ids" in g):
             yield k, "an illustration from another game, or how a printed ID reads"
+        elif ex.kind is K.MOVEMENT and (
+            (
+                k.endswith("_entered")
+                and {k.removesuffix("_entered"), k.removesuffix("_entered")[:-1]} & set(game.terrain)
+            )
+            or re.fullmatch(r"(max_hexes|crossing_cost)_\w+", k)
+        ):
+            yield k, "a terrain entered, or a crossing rule of a unit type or class"
         elif k.startswith("column_axis"):
             yield k, "a reading of the CRT's axes"
         elif ex.kind is K.CLAIM and k in units:
