@@ -16,7 +16,7 @@ from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
 from .notation import DiffColumn, OddsColumn, Strength
-from .verifier.keys import refusal
+from .claim_keys import refusal
 
 HEX_KEYS = {
     "hex",

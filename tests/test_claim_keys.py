@@ -1,4 +1,4 @@
-"""The claim vocabulary (forge/verifier/keys.py): every example kind's ``given``/``states`` keys are declared once,
+"""The claim vocabulary (forge/claim_keys.py): every example kind's ``given``/``states`` keys are declared once,
 ``forge check`` refuses any other key where it is written, the handlers read no undeclared key, and docs/FORMAT.md's
 table is the registry's."""
 
@@ -16,7 +16,8 @@ import pytest
 from forge import model as m
 from forge.errors import LoadError
 from forge.loader import load, loads
-from forge.verifier import crosscheck, examples, keys
+from forge import claim_keys as keys
+from forge.verifier import crosscheck, ex_movement, ex_zoc_groups, examples
 from forge.verifier.core import Context
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,9 +158,17 @@ def _literals() -> dict[str, set[str]]:
 def test_every_literal_key_of_a_handler_is_declared_for_some_kind() -> None:
     lit = _literals()
     given = set().union(*keys.GIVEN.values(), *keys.UNMODELLED.values())
-    states = set().union(*keys.STATES.values(), *(frozenset(x) for x in keys._reasons().values()))
+    states = set().union(*keys.STATES.values(), *keys.REASONS.values())
     assert lit["given"] - given == set()
     assert lit["states"] - states == set()
+
+
+def test_the_fixed_reasons_are_the_verifiers() -> None:
+    for k in m.ExampleKind:
+        want = set(ex_zoc_groups._WHY) | (
+            set(ex_movement._WHY) if k in (m.ExampleKind.MOVEMENT, m.ExampleKind.CLAIM) else set()
+        )
+        assert keys.REASONS[k] == want, k
 
 
 def test_no_key_is_named_after_a_rule_number() -> None:
@@ -173,7 +182,7 @@ def test_format_md_table_is_the_registry() -> None:
     start = text.index("<!-- keys-table")
     start = text.index("\n", start) + 1
     end = text.index("<!-- /keys-table -->")
-    assert text[start:end] == keys.markdown_table(), "regenerate with forge.verifier.keys.markdown_table()"
+    assert text[start:end] == keys.markdown_table(), "regenerate with forge.claim_keys.markdown_table()"
 
 
 def test_every_kind_has_keys() -> None:

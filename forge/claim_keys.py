@@ -3,24 +3,35 @@
 One registry, :data:`GIVEN` and :data:`STATES` (literal keys, and templates such as ``<side>_vp``), with the keys
 an example itself names (:func:`named_states`: the keys of a ``limits``/``data_fields``/... mapping, a table's rows,
 a unit id ...) and the inputs that are accepted only to be named when a value differs (:data:`UNMODELLED`).
-``forge check`` refuses any other key, at its line and column, with the keys that would work
-(:func:`forge.check._Checker.check_example_keys`); docs/FORMAT.md's table is :func:`markdown_table` (a test keeps
-them equal); tests/test_claim_keys.py runs every handler over the data games and fails when one reads a key that
+``forge check`` refuses any other key, at its line and column, with the keys that would work (:mod:`forge.check`,
+which imports nothing of the verifier); docs/FORMAT.md's table is :func:`markdown_table` (a test keeps them equal);
+tests/test_claim_keys.py runs every handler over the data games and fails when one reads a key that
 is not declared here, so that a key a handler starts to read is declared with it.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import difflib
 import re
 from collections.abc import Iterator
 from typing import Any
 
-from .. import model as m
+from . import model as m
 
 K = m.ExampleKind
 
-__all__ = ["GIVEN", "NAMING", "STATES", "UNMODELLED", "accepted", "markdown_table", "named_states", "refusal"]
+__all__ = [
+    "GIVEN",
+    "NAMING",
+    "REASONS",
+    "STATES",
+    "UNMODELLED",
+    "accepted",
+    "markdown_table",
+    "named_states",
+    "refusal",
+]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -259,9 +270,16 @@ def _templates(keys: frozenset[str], game: m.Game) -> set[str]:
 
 
 def _date(value: Any) -> bool:
-    from .ex_claims import _date as parse
-
-    return isinstance(value, str) and parse(value) is not None
+    """A stated date of the history (the forms :func:`forge.verifier.ex_claims._date` reads)."""
+    if not isinstance(value, str):
+        return False
+    for fmt in ("%d %b %Y", "%d %B %Y", "%Y-%m-%d"):
+        try:
+            _dt.datetime.strptime(value.strip(), fmt)
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 def named_states(game: m.Game, ex: m.Example) -> Iterator[tuple[str, str]]:
@@ -308,22 +326,24 @@ def named_states(game: m.Game, ex: m.Example) -> Iterator[tuple[str, str]]:
             yield k, "a cost in words (a share of the movement allowance)"
 
 
-def _reasons() -> dict[m.ExampleKind, frozenset[str]]:
-    """``states`` keys that a handler gives a fixed reason for (:data:`.ex_zoc_groups._WHY` for every kind,
-    :data:`.ex_movement._WHY` for movement and claim examples)."""
-    from . import ex_movement, ex_zoc_groups
-
-    out = {k: frozenset(ex_zoc_groups._WHY) for k in K}
-    for k in (K.MOVEMENT, K.CLAIM):
-        out[k] |= frozenset(ex_movement._WHY)
-    return out
+REASONS: dict[m.ExampleKind, frozenset[str]] = {
+    k: _words("""
+        fronts_met comparison eliminated_rebuild_steps combat_penalty row_without_engineer row_used troops_min
+        troops_max without_c1
+    """)
+    for k in K
+}
+"""``states`` keys a handler gives a fixed reason for when nothing recomputed them (:data:`.verifier.ex_zoc_groups._WHY`
+for every kind, :data:`.verifier.ex_movement._WHY` for movement and claim examples; a test keeps them equal)."""
+for _k in (K.MOVEMENT, K.CLAIM):
+    REASONS[_k] |= _words("to hexes exception legal disrupted_if_hexes_over total_mp diagram_mp_labels")
 
 
 def accepted(game: m.Game, ex: m.Example, part: str) -> set[str]:
     """Every key this example may use in ``part`` (``given`` or ``states``)."""
     if part == "given":
         return _templates(GIVEN.get(ex.kind, frozenset()) | UNMODELLED.get(ex.kind, frozenset()), game)
-    own = _templates(STATES.get(ex.kind, frozenset()) | _reasons()[ex.kind], game)
+    own = _templates(STATES.get(ex.kind, frozenset()) | REASONS[ex.kind], game)
     return own | {k for k, _ in named_states(game, ex)}
 
 
