@@ -16,7 +16,7 @@ from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
 from .notation import DiffColumn, OddsColumn, Strength
-from .claim_keys import refusal
+from .claim_keys import accepted, refusal
 
 HEX_KEYS = {
     "hex",
@@ -598,8 +598,9 @@ class _Checker:
                         "independent statement of the fact; a fact stated once is not listed here)",
                     )
             for part in ("given", "states"):
+                ok = accepted(self.game, ex, part)
                 for key in getattr(ex, part):
-                    if (why := refusal(self.game, ex, part, str(key))) is not None:
+                    if str(key) not in ok and (why := refusal(self.game, ex, part, str(key))) is not None:
                         self.err((*path, part, key), why, key=True)
                 for sub, key, value in _walk(getattr(ex, part)):
                     p = (*path, part, *sub)
