@@ -15,6 +15,7 @@ from . import units as _units
 from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
+from .claim_keys import accepted, refusal
 from .notation import STRENGTH_EXAMPLES, STRENGTH_FORMS, DiffColumn, OddsColumn, Strength
 
 HEX_KEYS = {
@@ -142,6 +143,7 @@ class _Checker:
         self.check_text()
         self.check_limits()
         self.check_examples()
+        self.check_inert()
         return self.problems
 
     def check_bounds(self) -> None:
@@ -639,6 +641,18 @@ class _Checker:
             for side in self.game.victory.handicap:
                 self.name(("victory", "handicap", side), side, self.sides, "side")
 
+    def check_inert(self) -> None:
+        """Fields the schema keeps (so that a file using them gets this message, not "unknown key") but that no
+        engine rule, renderer or check applies yet: accepting them would let a rule the game states go unplayed."""
+        mv = self.game.rules.movement
+        if mv is not None and mv.mobile_assault is not None and mv.mobile_assault.ignore_zoc_exit:
+            self.err(
+                ("rules", "movement", "mobile_assault", "ignore_zoc_exit"),
+                "no engine rule applies ignore_zoc_exit yet (a mobile assault's cost does not include leaving an "
+                "enemy zone, so there is nothing to waive); expected it left out: say the rule in the special rule's "
+                "summary, or a comment",
+            )
+
     def check_examples(self) -> None:
         seen: set[str] = set()
         columns = self.game.combat.crt.columns if self.game.combat.crt else []
@@ -683,6 +697,11 @@ class _Checker:
                         f"line {line} is the example's own source_line (expected the line of the book's second, "
                         "independent statement of the fact; a fact stated once is not listed here)",
                     )
+            for part in ("given", "states"):
+                ok = accepted(self.game, ex, part)
+                for key in getattr(ex, part):
+                    if str(key) not in ok and (why := refusal(self.game, ex, part, str(key))) is not None:
+                        self.err((*path, part, key), why, key=True)
             parts = [((*path, part), part, getattr(ex, part)) for part in ("given", "states")]
             parts += [
                 ((*path, "readings", j, part), part, getattr(r, part))

@@ -1226,6 +1226,8 @@ class MobileAssault(Base):
     """MPs on top of the target hex's terrain cost."""
     plus_terrain: bool = True
     ignore_zoc_exit: bool = False
+    """Not applied by any engine rule yet: ``forge check`` refuses ``true`` (a mobile assault's cost has no
+    zone-exit part to waive)."""
     road_rate: float | None = None
     """The rate a road into the target hex counts at (instead of its normal rate)."""
     rule: RuleRef | None = None

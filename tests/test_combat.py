@@ -621,7 +621,7 @@ def test_rule_field_paths() -> None:
         ("ukraine_43", "manstein-example", {"success_on"}),
         ("ukraine_43", "attrition-german-town", {"loses_on_die"}),
         ("ukraine_43", "heavy-casualties-roll", {"on_primary", "steps"}),
-        ("ukraine_43", "odds-limits", {"below_1_3", "above_5_1_column"}),
+        ("ukraine_43", "odds-limits", {"below_lowest_result", "above_highest_column"}),
         ("ukraine_43", "zhukov-first-attack", {"attacker_steps", "second_attack_allowed"}),
         ("ukraine_43", "zhukov-second-attack", {"attacker_steps"}),
         ("first_panzer_army", "auto-results", {"first_column", "last_column", "above", "below"}),

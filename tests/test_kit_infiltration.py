@@ -115,7 +115,7 @@ def test_unchecked_claims_carry_a_precise_reason() -> None:
     c = claims(seed("escape_from_hells_gate"))
     for key in (
         ("background-dates", "fronts_met"),
-        ("crt-orientation", "rule_7_3_column"),
+        ("crt-orientation", "column_axis_per_terrain_rule"),
         ("rebuild-limits", "eliminated_rebuild_steps"),
     ):
         status, why = c[key]

@@ -337,7 +337,7 @@ SEED_PASSES = [
     ("first_panzer_army", "storm-mf", "mf"),
     ("first_panzer_army", "kg-free-move", "mp_inside_range"),
     ("first_panzer_army", "river-optional", "extra_mf"),
-    ("first_panzer_army", "major-river-roll", "frost_or_town_cost"),
+    ("first_panzer_army", "major-river-roll", "free_crossing_cost"),
     ("ukraine_43", "marsh-cost", "mechanized"),
     ("ukraine_43", "marsh-cost", "non_mechanized"),
     ("ukraine_43", "interdicted-bridge", "extra_mp"),

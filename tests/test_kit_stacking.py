@@ -170,7 +170,7 @@ def test_first_panzer_army_step_limits() -> None:
         ("first_panzer_army", "kg-count", ["markers", "max_per_hex"]),
         ("first_panzer_army", "four-attacks", ["max_attacks_per_turn"]),
         ("first_panzer_army", "rifle-corps-delay-range", ["turns"]),
-        ("first_panzer_army", "cas-range", ["turn_1", "later"]),
+        ("first_panzer_army", "cas-range", ["sum_range", "difference_range"]),
         ("escape_from_hells_gate", "strength-reading", ["attack", "defense", "movement"]),
         ("escape_from_hells_gate", "support-limits", ["max_markers_per_side_per_combat"]),
         ("escape_from_hells_gate", "fifth-gta-cap", ["max_markers"]),

@@ -55,7 +55,7 @@ combat:
 examples:
   - {id: slip, rule: "13.8", kind: odds, summary: a slip, given: {attack: 26, defense: 7},
      states: {ratio: "27/7", column: "3:1+"}, source_line: 814}
-  - {id: words, rule: "2.2", kind: claim, summary: words, states: {frobs: 280, widgets: 2}}
+  - {id: words, rule: "2.2", kind: claim, summary: words, states: {min_lines: 280, remaining: 2}}
   - {id: hits, rule: "10.1", kind: combat, summary: a roll, given: {column: "2:1", die: 4}, states: {hits: 1}}
   - {id: shift, rule: "10.2", kind: shifts, summary: a shift, given: {base_column: "3:1+", shifts: [woods]},
      states: {net_shift: -2, column: "1:1"}}
@@ -165,15 +165,15 @@ def test_not_checked_in_the_tiny_game(tiny: Findings) -> None:
     text = render_findings(tiny, "text")
     md = render_findings(tiny, "markdown")
     # a value no handler explains counts against Hexforge ("not modelled"), never against the book
-    assert "  2.2      words.frobs: [not modelled] no engine rule recomputes this (claim example)" in text
-    assert "  2.2      words.widgets: [not modelled] no engine rule recomputes this (claim example)" in text
+    assert "  2.2      words.min_lines: [not modelled] no engine rule recomputes this (claim example)" in text
+    assert "  2.2      words.remaining: [not modelled] no engine rule recomputes this (claim example)" in text
     section = _section(md, "Not checked")
-    frobs = "- `words` · `frobs`: [not modelled] no engine rule recomputes this (claim example)\n"
+    frobs = "- `words` · `min_lines`: [not modelled] no engine rule recomputes this (claim example)\n"
     assert f"### Rule 2.2\n\n{frobs}" in section
     assert "`hits`" not in section  # recomputed (and agreeing), so not listed
     cov = _section(md, "Coverage")
     c = tiny.claims
-    assert len(c) == 7  # ratio, column, frobs, widgets, hits, net_shift, column
+    assert len(c) == 7  # ratio, column, min_lines, remaining, hits, net_shift, column
     assert "| `tiny` | 7 | 2 | 0 | 0 | 0 | 3 | 0 | 0 | 0 | 2 | 71.4% | 71.4% |" in cov
     assert "4 examples: 1 recomputed in full, 2 with a value that disagrees, 1 with a value not checked." in cov
 

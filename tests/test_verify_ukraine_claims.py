@@ -72,9 +72,9 @@ CASES = [
     ),
     (
         "railheads",
-        "on_map_august",
+        "in_scenario",
         "data",
-        ("states: {markers: 8, on_map_august: 6}", "states: {markers: 8, on_map_august: 5}"),
+        ("states: {markers: 8, in_scenario: 6}", "states: {markers: 8, in_scenario: 5}"),
         ("markers: {railhead: 6}", "markers: {railhead: 7}"),
     ),
     (

@@ -112,6 +112,9 @@ def check_places(ctx: Context, acc: Acc, *, how: str = "data") -> None:
     the name it states (hex -> name), and for a ``unit`` with a ``turn`` its arrival (``arrives``: the entry turn
     and hex) or its presence (``at``: not before it enters)."""
     g, st = acc.ex.given, acc.ex.states
+    if "unit" in g and any(k in g or k in st for k in NAME_KEYS):
+        acc.has("unit")  # the subject of the place claim, not an input the comparison depends on
+    _named_hexes(ctx, acc)
     # name -> hex
     for key in NAME_KEYS:
         if key not in g:
@@ -120,8 +123,8 @@ def check_places(ctx: Context, acc: Acc, *, how: str = "data") -> None:
         if "hex" not in st:
             continue
         value = str(g[key])
-        if _canon(ctx, value) is not None:
-            continue  # a label, not a name
+        if _canon(ctx, value) is not None or _NAMED_HEX.fullmatch(value.strip()):
+            continue  # a label, not a name; or a name with its hex (_named_hexes)
         found = place_hexes(ctx, value)
         acc.use(*(f"hex:{h}" for h in sorted(found)))
         stated = _canon(ctx, st["hex"])
@@ -182,11 +185,67 @@ def check_places(ctx: Context, acc: Acc, *, how: str = "data") -> None:
         )
 
 
+_NAMED_HEX = re.compile(r"(.*\S)\s*\(([^()]+)\)")
+"""A place key's value that names a place with its hex: ``Velka (E3)``."""
+
+
+def _named_hexes(ctx: Context, acc: Acc) -> None:
+    """Place claims the name -> hex and hex -> name directions do not cover, each compared with the map: a place key
+    whose value names the place with its hex (``at: "Velka (E3)"``, in ``given`` or ``states``), a place key with a
+    ``hex`` beside it in ``given``, and a place key with a ``hex`` beside it in ``states`` (no ``given`` hex)."""
+    g, st = acc.ex.given, acc.ex.states
+    pairs: list[tuple[str, str, str, Any]] = []  # (part, key, name, label)
+    for part, d in (("given", g), ("states", st)):
+        for key in NAME_KEYS:
+            mt = _NAMED_HEX.fullmatch(d[key].strip()) if key in d and isinstance(d[key], str) else None
+            if mt and _canon(ctx, mt.group(2)) is not None and _canon(ctx, mt.group(1)) is None:
+                pairs.append((part, key, mt.group(1), mt.group(2)))
+    for part, d in (("given", g), ("states", st)):
+        if "hex" not in d or (part == "states" and "hex" in g):
+            continue
+        for key in NAME_KEYS:
+            if key in d and not any(p == part and k == key for p, k, _, _ in pairs) and _canon(ctx, d[key]) is None:
+                pairs.append((part, key, str(d[key]), d["hex"]))
+    for part, key, name, label in pairs:
+        if part == "given":
+            acc.has(key)
+        found = place_hexes(ctx, name)
+        stated = _canon(ctx, label)
+        acc.use(*(f"hex:{h}" for h in sorted(found)))
+        if stated is None or not found:
+            if part == "states":
+                acc.skip(key, f"the map names no hex {name!r}" if not found else f"{label!r} is not a hex on the map")
+            continue
+        if part == "states" and "hex" in st and st.get(key) == name:  # a name and a hex side by side in states
+            acc.skip(key, "names the place whose stated hex is compared with the map", "context")
+            acc.check_value("hex", st["hex"], st["hex"] if stated in found else _one(found), "map.hexes by name")
+        elif part == "states":
+            computed = st[key] if stated in found else f"{name} ({_one(found)})"
+            acc.check_value(key, st[key], computed, "map.hexes by name")
+        elif stated not in found:
+            ctx.add(
+                "place-name",
+                acc.ex.rule,
+                f"examples[{acc.ex.id}].given puts {name} in {stated}, but the map names {', '.join(sorted(found))} "
+                f"{name}",
+                stated=stated,
+                computed=", ".join(sorted(found)),
+                ref=f"examples[{acc.ex.id}]",
+                place=name,
+                key=key,
+                source_line=acc.ex.source_line,
+            )
+
+
+def _one(found: set[str]) -> Any:
+    return sorted(found)[0] if len(found) == 1 else sorted(found)
+
+
 @handles(*(k for k in K if k is not K.HEX))
 def ex_places(ctx: Context, acc: Acc) -> None:
     """Place claims in examples of every kind but ``hex`` (whose handler, :func:`.ex_map.ex_hex`, does them)."""
     g = acc.ex.given
-    if any(k in g for k in NAME_KEYS) or ("hex" in g and any(k in acc.ex.states for k in NAME_KEYS)):
+    if any(k in g or k in acc.ex.states for k in NAME_KEYS):
         check_places(ctx, acc)
 
 

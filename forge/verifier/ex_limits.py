@@ -114,7 +114,24 @@ def _exempt_claims(ctx: Context, acc: Acc) -> None:
         )
 
 
-def _count(ctx: Context, acc: Acc, ids: Sequence[Any]) -> int | None:
+def select_counters(game: m.Game, spec: dict[str, Any]) -> list[str]:
+    """The units (``side``, ``type``, ``size``: each unit matching every one given) and markers (``markers: all``,
+    or a ``side``'s) a ``count_of`` mapping selects."""
+    fields = {k: str(v) for k, v in spec.items() if k in ("side", "type", "size")}
+    unknown = set(spec) - {"side", "type", "size", "markers"}
+    if unknown or not spec:
+        raise KeyError(f"count_of selects by side, type, size or markers: all, not {sorted(unknown) or 'nothing'}")
+    out = []
+    if set(fields) - {"side"} or "markers" not in spec:
+        out = [u.id for u in game.units if all(str(getattr(u, k)) == v for k, v in fields.items())]
+    if spec.get("markers") == "all":
+        out += [mk.id for mk in game.markers if "side" not in fields or mk.side == fields["side"]]
+    return out
+
+
+def _count(ctx: Context, acc: Acc, ids: Sequence[Any] | dict[str, Any]) -> int | None:
+    if isinstance(ids, dict):
+        ids = select_counters(ctx.game, ids)
     markers = {mk.id: mk for mk in ctx.game.markers}
     n = 0
     for i in ids:
@@ -258,26 +275,28 @@ def ex_claim_arithmetic(ctx: Context, acc: Acc) -> None:
         lo, hi = (int(x) for x in str(g["die"]).split("-"))
         rnd = math.ceil if g["rounding"] == "up" else math.floor
         acc.check("turns", sorted({rnd(Fraction(d, 2)) for d in range(lo, hi + 1)}), "half the die", how="arithmetic")
-    if acc.has("turn_1_dice") and "turn_1" in st:
-        n = int(g["turn_1_dice"])
-        acc.check("turn_1", f"{n}-{6 * n}", f"{n}d6", how="arithmetic")
-    if acc.has("later_dice_each") and "later" in st:
-        n = int(g["later_dice_each"])
+    if acc.has("dice_sum") and "sum_range" in st:
+        n = int(g["dice_sum"])
+        acc.check("sum_range", f"{n}-{6 * n}", f"{n}d6", how="arithmetic")
+    if acc.has("dice_difference") and "difference_range" in st:
+        n = int(g["dice_difference"])
         # the difference of two nd6 totals, ties rerolled: 1 .. 5n
-        acc.check("later", f"1-{6 * n - n}", f"difference of two {n}d6 totals, ties rerolled", how="arithmetic")
+        acc.check(
+            "difference_range", f"1-{6 * n - n}", f"difference of two {n}d6 totals, ties rerolled", how="arithmetic"
+        )
     if "remaining" in st and acc.has("cas_markers") and acc.has("used"):
         acc.check("remaining", int(g["cas_markers"]) - int(g["used"]), "markers less those used", how="arithmetic")
     if "bombardment_value" in st and acc.has("bombardment_support") and acc.has("counter_battery_support"):
         v = sum(int(x) for x in g["bombardment_support"]) - sum(int(x) for x in g["counter_battery_support"])
         acc.check("bombardment_value", max(v, 0), "bombardment minus counter-battery markers", how="arithmetic")
-    if "max_markers" in st and acc.has("active_units") and acc.has("pool_sizes_15_1") and acc.has("limits_per"):
+    if "max_markers" in st and acc.has("active_units") and acc.has("pool_sizes") and acc.has("limits_per"):
         lim = lk.find(ctx.game, str(g["limits_per"]))
         per = lk.value(lim) if lim else None
         if per is None:
             acc.skip("max_markers", "no per-unit limit in rules.limits")
         else:
             acc.use(f"path:rules.limits.{lim.id}")  # type: ignore[union-attr]
-            pools, active = dict(g["pool_sizes_15_1"]), dict(g["active_units"])
+            pools, active = dict(g["pool_sizes"]), dict(g["active_units"])
             got = {k: min(int(pools[k]), per * int(n)) for k, n in active.items()}
             acc.check("max_markers", got, "min(pool, active units x the per-unit limit)", how="engine")
 

@@ -399,7 +399,7 @@ def ex_movement_claims(ctx: Context, acc: Acc) -> None:
                 "rules.movement.crossing_rolls.die_modifier",
                 how="data",
             )
-        if "frost_or_town_cost" in st:
+        if "free_crossing_cost" in st:
             vals = {
                 _frac(mk.crossing_cost(game, f, c, {s}))
                 for f in roll.hexsides
@@ -413,7 +413,7 @@ def ex_movement_claims(ctx: Context, acc: Acc) -> None:
                 for t in roll.free_at
             }
             acc.check(
-                "frost_or_town_cost",
+                "free_crossing_cost",
                 vals.pop() if len(vals) == 1 else None,
                 "crossing cost in the free states and at the free features",
             )
@@ -450,7 +450,7 @@ def ex_movement_claims(ctx: Context, acc: Acc) -> None:
             )
 
     # --- free zones (KG) ------------------------------------------------------------------------------------
-    for key in ("mp_inside_range", "kg_cost"):
+    for key in ("mp_inside_range",):
         if key in st and mr is not None and mr.free_zones:
             acc.check(key, _free_zone_cost(ctx, _side_of(ctx, acc)), "two hexes moved inside a free zone")
     if "exception" in st and mr is not None and any(z.negated_by_ezoc for z in mr.free_zones):

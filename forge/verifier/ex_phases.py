@@ -43,3 +43,16 @@ def ex_phase_steps(ctx: Context, acc: Acc) -> None:
             raise KeyError(f"no phase of the sequence has a step {sid!r}")
         got = found.pop() if len(found) == 1 else sorted(found)
         acc.check(str(key), got, f"sequence: step {sid} comes at the {got}" if isinstance(got, str) else "", how="data")
+
+
+@handles(K.CLAIM)
+def ex_phase_count(ctx: Context, acc: Acc) -> None:
+    """``phases`` a ``side`` plays, where the sequence lists phases by side (a sequence of one player turn that
+    every side plays is counted whole by :func:`.ex_limits.ex_sequence`)."""
+    seq = ctx.game.sequence
+    if "phases" not in acc.ex.states or not acc.has("side") or not any(p.side for p in seq):
+        return
+    side = str(acc.given("side"))
+    acc.use("path:sequence")
+    n = sum(1 for p in seq if p.side == side)
+    acc.check("phases", n, f"phases of the sequence with side {side}", how="data")

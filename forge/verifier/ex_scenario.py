@@ -94,3 +94,76 @@ def ex_unit_returns(ctx: Context, acc: Acc) -> None:
     check_unit_values(
         ctx, acc, key, lambda u: u.returns_after, ("returns_after",), "units' returns_after", none="never"
     )
+
+
+# ================================================================================ the turn track and arrivals
+@handles(K.CLAIM)
+def ex_track(ctx: Context, acc: Acc) -> None:
+    """Facts of the turn track and the order of arrival, read from the data's other fields: ``replacements`` on a
+    ``turn`` (for a ``side``: ``turns.turns[].replacements``), and a ``unit``'s ``entry_turn`` and ``entry_hex``
+    (``units[].entry``; the hex stated as a label or by the name the map gives it)."""
+    st = acc.ex.states
+    if "replacements" in st and acc.has("turn"):
+        _replacements(ctx, acc)
+    if {"entry_turn", "entry_hex"} & set(st) and acc.has("unit"):
+        _entry(ctx, acc)
+
+
+def _replacements(ctx: Context, acc: Acc) -> None:
+    n = acc.given("turn")
+    turns = ctx.game.turns.turns
+    t = next((x for x in turns if x.number == n), None)
+    if t is None:
+        raise KeyError(f"turn {n!r} is not on the turn track")
+    if not any(x.replacements for x in turns):
+        acc.skip("replacements", "the turn track records no replacements on any turn (turns.turns[].replacements)")
+        return
+    acc.use(f"path:turns.turns[{t.number}].replacements")
+    side = acc.given("side")
+    got: Any
+    if side is not None:
+        got = t.replacements.get(str(side), 0)
+        where = f"turns.turns[{t.number}].replacements.{side}"
+    else:
+        got = dict(t.replacements)
+        where = f"turns.turns[{t.number}].replacements"
+    if isinstance(got, m.Unknown) or (isinstance(got, dict) and any(isinstance(v, m.Unknown) for v in got.values())):
+        acc.skip("replacements", f"{where} is unknown", "book")
+        return
+    acc.check("replacements", got, where, how="data")
+
+
+def _entry(ctx: Context, acc: Acc) -> None:
+    from .crosscheck import _canon, place_hexes
+
+    uid = str(acc.given("unit"))
+    u = ctx.units.get(uid)
+    if u is None:
+        raise KeyError(f"no unit {uid!r}")
+    acc.use(f"unit:{u.id}")
+    st = acc.ex.states
+    if u.entry is None:
+        for key in ("entry_turn", "entry_hex"):
+            if key in st:
+                acc.check(key, f"sets up ({u.setup})" if u.setup else "no entry", f"units[{u.id}]", how="data")
+        return
+    if "entry_turn" in st:
+        if isinstance(u.entry.turn, m.Unknown):
+            acc.skip("entry_turn", f"units[{u.id}].entry.turn is unknown", "book")
+        else:
+            acc.check("entry_turn", u.entry.turn, f"units[{u.id}].entry.turn", how="data")
+    if "entry_hex" in st:
+        if u.entry.hex is None:
+            acc.skip("entry_hex", f"units[{u.id}].entry gives no hex", "book")
+            return
+        label = _canon(ctx, u.entry.hex) or u.entry.hex
+        stated = st["entry_hex"]
+        named = place_hexes(ctx, str(stated)) if _canon(ctx, stated) is None else set()
+        acc.use(f"hex:{label}")
+        got = stated if label in named else label
+        acc.check(
+            "entry_hex",
+            got,
+            f"units[{u.id}].entry.hex" + (f" ({show(stated)} on the map)" if named else ""),
+            how="data",
+        )

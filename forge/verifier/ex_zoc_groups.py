@@ -129,7 +129,7 @@ _WHY: dict[str, tuple[str, str]] = {
 def ex_reasons(ctx: Context, acc: Acc) -> None:
     """Give the keys no handler recomputed so far a precise reason (a later handler that recomputes one still wins)."""
     st = acc.ex.states
-    axes = [k for k in st if k.startswith("rule_") and k.endswith("_column")]
+    axes = [k for k in st if k.startswith("column_axis")]
     for key in st:
         if key in acc.done:
             continue
