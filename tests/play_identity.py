@@ -19,11 +19,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from forge.loader import load
 from forge.model import Game
-from forge.rules import hells_gate as engine
+from forge.rules import engine as engine
 from forge.rules.state import State
 
 RECORDED = {

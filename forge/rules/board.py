@@ -2,7 +2,7 @@
 of phase and unit status, and the records the engine writes (combats, pending hits, the result).
 
 :mod:`forge.rules.state` holds the mutable :class:`~forge.rules.state.State` and re-exports these names; the
-engine (:mod:`forge.rules.hells_gate`) builds on this module and on State's methods, and State.initial() calls the
+engine (:mod:`forge.rules.engine`) builds on this module and on State's methods, and State.initial() calls the
 engine, so the import graph runs state -> engine -> board without a cycle.
 """
 

@@ -3,7 +3,7 @@
 As python-chess keeps its ``Board`` (mutable) apart from a ``Move`` (a value), Hexforge keeps the loaded game
 (frozen, the single source of truth) apart from a :class:`State`: where each unit is, its steps, its markers,
 the turn, phase and weather, the destroyed boxes and the victory-point tally.  The rules engine
-(:mod:`forge.rules.hells_gate`) reads and changes a State; it never changes the Game.
+(:mod:`forge.rules.engine`) reads and changes a State; it never changes the Game.
 
 A :class:`Board` is the Game compiled once for play: hexes and units numbered, adjacency, terrain, rivers and
 supply sources in tables.  States share their Board.  Hexes and units are integers inside; the public
@@ -34,10 +34,10 @@ from .board import (
     UnplayableGameError,
     resolve_strengths,
 )
-from .hells_gate import problems, remember_start, remembered_start, rules_of, start
+from .engine import problems, remember_start, remembered_start, rules_of, start
 
 if TYPE_CHECKING:
-    from .hells_gate import _Rules
+    from .engine import _Rules
 
 __all__ = [
     "Board",
@@ -75,7 +75,7 @@ def _start_key(
 
 
 class State:
-    """One game in play.  Mutable: :func:`forge.rules.hells_gate.apply` changes it in place; :meth:`copy`
+    """One game in play.  Mutable: :func:`forge.rules.engine.apply` changes it in place; :meth:`copy`
     branches.
 
     Per unit (by index, see :attr:`Board.unit_ids`): ``pos`` hex index or -1, ``steps`` left, ``status``,
@@ -114,13 +114,12 @@ class State:
         "retreated",
         "rules",
         "scratch",
-        "soviet_entered_a2_a6",
-        "soviet_entered_next_to_korsun",
         "status",
         "step",
         "steps",
         "strength",
         "to_act",
+        "tripped",
         "turn",
         "vp",
         "weather",
@@ -128,7 +127,7 @@ class State:
 
     board: Board
     rules: _Rules
-    """The engine's compiled rules of the board's game (:func:`forge.rules.hells_gate.rules_of`)."""
+    """The engine's compiled rules of the board's game (:func:`forge.rules.engine.rules_of`)."""
     strength: tuple[tuple[tuple[int, int], ...], ...]
     pos: list[int]
     steps: list[int]
@@ -150,10 +149,9 @@ class State:
     to_act: int
     attacked_hexes: set[int]
     hit_hexes: set[int]
-    soviet_entered_a2_a6: bool
-    """6.2: a Soviet unit has entered A2-A6 at some time (the 24th Panzer Division then arrives)."""
-    soviet_entered_next_to_korsun: bool
-    """11.2, 11.3: a Soviet unit has entered a hex next to Korsun (the German freeze there then ends)."""
+    tripped: list[bool]
+    """Per trigger of the special rules' effects (:attr:`forge.rules.effects.Effects.triggers`): whether a unit of
+    its side has entered one of its hexes at some time (a conditional arrival comes, a freeze ends)."""
     vp: list[int]
     attack_target: int
     """Hex of the attack being declared (-1: none)."""
@@ -188,7 +186,7 @@ class State:
         readable event log in :attr:`log`.
 
         The first start of a game with given strengths and scenario is kept in the game's compiled rules
-        (:func:`forge.rules.hells_gate.remembered_start`); later calls copy it, since the opening phases play the
+        (:func:`forge.rules.engine.remembered_start`); later calls copy it, since the opening phases play the
         same way every time (they roll no dice).
         """
         key = _start_key(strengths, scenario)
@@ -248,8 +246,7 @@ class State:
         s.to_act = max(board.sequence[0][1], 0)
         s.attacked_hexes = set()
         s.hit_hexes = set()
-        s.soviet_entered_a2_a6 = False
-        s.soviet_entered_next_to_korsun = False
+        s.tripped = [False] * len(s.rules.effects.triggers)
         s.vp = [0] * n_sides
         s.attack_target = -1
         s.attackers = []
@@ -299,8 +296,7 @@ class State:
         c.to_act = self.to_act
         c.attacked_hexes = set(self.attacked_hexes)
         c.hit_hexes = set(self.hit_hexes)
-        c.soviet_entered_a2_a6 = self.soviet_entered_a2_a6
-        c.soviet_entered_next_to_korsun = self.soviet_entered_next_to_korsun
+        c.tripped = self.tripped[:]
         c.vp = self.vp[:]
         c.attack_target = self.attack_target
         c.attackers = self.attackers[:]

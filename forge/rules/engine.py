@@ -59,17 +59,15 @@ from ..model import (
     Modifier,
     Shift,
     ShiftCap,
-    SpecialEffect,
-    SpecialRule,
     TerrainKind,
     Unknown,
-    UnitSize,
     UnitType,
 )
 from . import combat, dicepool
 from .bitboard import HEXES, Masks, hexes, mask_of
 from .bitboard import flood as flood_mask
 from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStatus, UnplayableGameError, board_problems
+from .effects import Effects, compile_effects, effect_problems
 from .kit import movement as _mk
 from .kit import retreat as _kr
 from .kit import stacking as _ks
@@ -106,8 +104,6 @@ MUD = "mud"
 """The weather state the shift condition ``mud`` tests (11.2: one column left)."""
 OVERCONCENTRATION = 5
 """7.4: a hex with this many unretreated units or more takes the all-out result of every attack."""
-BREAKOUT_RADIUS = 2
-"""11.5: refuge hexes lie within two hexes."""
 
 
 class IllegalAction(ValueError):
@@ -329,27 +325,13 @@ class _Rules:
     mandatory_min_hits: int
     retreat_absorbs: int
     """Hits a retreat absorbs (rules.retreat.loss_reduction_max; without it the final hit, 7.5/7.6)."""
-    turns_11_1: frozenset[int]
-    turns_11_2: frozenset[int]
-    freeze_turns: frozenset[int]
-    rebuild_turns: frozenset[int]
-    breakout_turns: frozenset[int]
-    korsun: int
-    next_to_korsun: frozenset[int]
-    tichonovka: int
-    pocket: frozenset[int]
-    """11.3: Korsun, Yanovka and Shenderovka."""
-    trigger_6_2: frozenset[int]
-    trip_mask: int
-    """The hexes of :attr:`trigger_6_2` and :attr:`next_to_korsun` (the Soviet triggers) as a bit mask."""
-    t1_german_attackers: frozenset[int]
-    t1_soviet_movers: frozenset[int]
+    effects: Effects
+    """The special rules' effects (``special_rules[*].effects``) as tables by turn and side."""
     fast: tuple[bool, ...]
     """Units the movement kit gives more than one hex while supplied in some weather (8.2's fast units)."""
     two_hex: dict[str, tuple[bool, ...]]
     """Weather state -> units that may make a two-hex move in it while supplied (rules.movement.allowances)."""
     cavalry: tuple[bool, ...]
-    corps: tuple[bool, ...]
     tank_routes: tuple[tuple[tuple[int, int], ...], ...]
     """8.2: from each hex, the (middle, end) pairs of two-hex moves a tank may make (one woods, one river)."""
     cavalry_routes: tuple[tuple[tuple[int, int], ...], ...]
@@ -371,14 +353,10 @@ class _Rules:
     combat_terrain: tuple[frozenset[str], ...]
     terrain_shift: tuple[bool, ...]
     """The defender's hex has a terrain or feature with a column shift (woods, Cherkassy: 7.2)."""
-    within2: tuple[tuple[int, ...], ...]
     initial_weather: str
     weather_table: dict[int, str]
     roll_turns: frozenset[int]
     fixed_weather: dict[int, str]
-    breakout_target: int
-    supply_limit_turn2: int
-    """11.2: Soviet supply lines at most this many hexes on turn 2."""
     per_unit_modifiers: bool
     """Every strength modifier multiplies single units (no stack bonuses): totals are sums of unit values."""
     hits: dict[int, list[tuple[int, int]]]
@@ -404,8 +382,6 @@ class _Rules:
     """Per shift of :attr:`shifts`, the index of its condition in :data:`_SHIFT_ORDER`."""
     picks: dict[tuple[bool, ...], tuple[int, ...]]
     """Memo: which of the conditions of :data:`_SHIFT_ORDER` hold -> the indices of the shifts that apply."""
-    pocket_caps: frozenset[int]
-    """Indices of the :attr:`caps` of rule 11.3, in force only around the Korsun pocket."""
     arrivals: dict[tuple[int, int], tuple[int, ...]]
     """(turn, side) -> the side's units whose entry turn it is, in unit order (6.0)."""
     masks: Masks
@@ -427,33 +403,6 @@ class _Rules:
         return self.crt
 
 
-def _special(game: Game, effect: SpecialEffect) -> SpecialRule | None:
-    """The special rule that has ``effect`` (:class:`forge.model.SpecialEffect`): the engine finds a rule by what
-    it does, never by its number."""
-    return next((sr for sr in game.special_rules if sr.effect is effect), None)
-
-
-def _rule_turns(game: Game, effect: SpecialEffect) -> frozenset[int]:
-    """The turns of the special rule with ``effect`` (none when the game has no such rule)."""
-    sr = _special(game, effect)
-    return frozenset(sr.turns) if sr is not None else frozenset()
-
-
-def _rule_number(game: Game, effect: SpecialEffect) -> str | None:
-    """The number of the special rule with ``effect``: the tables, shift caps and turn marks it governs carry it."""
-    sr = _special(game, effect)
-    return sr.rule if sr is not None else None
-
-
-def _hexes_in_text(board: Board, text: str) -> frozenset[int]:
-    """Hex labels named in a sentence (6.2's condition lists A2-A6 in words)."""
-    found: set[int] = set()
-    for token in re.findall(r"\b[A-Za-z]*[0-9]+\b", text):
-        if token.upper() in board.hex_index:
-            found.add(board.hex_index[token.upper()])
-    return frozenset(found)
-
-
 _SHIFT_ORDER = (
     "defender-all-unsupplied",
     "defender-some-unsupplied",
@@ -467,8 +416,6 @@ _SHIFT_ORDER = (
 """The shift conditions the engine evaluates, in the order :func:`_odds` computes them."""
 _SHIFT_CONDITIONS = frozenset(_SHIFT_ORDER)
 _MODIFIER_CONDITIONS = frozenset({"across-river", "attacker-unsupplied", "defender-unsupplied", "mud"})
-_NAMES_11_2 = ("Korsun", "Tichonovka")
-_NAMES_11_3 = ("Korsun", "Yanovka", "Shenderovka")
 
 
 def _crt_cells(crt: Crt, *, hits: bool = False) -> tuple[int, int]:
@@ -548,18 +495,14 @@ def problems(game: Game) -> list[str]:
     weather = game.turns.weather
     if weather is not None and weather.table is not None and not any(t.id == weather.table for t in game.tables):
         out.append(f"the weather table {weather.table!r} is missing (tables)")
-    names = {h.name for h in game.map.hexes.values() if h.name}
-    for effect, needed in ((SpecialEffect.SECOND_TURN_LIMITS, _NAMES_11_2), (SpecialEffect.POCKET_SUPPLY, _NAMES_11_3)):
-        if _rule_turns(game, effect):
-            missing = [x for x in needed if x not in names]
-            if missing:
-                out.append(
-                    f"special rule {_rule_number(game, effect)} ({effect}) needs the map to name "
-                    f"{', '.join(missing)} (map.hexes[*].name)"
-                )
-    breakout = _rule_number(game, SpecialEffect.BREAKOUT)
-    if _rule_turns(game, SpecialEffect.BREAKOUT) and not any(t.rule == breakout for t in game.tables):
-        out.append(f"special rule {breakout} (breakout) needs its table (tables[*].rule: '{breakout}')")
+    out += effect_problems(game)
+    played = {uid for sr in game.special_rules for e in sr.effects for uid in e.units}
+    for u in game.units:
+        if u.entry is not None and u.entry.condition and u.id not in played:
+            out.append(
+                f"unit {u.id!r} arrives on a condition no effect plays (units[*].entry.condition; an "
+                "arrival-if-entered effect in special_rules[*].effects)"
+            )
     return out
 
 
@@ -574,20 +517,6 @@ def _compile(board: Board) -> _Rules:
     mp = c.max_attackers_per_hexside
     crt = c.crt if pool is None else None
     mand = crt.mandatory_retreat if crt is not None else None
-    names = board.names
-    korsun = names["Korsun"][0] if "Korsun" in names else -1
-    pocket = frozenset(h for n in _NAMES_11_3 for h in names.get(n, ()))
-    trigger: set[int] = set()
-    for u in board.units:
-        if u.entry is not None and u.entry.condition:
-            trigger |= _hexes_in_text(board, u.entry.condition)
-    t11_1 = _rule_turns(game, SpecialEffect.OPENING_TURN_LIMITS)
-    present_t1 = {u.id for u in board.units if u.setup is not None or (u.entry and u.entry.turn in t11_1)}
-    armour = [UnitType.ARMOUR]
-    t1_att = frozenset(
-        i for i, u in enumerate(board.units) if board.unit_side[i] == second and u.type in armour and u.id in present_t1
-    )
-    t1_move = frozenset(i for i, u in enumerate(board.units) if board.unit_side[i] == first and u.type in armour)
     hexside_kinds = frozenset(k for k, t in game.terrain.items() if t.kind is TerrainKind.HEXSIDE)
     river = frozenset(k for k, f in board.hexside_features.items() if f & hexside_kinds)
     shifting = {
@@ -600,12 +529,6 @@ def _compile(board: Board) -> _Rules:
         # base terrain, so a tank attacking Cherkassy is doubled, not doubled and tripled.
         strong = {f for f in feats if f in shifting}
         combat_terrain.append(feats if strong else feats | {board.terrain[h]})
-    grid = board.grid
-    cells = list(grid.cells())
-    within2 = tuple(
-        tuple(j for j in range(len(cells)) if 0 < grid.distance(cells[i], cells[j]) <= BREAKOUT_RADIUS)
-        for i in range(len(cells))
-    )
     weather = game.turns.weather
     table: dict[int, str] = {}
     if weather is not None and weather.table is not None:
@@ -614,17 +537,6 @@ def _compile(board: Board) -> _Rules:
             table[int(col)] = cell
     fixed = {t.number: t.weather for t in game.turns.turns if t.weather is not None}
     roll_turns = frozenset(t.number for t in game.turns.turns if t.weather is None)
-    breakout = _rule_number(game, SpecialEffect.BREAKOUT)
-    bt = next((x for x in game.tables if breakout is not None and x.rule == breakout), None)
-    target = 5
-    if bt is not None:
-        plus = [col for col in bt.columns if col.endswith("+")]
-        if plus:
-            target = int(plus[0].rstrip("+"))
-    rebuild_rule = _rule_number(game, SpecialEffect.REBUILD)
-    rebuild = frozenset(
-        t.number for t in game.turns.turns if rebuild_rule is not None and rebuild_rule in t.marks
-    ) or _rule_turns(game, SpecialEffect.REBUILD)
     nb = board.neighbours
     two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
     # 8.2's two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
@@ -709,25 +621,10 @@ def _compile(board: Board) -> _Rules:
         mandatory_side=board.side(mand.side) if mand is not None else -1,
         mandatory_min_hits=mand.min_hits if mand is not None else 10**6,
         retreat_absorbs=rr.loss_reduction_max if rr is not None and rr.loss_reduction_max else 1,
-        turns_11_1=t11_1,
-        turns_11_2=_rule_turns(game, SpecialEffect.SECOND_TURN_LIMITS),
-        freeze_turns=(
-            _rule_turns(game, SpecialEffect.SECOND_TURN_LIMITS) | _rule_turns(game, SpecialEffect.POCKET_SUPPLY)
-        ),
-        rebuild_turns=rebuild,
-        breakout_turns=_rule_turns(game, SpecialEffect.BREAKOUT),
-        korsun=korsun,
-        next_to_korsun=frozenset(board.neighbours[korsun]) if korsun >= 0 else frozenset(),
-        tichonovka=names["Tichonovka"][0] if "Tichonovka" in names else -1,
-        pocket=pocket,
-        trigger_6_2=frozenset(trigger),
-        trip_mask=mask_of(trigger) | (mask_of(board.neighbours[korsun]) if korsun >= 0 else 0),
-        t1_german_attackers=t1_att,
-        t1_soviet_movers=t1_move,
+        effects=compile_effects(board),
         fast=fast,
         two_hex=two_hex,
         cavalry=tuple(t is UnitType.CAVALRY for t in board.unit_type),
-        corps=tuple(u.size is UnitSize.CORPS for u in board.units),
         tank_routes=tank,
         cavalry_routes=cav,
         tank_middles=_middles_by_end(tank),
@@ -744,13 +641,10 @@ def _compile(board: Board) -> _Rules:
         terrain_shift=tuple(
             bool((set(board.features[h]) | {board.terrain[h]}) & shifting) for h in range(len(board.labels))
         ),
-        within2=within2,
         initial_weather=weather.initial if weather is not None else "",
         weather_table=table,
         roll_turns=roll_turns,
         fixed_weather=fixed,
-        breakout_target=target,
-        supply_limit_turn2=3,
         per_unit_modifiers=all(m.add is None and m.per_unit for m in c.modifiers),
         hits=hits,
         retreat=rr,
@@ -764,12 +658,6 @@ def _compile(board: Board) -> _Rules:
         actions=actions,
         shift_codes=tuple(_SHIFT_ORDER.index(sh.condition) for sh in c.shifts) if pool is None else (),
         picks={},
-        pocket_caps=frozenset(
-            i
-            for i, cap in enumerate(c.shift_caps)
-            if _special(game, SpecialEffect.POCKET_SUPPLY) is not None
-            and cap.rule == _rule_number(game, SpecialEffect.POCKET_SUPPLY)
-        ),
         arrivals=arrivals,
         masks=Masks.of(nb),
         source_mask=tuple(mask_of(x) for x in board.sources),
@@ -804,9 +692,9 @@ def _ends_by_middle(routes: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[di
 def rules_of(board: Board) -> _Rules:
     """The compiled rules of ``board``'s game (built on first use)."""
     try:
-        r: _Rules = board.extra["hells_gate"]
+        r: _Rules = board.extra["engine"]
     except KeyError:
-        r = board.extra["hells_gate"] = _compile(board)
+        r = board.extra["engine"] = _compile(board)
     return r
 
 
@@ -818,7 +706,7 @@ def remembered_start(game: Game, key: tuple[Any, ...] | None) -> State | None:
     """The opening State :meth:`State.initial` built earlier for ``game`` and ``key`` (its strengths and scenario),
     or None.  Only a game whose rules are compiled has one: compiling them checked that it can be played."""
     board = Board.built(game)
-    rules: _Rules | None = None if board is None or key is None else board.extra.get("hells_gate")
+    rules: _Rules | None = None if board is None or key is None else board.extra.get("engine")
     return None if rules is None else rules.starts.get(key)  # type: ignore[arg-type]
 
 
@@ -856,7 +744,7 @@ def supplied_units(state: State, side: str, *, max_length: int | None = None) ->
 def _judge_supply(s: State, side: int) -> None:
     """5.0, 5.2: mark the side's units in or out of supply (11.2: Soviet lines of three hexes on turn 2)."""
     r = s.rules
-    limit = r.supply_limit_turn2 if side == r.first and s.turn in r.turns_11_2 else None
+    limit = r.effects.supply_length.get((s.turn, side))
     ok = _supplied_mask(s, side, limit)
     pos, oos = s.pos, s.oos
     for u in r.side_units[side]:
@@ -878,12 +766,12 @@ def _enter_hex(s: State, u: int, h: int) -> None:
 
 
 def _trip(s: State, u: int, h: int) -> None:
-    r = s.rules
-    if s.board.unit_side[u] == r.first:
-        if h in r.trigger_6_2:
-            s.soviet_entered_a2_a6 = True
-        if h in r.next_to_korsun:
-            s.soviet_entered_next_to_korsun = True
+    """Remember that a unit of ``u``'s side has entered ``h`` for every trigger (:attr:`Effects.triggers`) that
+    watches it."""
+    side = s.board.unit_side[u]
+    for i, (who, hexes) in enumerate(s.rules.effects.triggers):
+        if who == side and h in hexes:
+            s.tripped[i] = True
 
 
 def _eliminate(s: State, u: int) -> None:
@@ -957,7 +845,7 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
 
 def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
     """11.1: on turn 1 only the four named panzer units attack for the Germans (None: no such limit now)."""
-    return r.t1_german_attackers if s.turn in r.turns_11_1 and s.active == r.second else None
+    return r.effects.attackers.get((s.turn, s.active))
 
 
 def _openings(s: State) -> list[Action]:
@@ -1163,11 +1051,11 @@ def _odds(
         picked = r.picks[holds] = tuple(i for i, c in enumerate(r.shift_codes) if holds[c])
     if not picked:
         return att, dfn, counted, base, (), base, 0, over
-    pocket = bool(r.pocket_caps) and _pocket_in_force(s, target, attackers)
-    key = ("shift", base, picked, pocket, s.turn, a)
+    aside = _caps_set_aside(s, target, attackers)
+    key = ("shift", base, picked, aside, s.turn, a)
     got = r.memo.get(key)
     if got is None:
-        caps = [cap for i, cap in enumerate(r.caps) if pocket or i not in r.pocket_caps]
+        caps = [cap for i, cap in enumerate(r.caps) if i not in aside]
         shifts = [r.shifts[i] for i in picked]
         cols = r.odds_crt.columns
         res = combat.apply_shifts(cols, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
@@ -1197,16 +1085,26 @@ def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
     )
 
 
-def _pocket_in_force(s: State, target: int, attackers: Sequence[int]) -> bool:
-    """The data's caps apply by turn and side (combat.apply_shifts checks those); 11.3's (:attr:`_Rules.pocket_caps`)
-    also needs the pocket: German units attacking out of or defending in Korsun, Yanovka or Shenderovka while
-    Korsun is German-held."""
-    r = s.rules
-    if r.korsun < 0 or not s.count[r.second][r.korsun]:
+def _caps_set_aside(s: State, target: int, attackers: Sequence[int]) -> frozenset[int]:
+    """Indices of the shift caps not in force for this attack.  The data's caps apply by turn and side
+    (combat.apply_shifts checks those); a caps-while-holding effect's caps also need its side to hold its place
+    and the side's units to attack from, or defend in, its hexes."""
+    holding = s.rules.effects.caps_holding
+    if not holding:
+        return frozenset()
+    return s.rules.effects.caps_set_aside(
+        _holds(s, side, held, where, target, attackers) for side, held, where, _ in holding
+    )
+
+
+def _holds(
+    s: State, side: int, held: frozenset[int], where: frozenset[int], target: int, attackers: Sequence[int]
+) -> bool:
+    if not any(s.count[side][h] for h in held):
         return False
-    if s.active == r.second:
-        return any(s.pos[u] in r.pocket for u in attackers)
-    return target in r.pocket
+    if s.active == side:
+        return any(s.pos[u] in where for u in attackers)
+    return target in where
 
 
 def preview_attack(state: State, target: str, attackers: Sequence[str]) -> AttackPreview:
@@ -1372,9 +1270,9 @@ def _retreat_hexes(s: State, h: int, side: int, unit: int = -1) -> list[int]:
     limits), minus Tichonovka under 11.2 and hexes a unit could not stack in (rules.stacking)."""
     b = s.board
     r = s.rules
-    ban = r.tichonovka if s.turn in r.turns_11_2 and side == r.second else -1  # 11.2: no German entry
+    ban = _banned(r, s.turn, side)
     nb = b.neighbours
-    first = [n for n in nb[h] if n != ban and (unit < 0 or (n not in r.no_entry[unit] and _stack_ok(s, unit, n)))]
+    first = [n for n in nb[h] if n not in ban and (unit < 0 or (n not in r.no_entry[unit] and _stack_ok(s, unit, n)))]
 
     def neighbours(x: int) -> Sequence[int]:
         return first if x == h else nb[x]
@@ -1461,20 +1359,21 @@ def _finish_hits(s: State) -> None:
 def _movers(s: State) -> list[int]:
     """Units of the side to move that may still move: on the map, not moved, not retreated (7.6), and allowed
     by 11.1 (turn 1: the Soviet tanks; one German panzer unit) and 11.2/11.3 (the Korsun freeze)."""
-    b = s.board
     r = s.rules
     a = s.active
     pos, moved, retreated = s.pos, s.moved, s.retreated
     units = [u for u in r.side_units[a] if pos[u] >= 0 and not moved[u] and not retreated[u]]
-    if s.turn in r.turns_11_1:
-        if a == r.first:
-            return [u for u in units if u in r.t1_soviet_movers]  # 11.1: only the three Soviet tank units
-        if any(moved[v] for v in r.side_units[a]):
-            return []  # 11.1: one German panzer unit moves, and no other unit
-        return [u for u in units if b.unit_type[u] is UnitType.ARMOUR]
-    if s.turn in r.freeze_turns and a == r.second and not s.soviet_entered_next_to_korsun:
-        k, near = r.korsun, r.next_to_korsun
-        return [u for u in units if pos[u] != k and pos[u] not in near]  # 11.2, 11.3: the Korsun freeze
+    ef = r.effects
+    limit = ef.movers.get((s.turn, a))
+    if limit is not None:
+        allowed, most = limit
+        if most is not None and sum(map(moved.__getitem__, r.side_units[a])) >= most:
+            return []
+        if allowed is not None:
+            units = [u for u in units if u in allowed]
+    for frozen, release in ef.freezes.get((s.turn, a), ()):
+        if not s.tripped[release]:
+            units = [u for u in units if pos[u] not in frozen]
     return units
 
 
@@ -1485,17 +1384,16 @@ def _routes(s: State, u: int) -> dict[int, list[int]]:
     side = b.unit_side[u]
     theirs = s.count[1 - side]
     h = s.pos[u]
-    ban = r.tichonovka if side == r.second and s.turn in r.turns_11_2 else -1  # 11.2
-    # 11.1: the Soviet tanks end turn 1's movement in different hexes
-    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.first and s.turn in r.turns_11_1 else ()
+    ban = _banned(r, s.turn, side)
+    others = _apart_from(s, u, side)
     out: dict[int, list[int]] = {}
     ne = r.no_entry[u]
     for n in b.neighbours[h]:
-        if not theirs[n] and n != ban and n not in others and n not in ne:
+        if not theirs[n] and n not in ban and n not in others and n not in ne:
             out[n] = [-1]
-    if r.two_hex[s.weather][u] and not s.oos[u]:  # 8.2
+    if r.two_hex[s.weather][u] and not s.oos[u]:  # the two-hex moves of fast units
         for n, m in (r.cavalry_routes if r.cavalry[u] else r.tank_routes)[h]:
-            ok = not theirs[n] and not theirs[m] and n != ban and m != ban and m not in others
+            ok = not theirs[n] and not theirs[m] and n not in ban and m not in ban and m not in others
             if ok and n not in ne and m not in ne:
                 out.setdefault(m, []).append(n)
     return out
@@ -1508,15 +1406,31 @@ def _middles(s: State, u: int, to: int) -> list[int]:
     r = s.rules
     side = b.unit_side[u]
     theirs = s.count[1 - side]
-    ban = r.tichonovka if side == r.second and s.turn in r.turns_11_2 else -1  # 11.2
-    if ban == to:
+    ban = _banned(r, s.turn, side)
+    if to in ban:
         return []
-    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.first and s.turn in r.turns_11_1 else ()
+    others = _apart_from(s, u, side)
     ne = r.no_entry[u]
     if theirs[to] or to in others or to in ne:
         return []
     middles = (r.cavalry_middles if r.cavalry[u] else r.tank_middles)[s.pos[u]].get(to, ())
-    return [n for n in middles if not theirs[n] and n != ban and n not in ne]
+    return [n for n in middles if not theirs[n] and n not in ban and n not in ne]
+
+
+_NOTHING: tuple[frozenset[int], int] = (frozenset(), 0)
+
+
+def _banned(r: _Rules, turn: int, side: int) -> frozenset[int]:
+    """The hexes ``side``'s units may not enter on ``turn`` (no-entry effects)."""
+    return r.effects.no_entry.get((turn, side), _NOTHING)[0]
+
+
+def _apart_from(s: State, u: int, side: int) -> set[int] | tuple[()]:
+    """Where the other units that must end apart from ``u`` stand (end-apart effects; empty when none)."""
+    apart = s.rules.effects.apart.get((s.turn, side))
+    if apart is None or u not in apart:
+        return ()
+    return {s.pos[v] for v in apart if v != u}
 
 
 _Options = dict[int, tuple[Sequence[Action], Sequence[int]]]
@@ -1591,7 +1505,7 @@ def _compute_move_options(s: State) -> _Options:
     if not movers:
         return out
     moves = _cache(b).moves
-    if s.active == r.first and s.turn in r.turns_11_1:
+    if (s.turn, s.active) in r.effects.apart:
         for u in movers:
             dests = tuple(h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h))
             out[u] = (tuple(moves[u][h] for h in dests), dests)
@@ -1600,9 +1514,7 @@ def _compute_move_options(s: State) -> _Options:
     # Tichonovka) are open; a unit enters the open hexes next to it that its terrain allows (``steps``), and a fast
     # unit the ends of its two-hex routes through those (8.2).
     a = s.active
-    open_ = ~s.held_mask[1 - a]
-    if a == r.second and s.turn in r.turns_11_2 and r.tichonovka >= 0:
-        open_ &= ~(1 << r.tichonovka)
+    open_ = ~s.held_mask[1 - a] & ~r.effects.no_entry.get((s.turn, a), _NOTHING)[1]
     two_hex = r.two_hex[s.weather]
     pos, oos = s.pos, s.oos
     steps, far_ends = r.step_masks, r.far_ends
@@ -1631,11 +1543,11 @@ def _compute_move_options(s: State) -> _Options:
 def _end_blocked(s: State, options: _Options) -> bool:
     """11.1: the Soviet tanks must end turn 1's movement in different hexes; ending is refused while two share
     a hex and one of them could still move (``options``: the units that may)."""
-    r = s.rules
-    if not (s.turn in r.turns_11_1 and s.active == r.first):
+    apart = s.rules.effects.apart.get((s.turn, s.active))
+    if apart is None:
         return False
     by_hex: dict[int, list[int]] = {}
-    for u in r.t1_soviet_movers:
+    for u in apart:
         if s.pos[u] >= 0:
             by_hex.setdefault(s.pos[u], []).append(u)
     return any(len(us) > 1 and any(options.get(u, ((), []))[1] for u in us) for us in by_hex.values())
@@ -1650,13 +1562,14 @@ def _end_movement_blocked(s: State) -> bool:
 def _breakout_candidates(s: State) -> list[tuple[int, int]]:
     """11.5: (unit, refuges) for unsupplied, unmoved, unretreated units with a refuge within two hexes."""
     r = s.rules
+    within = r.effects.breakout[s.turn][1]
     pos, oos = s.pos, s.oos
     units = [u for u in r.side_units[s.active] if pos[u] >= 0]
     supplied_at = {pos[u] for u in units if not oos[u]}
     out = []
     for u in units:
         if oos[u] and not s.moved[u] and not s.retreated[u]:
-            n = sum(1 for h in r.within2[pos[u]] if h in supplied_at)
+            n = sum(1 for h in within[pos[u]] if h in supplied_at)
             if n:
                 out.append((u, n))
     return out
@@ -1678,7 +1591,7 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
             _judge_supply(s, a)
         if not does or "reinforcement" in does:
             _reinforce(s, a)
-        s.rebuild_open = s.turn in r.rebuild_turns and a == r.first
+        s.rebuild_open = (s.turn, a) in r.effects.rebuild
     elif kind is Phase.COMBAT:
         s.attacked_hexes.clear()
         attacked = s.attacked
@@ -1718,7 +1631,8 @@ def _reinforce(s: State, side: int) -> None:
         e = unit.entry
         if e is None or s.status[u] is not UnitStatus.PENDING:
             continue
-        if e.condition and not s.soviet_entered_a2_a6:
+        trigger = s.rules.effects.arrival.get(u)
+        if trigger is not None and not s.tripped[trigger]:
             s._set_status(u, UnitStatus.WITHDRAWN)  # 6.2: the condition never met, the unit never comes
             s._note(f"{unit.id} does not arrive ({e.rule or 'condition'})")
             continue
@@ -1755,10 +1669,11 @@ def _arrive(s: State, u: int, h: int) -> None:
 
 def _rebuild_candidates(s: State) -> list[int]:
     """11.4: reduced, supplied Soviet corps on the map."""
-    max_steps, steps, pos, oos, corps = s.board.max_steps, s.steps, s.pos, s.oos, s.rules.corps
+    max_steps, steps, pos, oos = s.board.max_steps, s.steps, s.pos, s.oos
+    rebuilt = s.rules.effects.rebuild.get((s.turn, s.active), frozenset())
     out = []
-    for u in s.rules.side_units[s.rules.first]:
-        if pos[u] >= 0 and corps[u] and max_steps[u] >= 2 and steps[u] < max_steps[u] and not oos[u]:
+    for u in s.rules.side_units[s.active]:
+        if pos[u] >= 0 and u in rebuilt and max_steps[u] >= 2 and steps[u] < max_steps[u] and not oos[u]:
             out.append(u)
     return out
 
@@ -1781,7 +1696,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     b = s.board
     r = s.rules
     kind = s.phase
-    if kind is Phase.MOVEMENT and not s.breakout_open and s.turn in r.breakout_turns and _breakout_candidates(s):
+    if kind is Phase.MOVEMENT and not s.breakout_open and s.turn in r.effects.breakout and _breakout_candidates(s):
         s.breakout_open = True
         return
     s.rebuild_open = s.breakout_open = False
@@ -2078,17 +1993,17 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
         # Reading: a route that trips no Soviet trigger when there is one (the owner's obvious choice)
         via = routes[0]
         for v in routes:
-            if v not in r.trigger_6_2 and v not in r.next_to_korsun:
+            if not r.effects.trip_mask >> v & 1:
                 via = v
                 break
         _trip(s, u, via)
     s._relocate(u, to)
-    if r.trip_mask >> to & 1:
+    if r.effects.trip_mask >> to & 1:
         _trip(s, u, to)
     s.moved[u] = True
     if s.log is not None:
         s._note(str(action))
-    if s.turn in r.turns_11_1 or r.stacking is not None:  # other units' options depend on this move
+    if s.turn in r.effects.interacting_turns or r.stacking is not None:  # others' options depend on this move
         s.scratch.pop("options", None)
         return True
     rest = s.scratch["options"] = _without(kept, u)
@@ -2131,7 +2046,7 @@ def _apply_breakout(s: State, action: Breakout, d: DiceSource) -> bool:
     if refuges is None:
         raise _illegal(action, "11.5: an unsupplied unit that did not move, with a refuge hex")
     die = d.roll()
-    out = die + refuges >= s.rules.breakout_target
+    out = die + refuges >= s.rules.effects.breakout[s.turn][0]
     s._set_status(u, UnitStatus.BROKEN_OUT if out else UnitStatus.DESTROYED)
     s.scratch.pop("options", None)
     if s.log is not None:
