@@ -370,6 +370,7 @@ class _Checker:
                 if not 1 <= n <= last:
                     msg = f"turn {n} is not on the turn track (expected 1 to {last})"
                     self.err(("special_rules", i, "turns", j), msg)
+        self.check_effects()
         for i, mk in enumerate(self.game.markers):
             if isinstance(mk.count, int) and not 0 <= mk.count <= MAX_COUNT:
                 self.err(("markers", i, "count"), f"{mk.count} markers (expected 0 to {MAX_COUNT:,})")
@@ -380,6 +381,28 @@ class _Checker:
             for i, t in enumerate(tt.turns):
                 if t.weather is not None:
                     self.name(("turns", "turns", i, "weather"), t.weather, states, "weather state")
+
+    def check_effects(self) -> None:
+        """Every side, place, hex, unit and table a special rule's effect names is the game's."""
+        mp = self.game.map
+        places = sorted({*(h.name for h in mp.hexes.values() if h.name), *mp.places})
+        for i, sr in enumerate(self.game.special_rules):
+            for j, e in enumerate(sr.effects):
+                base = ("special_rules", i, "effects", j)
+                self.name((*base, "side"), e.side, self.sides, "side")
+                self.name((*base, "released_by"), e.released_by, self.sides, "side")
+                self.name((*base, "holds"), e.holds, places, "place (map.hexes[*].name, map.places)")
+                for k, name in enumerate(e.places):
+                    self.name((*base, "places", k), name, places, "place (map.hexes[*].name, map.places)")
+                for k, lab in enumerate(e.hexes):
+                    self.hex((*base, "hexes", k), lab)
+                for k, uid in enumerate(e.units):
+                    self.name((*base, "units", k), uid, self.unit_ids, "unit id")
+                self.name((*base, "table"), e.table, self.table_ids, "table id")
+                for k, n in enumerate(e.turns or ()):
+                    if not 1 <= n <= len(self.game.turns.turns):
+                        msg = f"turn {n} is not on the turn track (expected 1 to {len(self.game.turns.turns)})"
+                        self.err((*base, "turns", k), msg)
 
     def check_combat(self) -> None:
         c = self.game.combat
