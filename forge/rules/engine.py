@@ -768,8 +768,11 @@ def _enter_hex(s: State, u: int, h: int) -> None:
 def _trip(s: State, u: int, h: int) -> None:
     """Remember that a unit of ``u``'s side has entered ``h`` for every trigger (:attr:`Effects.triggers`) that
     watches it."""
+    ef = s.rules.effects
+    if not ef.trip_mask >> h & 1:
+        return
     side = s.board.unit_side[u]
-    for i, (who, hexes) in enumerate(s.rules.effects.triggers):
+    for i, (who, hexes) in enumerate(ef.triggers):
         if who == side and h in hexes:
             s.tripped[i] = True
 
@@ -1051,10 +1054,12 @@ def _odds(
         picked = r.picks[holds] = tuple(i for i, c in enumerate(r.shift_codes) if holds[c])
     if not picked:
         return att, dfn, counted, base, (), base, 0, over
-    aside = _caps_set_aside(s, target, attackers)
-    key = ("shift", base, picked, aside, s.turn, a)
+    holding = r.effects.caps_holding
+    holds = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding]) if holding else ()
+    key = ("shift", base, picked, holds, s.turn, a)
     got = r.memo.get(key)
     if got is None:
+        aside = r.effects.caps_set_aside(holds)
         caps = [cap for i, cap in enumerate(r.caps) if i not in aside]
         shifts = [r.shifts[i] for i in picked]
         cols = r.odds_crt.columns
@@ -1085,21 +1090,12 @@ def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
     )
 
 
-def _caps_set_aside(s: State, target: int, attackers: Sequence[int]) -> frozenset[int]:
-    """Indices of the shift caps not in force for this attack.  The data's caps apply by turn and side
-    (combat.apply_shifts checks those); a caps-while-holding effect's caps also need its side to hold its place
-    and the side's units to attack from, or defend in, its hexes."""
-    holding = s.rules.effects.caps_holding
-    if not holding:
-        return frozenset()
-    return s.rules.effects.caps_set_aside(
-        _holds(s, side, held, where, target, attackers) for side, held, where, _ in holding
-    )
-
-
 def _holds(
     s: State, side: int, held: frozenset[int], where: frozenset[int], target: int, attackers: Sequence[int]
 ) -> bool:
+    """Whether a caps-while-holding effect's caps are in force for this attack: its side holds one of the ``held``
+    hexes, and its units attack from, or defend in, the ``where`` hexes.  (The data's caps apply by turn and side
+    as well: combat.apply_shifts checks those.)"""
     if not any(s.count[side][h] for h in held):
         return False
     if s.active == side:
