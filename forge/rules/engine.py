@@ -1,5 +1,5 @@
-"""Hell's Gate and its variants as a playable engine: the sequence of play, phase by phase, driven by the data
-(``data/hells_gate.yaml``; the tabletop variant's square grid and dice pool; see docs/FORMAT.md, "Play").
+"""A playable engine for games of hits: the sequence of play, phase by phase, driven by the data (an odds CRT of
+normal/all-out hits on a hex grid, or dice-pool combat on a square grid; see docs/FORMAT.md, "Play").
 
 Everything that is data comes from the :class:`forge.model.Game`, and nothing asks which game it is: the grid
 (hex or square, through :mod:`forge.hexgrid`), the map (hexes, terrain, rivers, supply sources, names), the units
@@ -9,11 +9,10 @@ caps and strength modifiers, read through :mod:`forge.rules.combat`; or dice-poo
 :mod:`forge.rules.dicepool`), the defender limits, the mandatory-retreat rule, two-hex moves from the movement kit
 (``rules.movement``), retreats from the retreat kit (``rules.retreat``), stacking from ``rules.stacking``, the
 weather table, the breakout threshold, the victory points and the handicap, and the turns on which each special
-rule applies (``special_rules[*].turns``).  Hell's Gate's special rules (11.1-11.5) apply only when the data has
-them, found by their ``effect`` (:class:`forge.model.SpecialEffect`), never by their number; the hexes they need
-are looked up by name on the map (Korsun, Yanovka, Shenderovka, Tichonovka) or read from the reinforcement's
-condition (the A2-A6 of 6.2).  Side roles follow the turn order (the first side is Hell's
-Gate's Soviets).  :func:`problems` lists what a game's data lacks for play; :meth:`State.initial` raises
+rule applies (``special_rules[*].turns``).  Special rules apply through their ``effects``
+(:class:`forge.model.RuleEffect`, compiled by :mod:`forge.rules.effects`), never by their number; the places and
+hexes an effect acts on are in the data.  Side roles follow the turn order.  :func:`problems` lists what a game's
+data lacks for play; :meth:`State.initial` raises
 :class:`~forge.rules.board.UnplayableGameError` with that list.
 
 Driving a game::
@@ -30,14 +29,14 @@ pass automatically, rolling the dice they need.
 
 Decisions:
 
-* Supply: :class:`Reinforce` (6.1: equally near entry hexes, or the 24th Panzer's unstated hex),
-  :class:`Rebuild` (11.4), :class:`EndPhase`.
-* Combat: build an attack with :class:`Declare` (one attacker at a time, 7.1), roll it with :class:`Resolve`
-  (optionally all-out, naming the unit flipped, 7.3); :class:`Attack` does both in one action (accepted by
+* Supply: :class:`Reinforce` (equally near entry hexes, or a reinforcement whose entry hex the data does not give),
+  :class:`Rebuild` (a rebuild effect), :class:`EndPhase`.
+* Combat: build an attack with :class:`Declare` (one attacker at a time), roll it with :class:`Resolve`
+  (optionally all-out, naming the unit flipped); :class:`Attack` does both in one action (accepted by
   :func:`apply`, not listed by :func:`legal_actions`).  The defender then absorbs hits with :class:`LoseStep`
-  and :class:`Retreat` (7.5, 7.6), one unit at a time.  :class:`EndPhase` ends the combat phase.
-* Movement: :class:`Move` (8.0, 8.2; one move per unit), :class:`EndPhase`; on turn 8 then :class:`Breakout`
-  (11.5) for each unit that tries, and :class:`EndPhase`.
+  and :class:`Retreat`, one unit at a time.  :class:`EndPhase` ends the combat phase.
+* Movement: :class:`Move` (one move per unit, one hex or two for fast units), :class:`EndPhase`; on a turn with a
+  breakout effect then :class:`Breakout` for each unit that tries, and :class:`EndPhase`.
 
 Interpretations where the rules are silent are marked "Reading:" in the docstrings below.
 """
@@ -101,9 +100,10 @@ __all__ = [
 ]
 
 MUD = "mud"
-"""The weather state the shift condition ``mud`` tests (11.2: one column left)."""
+"""The weather state the shift and modifier condition ``mud`` tests."""
 OVERCONCENTRATION = 5
-"""7.4: a hex with this many unretreated units or more takes the all-out result of every attack."""
+"""The overconcentration rule: a hex with this many unretreated units or more takes the all-out result of every
+attack."""
 
 
 class IllegalAction(ValueError):
@@ -162,7 +162,7 @@ class EndPhase:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """Add ``unit`` to the attack on ``target`` being built (opens it if none is; 7.1)."""
+    """Add ``unit`` to the attack on ``target`` being built (opens it if none is)."""
 
     unit: str
     target: str
@@ -173,8 +173,7 @@ class Declare:
 
 @dataclass(frozen=True, slots=True)
 class Resolve:
-    """Roll the attack declared so far; ``all_out`` names the two-step unit flipped for an all-out attack
-    (7.3)."""
+    """Roll the attack declared so far; ``all_out`` names the two-step unit flipped for an all-out attack."""
 
     all_out: str | None = None
 
@@ -198,7 +197,7 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class LoseStep:
-    """The defender absorbs one hit with a step of ``unit`` (7.5)."""
+    """The defender absorbs one hit with a step of ``unit``."""
 
     unit: str
 
@@ -209,7 +208,7 @@ class LoseStep:
 @dataclass(frozen=True, slots=True)
 class Retreat:
     """The defender absorbs the final hit by retreating; ``unit`` goes to ``to``.  Once one unit has
-    retreated, every other unretreated defender of the hex must retreat too (7.6)."""
+    retreated, every other unretreated defender of the hex must retreat too."""
 
     unit: str
     to: str
@@ -220,10 +219,10 @@ class Retreat:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move ``unit`` to ``to`` (8.0); ``via`` names the middle hex of a two-hex move (8.2).
+    """Move ``unit`` to ``to``; ``via`` names the middle hex of a two-hex move.
 
     :func:`legal_actions` lists moves without ``via``; the engine then takes a legal route that enters no hex
-    that would trip a Soviet trigger (6.2, 11.2) if there is one.  Give ``via`` to choose the route yourself.
+    that would trip a trigger of the special rules' effects (an entry they remember) if there is one.  Give ``via`` to choose the route yourself.
     """
 
     unit: str
@@ -236,7 +235,7 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Reinforce:
-    """Place the arriving ``unit`` in ``to`` when the owner has a choice (6.1)."""
+    """Place the arriving ``unit`` in ``to`` when the owner has a choice."""
 
     unit: str
     to: str
@@ -247,7 +246,7 @@ class Reinforce:
 
 @dataclass(frozen=True, slots=True)
 class Rebuild:
-    """Flip a supplied, reduced corps back to full strength (11.4)."""
+    """Flip a supplied, reduced unit back to full strength (a rebuild effect)."""
 
     unit: str
 
@@ -257,7 +256,7 @@ class Rebuild:
 
 @dataclass(frozen=True, slots=True)
 class Breakout:
-    """An unsupplied unit that did not move tries to break out to friendly lines (11.5)."""
+    """An unsupplied unit that did not move tries to break out to friendly lines (a breakout effect)."""
 
     unit: str
 
@@ -305,16 +304,12 @@ def parse_action(text: str) -> Action:
 # ============================================================================================ compiled rules
 @dataclass(frozen=True, eq=False)
 class _Rules:
-    """The rule data of Hell's Gate or a variant, compiled once per Board from the Game (and the rule numbers it
-    cites), with the tables and memos that make play fast (every State of the game shares them, as
-    :attr:`State.rules`; nothing in them changes a game).  Side roles follow the turn order: ``first`` is the
-    side that moves first (Hell's Gate: the Soviets), ``second`` the other; the special rules of Hell's Gate
-    (6.2, 11.1-11.5) apply only when the data has them."""
+    """A game's rule data, compiled once per Board from the Game, with the tables and memos that make play fast
+    (every State of the game shares them, as :attr:`State.rules`; nothing in them changes a game).  The special
+    rules apply through their effects (:attr:`effects`), only when the data has them."""
 
-    first: int
-    second: int
     pool: dicepool.Pool | None
-    """Dice-pool combat (the tabletop variant); None for an odds CRT of hits."""
+    """Dice-pool combat (``combat.dice_pool``); None for an odds CRT of hits."""
     crt: Crt | None
     shifts: tuple[Shift, ...]
     caps: tuple[ShiftCap, ...]
@@ -324,16 +319,16 @@ class _Rules:
     mandatory_side: int
     mandatory_min_hits: int
     retreat_absorbs: int
-    """Hits a retreat absorbs (rules.retreat.loss_reduction_max; without it the final hit, 7.5/7.6)."""
+    """Hits a retreat absorbs (rules.retreat.loss_reduction_max; without it the final hit)."""
     effects: Effects
     """The special rules' effects (``special_rules[*].effects``) as tables by turn and side."""
     fast: tuple[bool, ...]
-    """Units the movement kit gives more than one hex while supplied in some weather (8.2's fast units)."""
+    """Units the movement kit gives more than one hex while supplied in some weather (fast units)."""
     two_hex: dict[str, tuple[bool, ...]]
     """Weather state -> units that may make a two-hex move in it while supplied (rules.movement.allowances)."""
     cavalry: tuple[bool, ...]
     tank_routes: tuple[tuple[tuple[int, int], ...], ...]
-    """8.2: from each hex, the (middle, end) pairs of two-hex moves a tank may make (one woods, one river)."""
+    """From each hex, the (middle, end) pairs of two-hex moves a tank may make (within the kit's per-move limits)."""
     cavalry_routes: tuple[tuple[tuple[int, int], ...], ...]
     tank_middles: tuple[dict[int, tuple[int, ...]], ...]
     """:attr:`tank_routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
@@ -352,7 +347,7 @@ class _Rules:
     """Ordered pairs of hexes with a river (any hexside terrain) between them."""
     combat_terrain: tuple[frozenset[str], ...]
     terrain_shift: tuple[bool, ...]
-    """The defender's hex has a terrain or feature with a column shift (woods, Cherkassy: 7.2)."""
+    """The defender's hex has a terrain or feature with a column shift (woods, a city)."""
     initial_weather: str
     weather_table: dict[int, str]
     roll_turns: frozenset[int]
@@ -370,7 +365,7 @@ class _Rules:
     """Per unit: hexes whose terrain (or a feature) its mobility class may not enter (movement ``prohibited``)."""
     any_no_entry: bool
     eliminate_unsupplied_at_end: bool
-    """rules.supply.unsupplied_eliminated_at_end (Hell's Gate 12.0)."""
+    """rules.supply.unsupplied_eliminated_at_end."""
     memo: dict[tuple[Any, ...], Any]
     """Memoised strength totals and odds columns (their inputs are few small numbers)."""
     starts: dict[tuple[Any, ...], State]
@@ -383,7 +378,7 @@ class _Rules:
     picks: dict[tuple[bool, ...], tuple[int, ...]]
     """Memo: which of the conditions of :data:`_SHIFT_ORDER` hold -> the indices of the shifts that apply."""
     arrivals: dict[tuple[int, int], tuple[int, ...]]
-    """(turn, side) -> the side's units whose entry turn it is, in unit order (6.0)."""
+    """(turn, side) -> the side's units whose entry turn it is, in unit order."""
     masks: Masks
     """The board's hex sets as bit masks (:mod:`forge.rules.bitboard`): each hex's bit and neighbours, spreads."""
     source_mask: tuple[int, ...]
@@ -482,7 +477,7 @@ def problems(game: Game) -> list[str]:
     ):
         out.append(
             "the engine traces supply lines of any length that avoid enemy units, and enemy zones and enemy sources "
-            "unless friendly-held (Hell's Gate 5.1); rules.supply asks for other lines"
+            "unless friendly-held; rules.supply asks for other lines"
         )
     if not game.units:
         out.append("the game has no units (units)")
@@ -512,7 +507,6 @@ def _compile(board: Board) -> _Rules:
     if found:
         raise UnplayableGameError(game.game.id, found)
     c = game.combat
-    first, second = 0, 1
     pool = dicepool.Pool.of(c.dice_pool) if c.kind is CombatKind.DICE_POOL else None
     mp = c.max_attackers_per_hexside
     crt = c.crt if pool is None else None
@@ -525,8 +519,8 @@ def _compile(board: Board) -> _Rules:
     combat_terrain = []
     for h in range(len(board.labels)):
         feats = board.features[h]
-        # Reading (7.1.2): a feature with its own combat effect (Cherkassy's city) stands in for the hex's
-        # base terrain, so a tank attacking Cherkassy is doubled, not doubled and tripled.
+        # Reading: a feature with its own combat effect (a city) stands in for the hex's base terrain, so a tank
+        # attacking a city is multiplied once, by the city's multiplier, not by both.
         strong = {f for f in feats if f in shifting}
         combat_terrain.append(feats if strong else feats | {board.terrain[h]})
     weather = game.turns.weather
@@ -539,7 +533,7 @@ def _compile(board: Board) -> _Rules:
     roll_turns = frozenset(t.number for t in game.turns.turns if t.weather is None)
     nb = board.neighbours
     two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
-    # 8.2's two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
+    # The two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
     # and one river hexside for tanks and mechanized; none for cavalry).
     kb = _mk.Board.of(game)
     kcells = list(board.grid.cells())
@@ -553,7 +547,7 @@ def _compile(board: Board) -> _Rules:
 
     cav = routes(UnitType.CAVALRY)
     tank = routes(UnitType.ARMOUR)
-    # 8.2's two-hex moves: units the kit's allowances give more than one hex in a weather state while supplied.
+    # Two-hex moves: units the kit's allowances give more than one hex in a weather state while supplied.
     states = list(weather.states) if weather is not None else [""]
     two_hex = {
         w: tuple(
@@ -609,8 +603,6 @@ def _compile(board: Board) -> _Rules:
             arrivals[key] = (*arrivals.get(key, ()), i)
     actions = _ActionCache(board)
     return _Rules(
-        first=first,
-        second=second,
         pool=pool,
         crt=crt,
         shifts=tuple(c.shifts),
@@ -719,30 +711,30 @@ def remember_start(state: State, key: tuple[Any, ...] | None) -> None:
 
 # ================================================================================================= supply
 def _supplied_mask(s: State, side: int, max_length: int | None = None) -> int:
-    """The hexes from which ``side`` can trace supply now (5.1), as a bit mask."""
+    """The hexes from which ``side`` can trace supply now, as a bit mask."""
     r = s.rules
     enemy = s.held_mask[1 - side]
     spread = r.masks.spread
     # supplied_cells' three tests merged into one mask of hexes a line may not enter (see supply.reachable): the
-    # enemy's zone (4.0: the neighbours of its hexes) and sources unless friendly-held, and enemy units
+    # enemy's zone (the neighbours of its hexes) and sources unless friendly-held, and enemy units
     blocked = ((spread(enemy) | r.source_mask[1 - side]) & ~s.held_mask[side]) | enemy
     return flood_mask(r.source_mask[side], ~blocked, spread, max_length)
 
 
 def _supplied_hexes(s: State, side: int, max_length: int | None = None) -> set[int]:
-    """Hexes from which ``side`` can trace supply now (5.1)."""
+    """Hexes from which ``side`` can trace supply now."""
     return set(hexes(_supplied_mask(s, side, max_length)))
 
 
 def supplied_units(state: State, side: str, *, max_length: int | None = None) -> list[str]:
-    """Ids of ``side``'s units on the map that can trace supply now (5.1), whatever their markers say."""
+    """Ids of ``side``'s units on the map that can trace supply now, whatever their markers say."""
     si = state.board.side(side)
     ok = _supplied_mask(state, si, max_length)
     return [state.board.unit_ids[u] for u in state.on_map(si) if ok >> state.pos[u] & 1]
 
 
 def _judge_supply(s: State, side: int) -> None:
-    """5.0, 5.2: mark the side's units in or out of supply (11.2: Soviet lines of three hexes on turn 2)."""
+    """Mark the side's units in or out of supply (a supply-max-length effect shortens the lines)."""
     r = s.rules
     limit = r.effects.supply_length.get((s.turn, side))
     ok = _supplied_mask(s, side, limit)
@@ -757,7 +749,7 @@ def _judge_supply(s: State, side: int) -> None:
 
 # ================================================================================================ helpers
 def _enter_hex(s: State, u: int, h: int) -> None:
-    """Put ``u`` in ``h`` and note the Soviet triggers of 6.2 and 11.2/11.3."""
+    """Put ``u`` in ``h`` and note the triggers of the special rules' effects it trips."""
     if s.pos[u] >= 0:
         s._relocate(u, h)
     else:
@@ -785,7 +777,8 @@ def _eliminate(s: State, u: int) -> None:
 
 # ================================================================================================= combat
 def _declarable(s: State) -> list[Action]:
-    """The units that may be added to the attack being built, as Declare actions (7.1, 7.1.1, 7.1.3, 11.1): by
+    """The units that may be added to the attack being built, as Declare actions (adjacent, not yet attacked nor
+    retreated, within the hexside limit and any only-types-attack effect): by
     target hex, then the target's neighbours in table order, then the units of each in the order they entered it.
 
     With an attack being declared its target is the only one; else every enemy-held hex not yet attacked this
@@ -805,7 +798,7 @@ def _declarable(s: State) -> list[Action]:
         taken = list(map(pos.__getitem__, attackers))
         for n in HEXES[around[target] & s.held_mask[a]]:  # the target's neighbours holding units of the side
             if taken and taken.count(n) >= limit:
-                continue  # 7.1.1: two units at most across one hexside
+                continue  # the most attackers across one hexside
             for u in occupants[n]:
                 if (
                     side[u] == a
@@ -843,11 +836,11 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
     if only is not None and u not in only:
         return False
     pos = s.pos
-    return not attackers or list(map(pos.__getitem__, attackers)).count(h) < r.max_per_hexside  # 7.1.1
+    return not attackers or list(map(pos.__getitem__, attackers)).count(h) < r.max_per_hexside
 
 
 def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
-    """11.1: on turn 1 only the four named panzer units attack for the Germans (None: no such limit now)."""
+    """The units of the side to act that may attack now (only-types-attack effects; None: no such limit now)."""
     return r.effects.attackers.get((s.turn, s.active))
 
 
@@ -895,13 +888,13 @@ def _after_attack(s: State, before: list[Action]) -> list[Action]:
 
 
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
-    """Units that may be flipped for an all-out attack (7.3): full two-step attackers, tanks if any."""
+    """Units that may be flipped for an all-out attack: full two-step attackers, tanks if any."""
     b = s.board
     pool = s.rules.pool
-    if pool is not None:  # the tabletop's all-out attack (4.3): the named unit pays its cost first
+    if pool is not None:  # a dice pool's all-out attack: the named unit pays its cost first
         return sorted(attackers) if pool.all_out != (0, 0) else []
     if _overconcentrated(s, target):
-        return []  # 7.4 gives the all-out result anyway: flipping would only cost a step
+        return []  # overconcentration gives the all-out result anyway: flipping would only cost a step
     full: list[int] = []
     tanks: list[int] = []
     max_steps, steps, unit_type = b.max_steps, s.steps, b.unit_type
@@ -942,10 +935,10 @@ class AttackPreview:
 def _base_odds(
     r: _Rules, att_in: list[tuple[int, str]], def_in: list[tuple[int, str]], terrain: frozenset[str]
 ) -> tuple[Fraction | int, Fraction | int, int]:
-    """Attack and defence totals (7.1.2: tank multipliers, through :mod:`forge.rules.combat`) and the odds
-    column before shifts (7.0 step 3), memoised: the inputs are a few small numbers that recur all game.
+    """Attack and defence totals (strength modifiers such as tank multipliers, through
+    :mod:`forge.rules.combat`) and the odds column before shifts, memoised: the inputs are a few small numbers that recur all game.
 
-    When every modifier is a per-unit multiplier (Hell's Gate's are), a side's total is the sum of its units'
+    When every modifier is a per-unit multiplier (no stack bonuses), a side's total is the sum of its units'
     values, and each unit's value is memoised on its own; otherwise the whole line-up is the key.
     """
     if r.per_unit_modifiers:
@@ -1019,7 +1012,7 @@ def _odds(
             defenders.append(u)
             if oos[u]:
                 d_oos += 1
-    # 7.1.1: the strongest units defend, up to the side's limit
+    # the strongest units defend, up to the side's limit
     limit = r.max_defenders[1 - a]
     counted = defenders
     if len(defenders) > limit:
@@ -1034,7 +1027,7 @@ def _odds(
         att_in.append((strength[u][maxs[u] - steps[u]][0], tv[u]))
         if oos[u]:
             a_oos += 1
-        if (pos[u], target) in river:  # 7.2
+        if (pos[u], target) in river:  # attacking across a river hexside
             across += 1
     att, dfn, base = _base_odds(r, att_in, def_in, r.combat_terrain[target])
     n_def, n_att = len(defenders), len(attackers)
@@ -1048,7 +1041,7 @@ def _odds(
         across > 0 and 2 * across >= n_att,
         n_att > 0 and across == n_att,
     )
-    over = n_def >= OVERCONCENTRATION  # 7.4
+    over = n_def >= OVERCONCENTRATION
     picked = r.picks.get(holds)
     if picked is None:
         picked = r.picks[holds] = tuple(i for i, c in enumerate(r.shift_codes) if holds[c])
@@ -1125,7 +1118,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
     die = dice.roll()
     if die not in r.hits:
         raise ValueError(f"a die roll of {die} is not on the CRT ({', '.join(r.odds_crt.rows)})")
-    if flip is not None:  # 7.3: the all-out attack costs the flipped unit a step, whatever the roll
+    if flip is not None:  # the all-out attack costs the flipped unit a step, whatever the roll
         s._set_steps(flip, s.steps[flip] - 1)
     hits = r.hits[die][final][1 if (flip is not None or over) else 0]
     for u in attackers:
@@ -1160,7 +1153,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
         if not retreated[u]:
             defending += steps[u]
     if hits > defending:
-        for u in list(s.occupants[t]):  # 7.5 automatic elimination, retreated units included
+        for u in list(s.occupants[t]):  # more hits than steps: the whole hex is eliminated, retreated units included
             _eliminate(s, u)
         return
     d = 1 - s.active
@@ -1169,7 +1162,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
 
 
 def _pool_strength(s: State, u: int, target: int, role: Literal["attacker", "defender"]) -> int:
-    """A unit's modified strength in dice-pool combat (4.4): every applicable multiplier, rounded once."""
+    """A unit's modified strength in dice-pool combat: every applicable multiplier, rounded once."""
     r = s.rules
     conds: set[str] = set()
     if role == "attacker":
@@ -1199,7 +1192,7 @@ def _pool_strength(s: State, u: int, target: int, role: Literal["attacker", "def
 
 
 def _pool_hits(strength: int, pool: dicepool.Pool, dice: DiceSource) -> int:
-    """One unit's hits: a sure hit per full ``automatic_hit_every``, a roll for the remainder (4.4)."""
+    """One unit's hits: a sure hit per full ``automatic_hit_every``, a roll for the remainder."""
     every = pool.automatic_hit_every
     sure, rest = divmod(strength, every) if every else (0, strength)
     if rest <= 0:
@@ -1210,7 +1203,7 @@ def _pool_hits(strength: int, pool: dicepool.Pool, dice: DiceSource) -> int:
 
 
 def _resolve_pool(s: State, pool: dicepool.Pool, flip: int | None, dice: DiceSource) -> None:
-    """Dice-pool combat (the tabletop's 4.4): each attacker and each counted defender rolls; the side with fewer
+    """Dice-pool combat: each attacker and each counted defender rolls; the side with fewer
     hits loses the difference; an all-out attack and a crowded target add their losses.  Reading: the attacker's
     losses are spread by the engine, always from the unit with most steps left (the named all-out unit first
     among equals), so every unit is down to one before any is destroyed; the defender absorbs its own as hits,
@@ -1262,8 +1255,8 @@ def _resolve_pool(s: State, pool: dicepool.Pool, flip: int | None, dice: DiceSou
 
 
 def _retreat_hexes(s: State, h: int, side: int, unit: int = -1) -> list[int]:
-    """Where units of ``side`` in ``h`` may retreat: rules.retreat through the kit (7.6, and 11.1 as one of its
-    limits), minus Tichonovka under 11.2 and hexes a unit could not stack in (rules.stacking)."""
+    """Where units of ``side`` in ``h`` may retreat: rules.retreat through the kit (its limits by turn included),
+    minus the hexes no-entry effects close to the side and hexes a unit could not stack in (rules.stacking)."""
     b = s.board
     r = s.rules
     ban = _banned(r, s.turn, side)
@@ -1305,7 +1298,7 @@ def _stack_ok(s: State, u: int, h: int) -> bool:
 
 
 def _hit_actions(s: State) -> list[Action]:
-    """The ways to absorb the next hit (7.5, 7.6).  Kept in ``state.scratch`` for the pending hits they were
+    """The ways to absorb the next hit (a step loss or a retreat).  Kept in ``state.scratch`` for the pending hits they were
     computed for, with the retreat hexes of the defending side when they were needed, until :func:`_apply_hit`
     changes the state (legal_actions and apply's check both ask)."""
     ph = s.hits
@@ -1345,7 +1338,7 @@ def _finish_hits(s: State) -> None:
     assert ph is not None
     occ = s.occupants[ph.hex]
     if occ and all(s.retreated[u] for u in occ):
-        for u in list(occ):  # 7.6: retreated units left alone in the hex are eliminated
+        for u in list(occ):  # retreated units left alone in the hex are eliminated
             _eliminate(s, u)
     s.hits = None
     s.to_act = s.active
@@ -1353,8 +1346,8 @@ def _finish_hits(s: State) -> None:
 
 # =============================================================================================== movement
 def _movers(s: State) -> list[int]:
-    """Units of the side to move that may still move: on the map, not moved, not retreated (7.6), and allowed
-    by 11.1 (turn 1: the Soviet tanks; one German panzer unit) and 11.2/11.3 (the Korsun freeze)."""
+    """Units of the side to move that may still move: on the map, not moved, not retreated, and allowed by the
+    only-types-move effects (and their cap on how many units move) and not held by a freeze effect."""
     r = s.rules
     a = s.active
     pos, moved, retreated = s.pos, s.moved, s.retreated
@@ -1449,13 +1442,14 @@ class _StepMoves(dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]):
 _MovePhase = tuple[_Options, list[Action], list[int]]
 """What the side may do in a movement phase: (options, actions, owners).  ``options``: each unit that may move at
 the start of the phase, with its Move actions and destinations; ``actions``: the legal actions now, in
-:func:`legal_actions`' order (the moves of the units yet to move, then EndPhase unless 11.1 refuses it);
+:func:`legal_actions`' order (the moves of the units yet to move, then EndPhase unless an end-apart effect refuses it);
 ``owners``: the unit of each of those moves.
 
 Enemy units stand still during a movement phase and a unit's destinations depend only on them, so this is
 computed once per phase and kept in ``state.scratch``; a move replaces it with one whose ``actions`` and
 ``owners`` lack the unit (:func:`_without`; nothing is changed in place, since a copied State shares it), and
-under 11.1 (where the other tanks' moves matter) or with stacking limits it is computed again.
+on a turn where other units' moves matter (:attr:`~forge.rules.effects.Effects.interacting_turns`) or with
+stacking limits it is computed again.
 """
 
 
@@ -1506,9 +1500,9 @@ def _compute_move_options(s: State) -> _Options:
             dests = tuple(h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h))
             out[u] = (tuple(moves[u][h] for h in dests), dests)
         return out
-    # As _routes, for every unit at once, with hex sets as bit masks: hexes without enemy units (11.2: and not
-    # Tichonovka) are open; a unit enters the open hexes next to it that its terrain allows (``steps``), and a fast
-    # unit the ends of its two-hex routes through those (8.2).
+    # As _routes, for every unit at once, with hex sets as bit masks: hexes without enemy units (and not closed
+    # by a no-entry effect) are open; a unit enters the open hexes next to it that its terrain allows (``steps``),
+    # and a fast unit the ends of its two-hex routes through those.
     a = s.active
     open_ = ~s.held_mask[1 - a] & ~r.effects.no_entry.get((s.turn, a), _NOTHING)[1]
     two_hex = r.two_hex[s.weather]
@@ -1518,7 +1512,7 @@ def _compute_move_options(s: State) -> _Options:
     for u in movers:
         h = pos[u]
         one = steps[u][h] & open_
-        if two_hex[u] and not oos[u]:  # 8.2: the ends of the open routes not reached in one hex, in route order
+        if two_hex[u] and not oos[u]:  # the ends of the open routes not reached in one hex, in route order
             dests = near = HEXES[one]  # ascending: the table order
             ends = far_ends[u][h]  # middle -> the ends of the routes through it
             reached = one
@@ -1537,8 +1531,8 @@ def _compute_move_options(s: State) -> _Options:
 
 
 def _end_blocked(s: State, options: _Options) -> bool:
-    """11.1: the Soviet tanks must end turn 1's movement in different hexes; ending is refused while two share
-    a hex and one of them could still move (``options``: the units that may)."""
+    """End-apart effects: the units they name end their moves in different hexes; ending is refused while two
+    share a hex and one of them could still move (``options``: the units that may)."""
     apart = s.rules.effects.apart.get((s.turn, s.active))
     if apart is None:
         return False
@@ -1556,7 +1550,8 @@ def _end_movement_blocked(s: State) -> bool:
 
 
 def _breakout_candidates(s: State) -> list[tuple[int, int]]:
-    """11.5: (unit, refuges) for unsupplied, unmoved, unretreated units with a refuge within two hexes."""
+    """A breakout effect: (unit, refuges) for unsupplied, unmoved, unretreated units with a refuge (a hex holding
+    a supplied friendly unit) within the effect's radius."""
     r = s.rules
     within = r.effects.breakout[s.turn][1]
     pos, oos = s.pos, s.oos
@@ -1598,18 +1593,18 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
         s.breakout_open = False
     elif kind is Phase.RECOVERY:
         pos, retreated = s.pos, s.retreated
-        for u in r.side_units[a]:  # 9.0
+        for u in r.side_units[a]:  # the side's retreated units recover
             if pos[u] >= 0:
                 retreated[u] = False
     elif kind is Phase.HOUSEKEEPING:
-        # A housekeeping phase that closes the turn ends the game on the last turn; elsewhere (the tabletop's
-        # ground phase opens the player turn) it only rolls the weather.
+        # A housekeeping phase that closes the turn ends the game on the last turn; elsewhere (a ground phase
+        # that opens the player turn) it only rolls the weather.
         if s.turn >= b.last_turn and s.step == len(b.sequence) - 1:
             _end_game(s)
         elif s.weather == r.initial_weather and s.turn in r.roll_turns and r.weather_table:
-            # 11.2: the mud roll.  Reading: rolls stop once the weather has changed (Hell's Gate: mud lasts to the
-            # end; the tabletop post leaves it to the scenario); a result naming no weather state (the tabletop's
-            # "no mud") leaves the weather as it is.
+            # The weather roll.  Reading: rolls stop once the weather has changed (a book may say the new weather
+            # lasts to the end, or leave it to the scenario); a result naming no weather state ("no mud") leaves
+            # the weather as it is.
             die = dice.roll()
             if die not in r.weather_table:
                 raise ValueError(f"a die roll of {die} is not on the mud table")
@@ -1619,7 +1614,7 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
 
 
 def _reinforce(s: State, side: int) -> None:
-    """6.0-6.2: place the side's units due this turn."""
+    """Place the side's units due this turn (an arrival-if-entered effect may keep one away for good)."""
     b = s.board
     theirs = s.count[1 - side]
     for u in s.rules.arrivals.get((s.turn, side), ()):
@@ -1629,18 +1624,18 @@ def _reinforce(s: State, side: int) -> None:
             continue
         trigger = s.rules.effects.arrival.get(u)
         if trigger is not None and not s.tripped[trigger]:
-            s._set_status(u, UnitStatus.WITHDRAWN)  # 6.2: the condition never met, the unit never comes
+            s._set_status(u, UnitStatus.WITHDRAWN)  # the condition never met, the unit never comes
             s._note(f"{unit.id} does not arrive ({e.rule or 'condition'})")
             continue
         if e.hex is not None and not theirs[b.hex(e.hex)] and _may_end_in(s, u, b.hex(e.hex)):
             _arrive(s, u, b.hex(e.hex))
             continue
-        # 6.1: the nearest friendly supply source that is vacant or friendly-held. Reading: with no entry hex
-        # in the data (the 24th Panzer) every such source is equally near.
+        # The nearest friendly supply source that is vacant or friendly-held. Reading: with no entry hex in the
+        # data every such source is equally near.
         cands = [h for h in b.sources[side] if not theirs[h] and _may_end_in(s, u, h)]
         if not cands:
             s._set_status(u, UnitStatus.LOST)
-            s._note(f"{unit.id} lost: no friendly supply source to arrive in (6.1)")
+            s._note(f"{unit.id} lost: no friendly supply source to arrive in")
             continue
         if e.hex is not None:
             origin = b.grid.parse(e.hex)
@@ -1664,7 +1659,7 @@ def _arrive(s: State, u: int, h: int) -> None:
 
 
 def _rebuild_candidates(s: State) -> list[int]:
-    """11.4: reduced, supplied Soviet corps on the map."""
+    """Rebuild effects: reduced, supplied units of the side to act, of the sizes the effect names, on the map."""
     max_steps, steps, pos, oos = s.board.max_steps, s.steps, s.pos, s.oos
     rebuilt = s.rules.effects.rebuild.get((s.turn, s.active), frozenset())
     out = []
@@ -1723,8 +1718,8 @@ def start(s: State) -> None:
 
 
 def _end_game(s: State) -> None:
-    """12.0: Soviets then Germans lose every unit that cannot trace supply (when the data's
-    rules.supply.unsupplied_eliminated_at_end says so); then the score."""
+    """The end of the game: each side, the first side first, loses every unit that cannot trace supply (when the
+    data's rules.supply.unsupplied_eliminated_at_end says so); then the score."""
     b = s.board
     gone: list[str] = []
     for side in range(len(b.sides) if s.rules.eliminate_unsupplied_at_end else 0):  # the first side first
@@ -1823,7 +1818,7 @@ def legal_actions(state: State) -> list[Action]:
             out = _openings(s)[:]
             out.append(_END)
         return out
-    if kind is Phase.MOVEMENT:  # the breakouts that end it (11.5)
+    if kind is Phase.MOVEMENT:  # the breakouts that end it (a breakout effect)
         out.extend(Breakout(b.unit_ids[u]) for u, _ in _breakout_candidates(s))
         out.append(_END)
         return out
@@ -1855,7 +1850,7 @@ def apply(state: State, action: Action, dice: DiceSource | None = None) -> State
         raise IllegalAction("the game is over")
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise IllegalAction(f"{action!r} is not a Hell's Gate action")
+        raise IllegalAction(f"{action!r} is not an action of this engine")
     d: DiceSource = dice if dice is not None else _NoDice()
     if handler(s, action, d):
         _run(s, d)
@@ -1869,18 +1864,18 @@ def _illegal(action: Action, why: str) -> IllegalAction:
 def _apply_end(s: State, action: Action, d: DiceSource) -> bool:
     kind = s.phase
     if kind is Phase.SUPPLY and s.reinforcements:
-        raise _illegal(action, "arriving units must be placed first (6.1)")
+        raise _illegal(action, "arriving units must be placed first")
     if kind is Phase.COMBAT and (s.hits is not None or s.attack_target >= 0):
         raise _illegal(action, "finish the attack under way first")
     if kind is Phase.MOVEMENT and not s.breakout_open and _end_movement_blocked(s):
-        raise _illegal(action, "11.1: the Soviet tank units must end turn 1's movement in different hexes")
+        raise _illegal(action, "units that must end apart share a hex (an end-apart effect)")
     _close_phase(s, d)
     return True
 
 
 def _check_target(s: State, action: Action, t: int) -> None:
     if not (s.count[1 - s.active][t] > 0 and t not in s.attacked_hexes):
-        raise _illegal(action, "7.1: the target must be an enemy-held hex not attacked this turn")
+        raise _illegal(action, "the target must be an enemy-held hex not attacked this phase")
 
 
 def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
@@ -1894,7 +1889,7 @@ def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
     elif t != s.attack_target:
         raise _illegal(action, f"an attack on {b.labels[s.attack_target]} is being declared")
     if not _may_join(s, s.rules, u, t, s.attackers):
-        raise _illegal(action, "that unit cannot join an attack on that hex now (7.1, 7.1.1, 11.1)")
+        raise _illegal(action, "that unit cannot join an attack on that hex now")
     s.attack_target = t
     s.attackers.append(u)
     return False  # a declared attack is always a decision point
@@ -1905,7 +1900,7 @@ def _apply_resolve(s: State, action: Resolve, d: DiceSource) -> bool:
         raise _illegal(action, "no attack is declared")
     flip = None if action.all_out is None else _unit(s.board, action.all_out)
     if flip is not None and flip not in _flip_choices(s, s.attackers, s.attack_target):
-        raise _illegal(action, "7.3: flip a full-strength two-step attacker (a tank if one attacks)")
+        raise _illegal(action, "an all-out attack flips a full-strength two-step attacker (a tank if one attacks)")
     _resolve(s, flip, d)
     return True
 
@@ -1920,13 +1915,13 @@ def _apply_attack(s: State, action: Attack, d: DiceSource) -> bool:
     for x in action.attackers:
         u = _unit(b, x)
         if not _may_join(s, s.rules, u, t, chosen):
-            raise _illegal(action, f"{x} cannot attack {action.target} now (7.1, 7.1.1, 11.1)")
+            raise _illegal(action, f"{x} cannot attack {action.target} now")
         chosen.append(u)
     if not chosen:
         raise _illegal(action, "an attack needs attackers")
     flip = None if action.all_out is None else _unit(b, action.all_out)
     if flip is not None and flip not in _flip_choices(s, chosen, t):
-        raise _illegal(action, "7.3: not a unit that may be flipped")
+        raise _illegal(action, "not a unit that may be flipped for an all-out attack")
     s.attack_target, s.attackers = t, chosen
     _resolve(s, flip, d)
     return True
@@ -1937,7 +1932,7 @@ def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
     if s.phase is not Phase.COMBAT or ph is None:
         raise _illegal(action, "no hits to absorb")
     if action not in _hit_actions(s):
-        raise _illegal(action, "not a legal way to absorb this hit (7.5, 7.6)")
+        raise _illegal(action, "not a legal way to absorb this hit")
     known: list[int] | None = s.scratch.pop("hit actions")[2]  # the state changes now
     b = s.board
     u = _unit(b, action.unit)
@@ -1976,17 +1971,17 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
     kept = s.scratch.get("options") or _move_phase(s)
     option = kept[0].get(u)
     if option is None or s.moved[u]:
-        raise _illegal(action, "that unit may not move now (8.0, 7.6, 11.1-11.3)")
+        raise _illegal(action, "that unit may not move now")
     if to not in option[1]:
-        raise _illegal(action, "not a legal destination (8.0-8.2, 11.1, 11.2)")
+        raise _illegal(action, "not a legal destination")
     if action.via is not None:
         via = _hex(b, action.via)
         if via not in _routes(s, u)[to]:
-            raise _illegal(action, "no legal two-hex route through that hex (8.2)")
+            raise _illegal(action, "no legal two-hex route through that hex")
         _trip(s, u, via)
     elif to not in r.adjacent[s.pos[u]]:  # a legal destination next door is reached in one hex
         routes = _middles(s, u, to)
-        # Reading: a route that trips no Soviet trigger when there is one (the owner's obvious choice)
+        # Reading: a route that trips no trigger of the effects when there is one (the owner's obvious choice)
         via = routes[0]
         for v in routes:
             if not r.effects.trip_mask >> v & 1:
@@ -2013,7 +2008,7 @@ def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:
     u, to = _unit(b, action.unit), _hex(b, action.to)
     entry = next((i for i, (x, hs) in enumerate(s.reinforcements) if x == u and to in hs), None)
     if entry is None:
-        raise _illegal(action, "not a legal arrival hex (6.1)")
+        raise _illegal(action, "not a legal arrival hex")
     s.reinforcements.pop(entry)
     _arrive(s, u, to)
     return True
@@ -2022,10 +2017,10 @@ def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:
 def _apply_rebuild(s: State, action: Rebuild, d: DiceSource) -> bool:
     b = s.board
     if s.phase is not Phase.SUPPLY or s.reinforcements or not s.rebuild_open:
-        raise _illegal(action, "no rebuild now (11.4)")
+        raise _illegal(action, "no rebuild now")
     u = _unit(b, action.unit)
     if u not in _rebuild_candidates(s):
-        raise _illegal(action, "11.4: a reduced, supplied corps on the map")
+        raise _illegal(action, "not a reduced, supplied unit on the map that may be rebuilt")
     s._set_steps(u, b.max_steps[u])
     if s.log is not None:
         s._note(f"{action.unit} rebuilt")
@@ -2036,11 +2031,11 @@ def _apply_rebuild(s: State, action: Rebuild, d: DiceSource) -> bool:
 def _apply_breakout(s: State, action: Breakout, d: DiceSource) -> bool:
     b = s.board
     if s.phase is not Phase.MOVEMENT or not s.breakout_open:
-        raise _illegal(action, "no breakouts now (11.5)")
+        raise _illegal(action, "no breakouts now")
     u = _unit(b, action.unit)
     refuges = dict(_breakout_candidates(s)).get(u)
     if refuges is None:
-        raise _illegal(action, "11.5: an unsupplied unit that did not move, with a refuge hex")
+        raise _illegal(action, "not an unsupplied unit that did not move, with a refuge hex")
     die = d.roll()
     out = die + refuges >= s.rules.effects.breakout[s.turn][0]
     s._set_status(u, UnitStatus.BROKEN_OUT if out else UnitStatus.DESTROYED)

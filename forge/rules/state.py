@@ -13,7 +13,7 @@ and State.initial() calls the engine without an import cycle.
 
 Strengths: the rulebook leaves many strengths unknown (``?``).  :meth:`State.initial` refuses to start while
 any is unknown, unless the caller supplies every missing value in ``strengths`` -- an assumption the caller
-owns and should document (the tests keep theirs in ``tests/test_hells_gate.py``).  It refuses a game whose data
+owns and should document (``forge play --assume`` prints its own).  It refuses a game whose data
 lacks anything else play needs with one :class:`UnplayableGameError` naming every missing piece.
 """
 
@@ -79,13 +79,13 @@ class State:
     branches.
 
     Per unit (by index, see :attr:`Board.unit_ids`): ``pos`` hex index or -1, ``steps`` left, ``status``,
-    ``oos`` (Out of Supply marker, 5.2), ``retreated`` (Retreated marker, 7.6), ``attacked`` (this player
-    turn, 7.1), ``moved`` (this movement phase).  Per hex: ``occupants`` (unit indices) and
+    ``oos`` (Out of Supply marker), ``retreated`` (Retreated marker), ``attacked`` (this player
+    turn), ``moved`` (this movement phase).  Per hex: ``occupants`` (unit indices) and
     ``count[side][hex]``; per side, ``held`` (the hexes holding its units) and ``held_mask`` (the same as a bit
     mask).  Game-wide: ``turn``, ``step``
     (index into :attr:`Board.sequence`), ``weather``, ``to_act`` (side index that must decide now),
-    ``attacked_hexes`` (this combat phase, 7.1), ``hit_hexes`` (this turn, 11.1), the two Hell's Gate
-    triggers, and ``vp`` -- the running tally of each side's victory points without the handicap, kept up to
+    ``attacked_hexes`` (this combat phase), ``hit_hexes`` (this turn: retreat limits may name them), the
+    effects' ``tripped`` triggers, and ``vp`` -- the running tally of each side's victory points without the handicap, kept up to
     date by every change (:meth:`vp_from_scratch` recomputes it).  ``rules`` is the game's compiled rules,
     shared by every State of the game.
     """
@@ -158,7 +158,7 @@ class State:
     attackers: list[int]
     hits: PendingHits | None
     reinforcements: list[tuple[int, tuple[int, ...]]]
-    """Arriving units whose owner must choose among equally near entry hexes (6.1), with the choices."""
+    """Arriving units whose owner must choose among equally near entry hexes, with the choices."""
     rebuild_open: bool
     breakout_open: bool
     last_combat: CombatRecord | None
@@ -178,8 +178,8 @@ class State:
         scenario: str | None = None,
         log: bool = False,
     ) -> State:
-        """A new game at its first decision: units set up (10.0), full strength, snow, turn 1, and the first
-        automatic phases played (turn 1's Soviet supply phase).
+        """A new game at its first decision: units set up, full strength, the initial weather, the first turn,
+        and the first automatic phases played (the first side's supply phase).
 
         ``strengths`` supplies every strength the data leaves unknown (:func:`resolve_strengths`);
         ``scenario`` picks one of ``game.scenarios`` (its setup overrides and first turn); ``log`` keeps a
@@ -403,7 +403,7 @@ class State:
 
     # --------------------------------------------------------------------------------------- victory points
     def unit_vp(self, u: int) -> int:
-        """VP the enemy scores for unit ``u`` as it stands (12.0): every step of a destroyed unit; a
+        """VP the enemy scores for unit ``u`` as it stands: every step of a destroyed unit; a
         multi-step unit on the map or broken out with steps missing counts once as reduced."""
         st = self.status[u]
         b = self.board
@@ -414,7 +414,7 @@ class State:
         return 0
 
     def vp_from_scratch(self) -> list[int]:
-        """Each side's VP (without the handicap) recomputed from the units and the map (12.0)."""
+        """Each side's VP (without the handicap) recomputed from the units and the map."""
         b = self.board
         n = len(b.sides)
         vp = [0] * n
