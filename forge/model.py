@@ -976,7 +976,7 @@ class SpecialRule(Base):
     turns: list[int] = []
     summary: str
     effects: list[RuleEffect] = []
-    """What the play engine does for this rule, effect by effect (:class:`RuleEffect`).  None: the engine applies
+    """What the play engine does for this rule, effect by effect (:class:`RuleEffect`).  Empty: the engine applies
     nothing for it (a rule players read, or one the rules kit already plays from other fields)."""
     activates: Literal["unit", "group", "all"] | None = None
     """For a rule that holds units until released: what an enemy unit moving next to or attacking a held unit frees
