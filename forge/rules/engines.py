@@ -151,7 +151,6 @@ class HitsEngine:
         return Outcome(r.winner, dict(zip(state.board.sides, r.vp, strict=True)), state.turn)
 
     def rank(self, state: State, actions: Sequence[_hits.Action]) -> list[float]:
-        b = state.board
         phase = state.phase
         if phase is Phase.MOVEMENT and any(isinstance(a, _hits.Move) for a in actions):
             return self._rank_moves(state, actions)
@@ -163,7 +162,6 @@ class HitsEngine:
                 out.append(1.0)
             else:
                 out.append(0.0)
-        del b
         return out
 
     @staticmethod
@@ -191,21 +189,25 @@ class HitsEngine:
     @staticmethod
     def _rank_moves(state: State, actions: Sequence[_hits.Action]) -> list[float]:
         b = state.board
-        grid = b.grid
-        cells = list(grid.cells())
         side = state.active
         goals = {state.pos[u] for u in state.on_map(1 - side)} | set(b.sources[1 - side])
-        if not goals:
-            return [0.0] * len(actions)
-
-        def dist(h: int) -> int:
-            return min(grid.distance(cells[h], cells[g]) for g in goals)
-
+        far = len(b.labels)
+        dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
+        ring = sorted(goals)
+        for h in ring:
+            dist[h] = 0
+        while ring:
+            nxt = []
+            for h in ring:
+                for n in b.neighbours[h]:
+                    if dist[n] == far:
+                        dist[n] = dist[h] + 1
+                        nxt.append(n)
+            ring = nxt
         out = []
         for a in actions:
             if isinstance(a, _hits.Move):
-                u = b.unit(a.unit)
-                out.append(float(max(0, dist(state.pos[u]) - dist(b.hex(a.to)))))
+                out.append(float(max(0, dist[state.pos[b.unit(a.unit)]] - dist[b.hex(a.to)])))
             else:
                 out.append(0.0)
         return out
