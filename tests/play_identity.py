@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from forge.loader import load
-from forge.model import Game
-from forge.rules import engine as engine
-from forge.rules.state import State
+from forge.loader import load  # noqa: E402  (run as a script: the tree above first)
+from forge.model import Game  # noqa: E402
+from forge.rules import engine  # noqa: E402
+from forge.rules.state import State  # noqa: E402
 
 RECORDED = {
     # seeds 0..299, recorded from main at 63b1ba2 (before the special rules became data effects)

@@ -50,13 +50,18 @@ def moves(s: State) -> set[tuple[str, str]]:
 # ============================================================================================= forge check
 def test_an_unknown_kind_is_refused_with_the_accepted_kinds_and_a_suggestion() -> None:
     (msg,) = refused("{kind: no-entri, side: red, places: [Holm]}")
-    assert "ferry_point.yaml:" in msg and "special_rules[0].effects[0].kind" in msg
-    assert "'no-entry'" in msg and "'breakout'" in msg and "did you mean 'no-entry'" in msg
+    assert "ferry_point.yaml:" in msg
+    assert "special_rules[0].effects[0].kind" in msg
+    assert "'no-entry'" in msg
+    assert "'breakout'" in msg
+    assert "did you mean 'no-entry'" in msg
 
 
 def test_a_key_the_kind_does_not_take_or_a_missing_key_is_refused() -> None:
     (msg,) = refused("{kind: supply-max-length, side: red, length: 2, radius: 1}")
-    assert "special_rules[0].effects[0]" in msg and "'radius' does not apply" in msg and "side, length" in msg
+    assert "special_rules[0].effects[0]" in msg
+    assert "'radius' does not apply" in msg
+    assert "side, length" in msg
     (msg,) = refused("{kind: freeze, side: red, places: [Holm], radius: 1}")
     assert "needs 'released_by'" in msg
 
@@ -69,7 +74,8 @@ def test_an_unknown_place_side_unit_or_table_is_refused_located() -> None:
     )
     text = "\n".join(msgs)
     assert "effects[0].side: 'redd' is not a known side (did you mean 'red'?)" in text
-    assert "effects[0].places[0]: 'Hol' is not a known place" in text and "did you mean 'Holm'?" in text
+    assert "effects[0].places[0]: 'Hol' is not a known place" in text
+    assert "did you mean 'Holm'?" in text
     assert "effects[1].units[0]: 'red-9' is not a known unit id" in text
     assert "effects[1].hexes[0]: hex '0909' is off the map" in text
     assert "effects[2].table: 'nope' is not a known table id" in text
@@ -81,7 +87,8 @@ def test_no_entry_closes_a_place_to_one_side_on_the_rule_turns() -> None:
     plain = to_movement(State.initial(ferry("{kind: no-entry, side: red, places: [Holm]}", turns="[6]")), "blue")
     closed = to_movement(State.initial(ferry("{kind: no-entry, side: blue, hexes: ['0401']}")), "blue")
     assert any(to == "0401" for _, to in moves(plain))
-    assert moves(closed) and not any(to == "0401" for _, to in moves(closed))
+    assert moves(closed)
+    assert not any(to == "0401" for _, to in moves(closed))
     # nor through it: the tank's two-hex moves whose only route crosses 0401 are gone too
     assert moves(plain) - moves(closed) == {(u, "0401") for u in ("blue-1", "blue-4")} | {
         ("blue-4", "0501"),
@@ -93,7 +100,8 @@ def test_a_freeze_holds_units_near_a_place_until_the_other_side_comes_near() -> 
     g = ferry("{kind: freeze, side: blue, hexes: ['0302'], radius: 1, released_by: red}")
     s = to_movement(State.initial(g), "blue")
     frozen = {"blue-1", "blue-2", "blue-4"}  # in 0302 or next to it
-    assert {u for u, _ in moves(s)}.isdisjoint(frozen) and moves(s)
+    assert {u for u, _ in moves(s)}.isdisjoint(frozen)
+    assert moves(s)
     s.tripped[:] = [True] * len(s.tripped)  # a red unit has entered a hex around 0302
     s.scratch.clear()
     assert frozen <= {u for u, _ in moves(s)}
@@ -109,7 +117,9 @@ def test_only_types_move_with_a_cap_on_the_units_that_move() -> None:
     assert (s.turn, s.active_side) == (1, "red")  # the one move ended blue's movement phase
     uncapped = to_movement(State.initial(ferry("{kind: only-types-move, side: blue, types: [infantry]}")), "blue")
     hg.apply(uncapped, next(a for a in hg.legal_actions(uncapped) if isinstance(a, hg.Move)), hg.Dice(1))
-    assert uncapped.phase is Phase.MOVEMENT and uncapped.active_side == "blue" and moves(uncapped)
+    assert uncapped.phase is Phase.MOVEMENT
+    assert uncapped.active_side == "blue"
+    assert moves(uncapped)
 
 
 def test_supply_max_length_shortens_the_side_lines_when_judged() -> None:

@@ -45,9 +45,11 @@ def test_twenty_games_finish_and_print_one_statistic_a_line(name: str, capsys: p
     assert body[0] == f"{game.game.title}: 20 games, seeds 0..19, random play (odds or dice-pool hits)"
     won = [int(x.rsplit(": ", 1)[1]) for x in body if x.startswith("won by ")]
     draws = next(int(x.rsplit(": ", 1)[1]) for x in body if x.startswith("draws: "))
-    assert len(won) == len(sides) and sum(won) + draws == 20
+    assert len(won) == len(sides)
+    assert sum(won) + draws == 20
     ended = {int(m[1]): int(m[2]) for x in body if (m := re.fullmatch(r"ended on turn (\d+): (\d+)", x))}
-    assert sum(ended.values()) == 20 and all(1 <= t <= len(game.turns.turns) for t in ended)
+    assert sum(ended.values()) == 20
+    assert all(1 <= t <= len(game.turns.turns) for t in ended)
     for side in sides:
         (vp,) = [x for x in body if x.startswith(f"final VP {side}: ")]
         mean, lo, hi = re.fullmatch(r"final VP \S+: mean (-?[\d.]+), min (-?\d+), max (-?\d+)", vp).groups()  # type: ignore[union-attr]
@@ -56,7 +58,9 @@ def test_twenty_games_finish_and_print_one_statistic_a_line(name: str, capsys: p
     again = play(capsys, str(path), "--games", "20", *extra)
     assert again == (0, lines, "")
     other = play(capsys, str(path), "--games", "20", "--seed", "1000", *extra)
-    assert other[0] == 0 and other[1] != lines and "seeds 1000..1019" in other[1][len(lines) - len(body)]
+    assert other[0] == 0
+    assert other[1] != lines
+    assert "seeds 1000..1019" in other[1][len(lines) - len(body)]
 
 
 @pytest.mark.parametrize("name", sorted(PLAYABLE))
@@ -70,9 +74,12 @@ def test_the_greedy_policy_plays_whole_games(name: str, capsys: pytest.CaptureFi
 
 def test_hells_gate_without_an_assumption_lists_what_it_lacks(capsys: pytest.CaptureFixture[str]) -> None:
     status, lines, err = play(capsys, str(ROOT / "data" / "hells_gate.yaml"), "--games", "3")
-    assert status == 2 and lines == []
-    assert err.startswith("forge play: ") and "cannot be played; its data lacks:" in err
-    assert "39 unit faces have a strength the data does not give" in err and "--assume strength=N" in err
+    assert status == 2
+    assert lines == []
+    assert err.startswith("forge play: ")
+    assert "cannot be played; its data lacks:" in err
+    assert "39 unit faces have a strength the data does not give" in err
+    assert "--assume strength=N" in err
     assert "Traceback" not in err
 
 
@@ -85,8 +92,10 @@ def test_the_output_says_which_assumption_was_used(capsys: pytest.CaptureFixture
 
 def test_a_game_the_data_does_not_let_the_engine_play(capsys: pytest.CaptureFixture[str]) -> None:
     status, lines, err = play(capsys, str(ROOT / "data" / "tabletop_hells_gate.yaml"))
-    assert status == 2 and lines == []
-    assert "the game has no units (units)" in err and err.count("\n  - ") >= 3
+    assert status == 2
+    assert lines == []
+    assert "the game has no units (units)" in err
+    assert err.count("\n  - ") >= 3
 
 
 def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
@@ -104,6 +113,7 @@ def test_the_engine_is_chosen_from_the_data() -> None:
     assert any("not this odds CRT with code cells" in p for p in engine.problems(fpa))
     hg = load(ROOT / "data" / "hells_gate.yaml")
     strengths = Assumptions(strength=5).strengths(hg)
-    assert strengths is not None and all(v for v in strengths.values())
+    assert strengths is not None
+    assert all(v for v in strengths.values())
     assert Assumptions().strengths(hg) is None
     assert Assumptions(strength=5).strengths(load(ROOT / "data" / "ferry_point.yaml")) is None

@@ -196,7 +196,8 @@ def compile_effects(board: Board) -> Effects:
                     apart[(t, side)] = tuple(sorted({*apart.get((t, side), ()), *units}))
                     interacting.add(t)
             elif kind is EffectKind.FREEZE:
-                assert e.radius is not None and e.released_by is not None
+                assert e.radius is not None
+                assert e.released_by is not None
                 area = frozenset(_around(board, hexes, e.radius))
                 release = trigger(board.side(e.released_by), area - hexes)
                 for t in turns:
@@ -213,10 +214,10 @@ def compile_effects(board: Board) -> Effects:
                 caps = frozenset(i for i, cap in enumerate(game.combat.shift_caps) if cap.rule == sr.rule)
                 caps_holding.append((side, held, hexes, caps))
             elif kind is EffectKind.REBUILD:
-                units = frozenset(u for u in of_side(side) if board.units[u].size in e.sizes)
+                sized = frozenset(u for u in of_side(side) if board.units[u].size in e.sizes)
                 marked = [t.number for t in game.turns.turns if sr.rule in t.marks]
                 for t in e.turns if e.turns is not None else (marked or sr.turns):
-                    rebuild[(t, side)] = rebuild.get((t, side), frozenset()) | units
+                    rebuild[(t, side)] = rebuild.get((t, side), frozenset()) | sized
             elif kind is EffectKind.BREAKOUT:
                 assert e.radius is not None
                 table = next(x for x in game.tables if x.id == e.table)

@@ -222,7 +222,8 @@ class Move:
     """Move ``unit`` to ``to``; ``via`` names the middle hex of a two-hex move.
 
     :func:`legal_actions` lists moves without ``via``; the engine then takes a legal route that enters no hex
-    that would trip a trigger of the special rules' effects (an entry they remember) if there is one.  Give ``via`` to choose the route yourself.
+    that would trip a trigger of the special rules' effects (an entry they remember) if there is one.  Give
+    ``via`` to choose the route yourself.
     """
 
     unit: str
@@ -764,8 +765,8 @@ def _trip(s: State, u: int, h: int) -> None:
     if not ef.trip_mask >> h & 1:
         return
     side = s.board.unit_side[u]
-    for i, (who, hexes) in enumerate(ef.triggers):
-        if who == side and h in hexes:
+    for i, (who, watched) in enumerate(ef.triggers):
+        if who == side and h in watched:
             s.tripped[i] = True
 
 
@@ -936,7 +937,8 @@ def _base_odds(
     r: _Rules, att_in: list[tuple[int, str]], def_in: list[tuple[int, str]], terrain: frozenset[str]
 ) -> tuple[Fraction | int, Fraction | int, int]:
     """Attack and defence totals (strength modifiers such as tank multipliers, through
-    :mod:`forge.rules.combat`) and the odds column before shifts, memoised: the inputs are a few small numbers that recur all game.
+    :mod:`forge.rules.combat`) and the odds column before shifts, memoised: the inputs are a few small numbers
+    that recur all game.
 
     When every modifier is a per-unit multiplier (no stack bonuses), a side's total is the sum of its units'
     values, and each unit's value is memoised on its own; otherwise the whole line-up is the key.
@@ -1048,11 +1050,11 @@ def _odds(
     if not picked:
         return att, dfn, counted, base, (), base, 0, over
     holding = r.effects.caps_holding
-    holds = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding]) if holding else ()
-    key = ("shift", base, picked, holds, s.turn, a)
+    in_force = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding]) if holding else ()
+    key = ("shift", base, picked, in_force, s.turn, a)
     got = r.memo.get(key)
     if got is None:
-        aside = r.effects.caps_set_aside(holds)
+        aside = r.effects.caps_set_aside(in_force)
         caps = [cap for i, cap in enumerate(r.caps) if i not in aside]
         shifts = [r.shifts[i] for i in picked]
         cols = r.odds_crt.columns
@@ -1298,9 +1300,9 @@ def _stack_ok(s: State, u: int, h: int) -> bool:
 
 
 def _hit_actions(s: State) -> list[Action]:
-    """The ways to absorb the next hit (a step loss or a retreat).  Kept in ``state.scratch`` for the pending hits they were
-    computed for, with the retreat hexes of the defending side when they were needed, until :func:`_apply_hit`
-    changes the state (legal_actions and apply's check both ask)."""
+    """The ways to absorb the next hit (a step loss or a retreat).  Kept in ``state.scratch`` for the pending hits
+    they were computed for, with the retreat hexes of the defending side when they were needed, until
+    :func:`_apply_hit` changes the state (legal_actions and apply's check both ask)."""
     ph = s.hits
     assert ph is not None
     got = s.scratch.get("hit actions")

@@ -54,7 +54,9 @@ class Assumptions:
         for u in game.units:
             if u.id in missing:
                 printed = [Strength.parse(s) for s in u.steps]
-                out[u.id] = [(n if p.attack is None else p.attack, n if p.defense is None else p.defense) for p in printed]
+                out[u.id] = [
+                    (n if p.attack is None else p.attack, n if p.defense is None else p.defense) for p in printed
+                ]
         return out
 
     def unknown_faces(self, game: Game) -> int:

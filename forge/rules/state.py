@@ -85,9 +85,9 @@ class State:
     mask).  Game-wide: ``turn``, ``step``
     (index into :attr:`Board.sequence`), ``weather``, ``to_act`` (side index that must decide now),
     ``attacked_hexes`` (this combat phase), ``hit_hexes`` (this turn: retreat limits may name them), the
-    effects' ``tripped`` triggers, and ``vp`` -- the running tally of each side's victory points without the handicap, kept up to
-    date by every change (:meth:`vp_from_scratch` recomputes it).  ``rules`` is the game's compiled rules,
-    shared by every State of the game.
+    effects' ``tripped`` triggers, and ``vp`` -- the running tally of each side's victory points without the
+    handicap, kept up to date by every change (:meth:`vp_from_scratch` recomputes it).  ``rules`` is the game's
+    compiled rules, shared by every State of the game.
     """
 
     __slots__ = (

@@ -57,7 +57,8 @@ def supplied_cells(
     """Every cell from which a supply line can be traced to one of ``sources``, with its shortest length.
 
     A source counts only when a line may enter it (:func:`passable`): an enemy-held source, or a vacant one in
-    an enemy zone, supplies nobody (a vacant source supplies while no enemy unit is next to it).  A unit's own cell is friendly-held, so it is passable unless an enemy shares it.
+    an enemy zone, supplies nobody (a vacant source supplies while no enemy unit is next to it).  A unit's own
+    cell is friendly-held, so it is passable unless an enemy shares it.
 
     Properties (tested): adding a friendly unit never removes a cell; removing an enemy unit (from
     ``enemy_occupied`` and from the zone it exerted in ``blocked``) never removes a cell; raising
