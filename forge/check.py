@@ -398,7 +398,18 @@ class _Checker:
                     self.hex((*base, "hexes", k), lab)
                 for k, uid in enumerate(e.units):
                     self.name((*base, "units", k), uid, self.unit_ids, "unit id")
-                self.name((*base, "table"), e.table, self.table_ids, "table id")
+                if self.name((*base, "table"), e.table, self.table_ids, "table id") and e.table is not None:
+                    cols = next(t.columns for t in self.game.tables if t.id == e.table)
+                    if not any(c.endswith("+") and c[:-1].isdigit() for c in cols):
+                        self.err((*base, "table"), f"table {e.table!r} has no column 'N+' giving the roll that escapes")
+                if e.kind is m.EffectKind.CAPS_WHILE_HOLDING and not any(
+                    c.rule == sr.rule for c in self.game.combat.shift_caps
+                ):
+                    self.err(
+                        (*base, "kind"),
+                        f"no shift cap cites rule {sr.rule!r}: a caps-while-holding effect governs the caps with its "
+                        "rule's number (combat.shift_caps[*].rule)",
+                    )
                 for k, n in enumerate(e.turns or ()):
                     if not 1 <= n <= len(self.game.turns.turns):
                         msg = f"turn {n} is not on the turn track (expected 1 to {len(self.game.turns.turns)})"

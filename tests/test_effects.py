@@ -166,3 +166,19 @@ def test_a_condition_no_effect_plays_is_a_problem_not_ignored() -> None:
     )
     assert any("'red-5' arrives on a condition no effect plays" in p for p in hg.problems(g))
     assert not hg.problems(loads(FERRY, "ferry_point.yaml"))
+
+
+def test_an_effect_that_would_do_nothing_is_refused() -> None:
+    """Caps that no shift cap cites, a breakout table without its escaping column: refused, not ignored."""
+    (msg,) = refused("{kind: caps-while-holding, side: red, holds: Holm, places: [Holm]}")
+    assert "effects[0].kind: no shift cap cites rule 'X1'" in msg
+    extra = (
+        '  - {id: escape, title: Escape, row_header: Roll, columns: ["1-4", "5-6"],\n'
+        "     rows: [{label: R, cells: [a, b]}]}\n"
+    )
+    text = FERRY.replace(ANCHOR, ANCHOR + '  - {rule: "X1", title: T, turns: [1], summary: s, effects: '
+                         "[{kind: breakout, table: escape, radius: 2}]}\n")
+    assert "\ntables:" not in text
+    with pytest.raises(LoadError) as e:
+        loads(text + "\ntables:\n" + extra, "ferry_point.yaml")
+    assert any("effects[0].table: table 'escape' has no column 'N+'" in str(p) for p in e.value.problems)

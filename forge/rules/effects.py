@@ -75,6 +75,10 @@ def effect_problems(game: Game) -> list[str]:
                 if not ok:
                     out.append(f"{at}: {lab!r} is not a hex of the map")
             out += [f"{at}: {u!r} is not a unit of the game (units)" for u in e.units if u not in units]
+            if e.kind is EffectKind.CAPS_WHILE_HOLDING and not any(
+                c.rule == sr.rule for c in game.combat.shift_caps
+            ):
+                out.append(f"{at}: no shift cap cites rule {sr.rule} (combat.shift_caps[*].rule)")
             if e.kind is EffectKind.BREAKOUT:
                 table = next((t for t in game.tables if t.id == e.table), None)
                 if table is None:
