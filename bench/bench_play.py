@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from test_hells_gate import ASSUMED, GAME
 
-from forge.rules.hells_gate import Dice, apply, legal_actions
+from forge.rules.engine import Dice, apply, legal_actions
 from forge.rules.state import State
 
 

@@ -453,6 +453,7 @@ class _Checker:
                 if not 1 <= n <= last:
                     msg = f"turn {n} is not on the turn track (expected 1 to {last})"
                     self.err(("special_rules", i, "turns", j), msg)
+        self.check_effects()
         for i, mk in enumerate(self.game.markers):
             if isinstance(mk.count, int) and not 0 <= mk.count <= MAX_COUNT:
                 self.err(("markers", i, "count"), f"{mk.count} markers (expected 0 to {MAX_COUNT:,})")
@@ -463,6 +464,39 @@ class _Checker:
             for i, t in enumerate(tt.turns):
                 if t.weather is not None:
                     self.name(("turns", "turns", i, "weather"), t.weather, states, "weather state")
+
+    def check_effects(self) -> None:
+        """Every side, place, hex, unit and table a special rule's effect names is the game's."""
+        mp = self.game.map
+        places = sorted({*(h.name for h in mp.hexes.values() if h.name), *mp.places})
+        for i, sr in enumerate(self.game.special_rules):
+            for j, e in enumerate(sr.effects):
+                base = ("special_rules", i, "effects", j)
+                self.name((*base, "side"), e.side, self.sides, "side")
+                self.name((*base, "released_by"), e.released_by, self.sides, "side")
+                self.name((*base, "holds"), e.holds, places, "place (map.hexes[*].name, map.places)")
+                for k, name in enumerate(e.places):
+                    self.name((*base, "places", k), name, places, "place (map.hexes[*].name, map.places)")
+                for k, lab in enumerate(e.hexes):
+                    self.hex((*base, "hexes", k), lab)
+                for k, uid in enumerate(e.units):
+                    self.name((*base, "units", k), uid, self.unit_ids, "unit id")
+                if self.name((*base, "table"), e.table, self.table_ids, "table id") and e.table is not None:
+                    cols = next(t.columns for t in self.game.tables if t.id == e.table)
+                    if not any(c.endswith("+") and c[:-1].isdigit() for c in cols):
+                        self.err((*base, "table"), f"table {e.table!r} has no column 'N+' giving the roll that escapes")
+                if e.kind is m.EffectKind.CAPS_WHILE_HOLDING and not any(
+                    c.rule == sr.rule for c in self.game.combat.shift_caps
+                ):
+                    self.err(
+                        (*base, "kind"),
+                        f"no shift cap cites rule {sr.rule!r}: a caps-while-holding effect governs the caps with its "
+                        "rule's number (combat.shift_caps[*].rule)",
+                    )
+                for k, n in enumerate(e.turns or ()):
+                    if not 1 <= n <= len(self.game.turns.turns):
+                        msg = f"turn {n} is not on the turn track (expected 1 to {len(self.game.turns.turns)})"
+                        self.err((*base, "turns", k), msg)
 
     def check_combat(self) -> None:
         c = self.game.combat

@@ -667,6 +667,7 @@ EXAMPLES = {
     "schema": "forge schema > hexforge.schema.json",
     "new": "forge new 'River Crossing' --grid square",
     "export": "forge export vassal data/hells_gate.yaml --out modules/",
+    "play": "forge play data/hells_gate.yaml --games 1000 --assume strength=3",
 }
 """One example per command, in ``forge --help`` and each command's own help (tests/test_cli.py checks that every
 command has one)."""
@@ -908,6 +909,18 @@ def build_parser() -> argparse.ArgumentParser:
     _templates_option(e, ", for the pieces' images and the charts")
     e.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     e.set_defaults(func=cmd_export)
+
+    from .commands import play
+
+    pl = sub.add_parser(
+        "play",
+        help="play N complete games with a random or greedy policy and print how they came out",
+        description="Seeds S..S+N-1; the same seeds print the same lines. Exit status: 0 every game finished, "
+        "2 bad input or a game its data does not let the engine play (the message lists what it lacks).",
+        epilog=f"example: {EXAMPLES['play']}",
+    )
+    play.add_arguments(pl)
+    pl.set_defaults(func=play.run)
     return p
 
 

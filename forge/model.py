@@ -926,7 +926,7 @@ class Phase(Base):
     activities: list[PhaseActivity] = []
     """What the phase does, for the engine: e.g. when a side's supply status is judged (``supply``) relative to the
     combat phases decides whether its units can fight unsupplied (an unset list: the engine does not know)."""
-    # -- engine variants (forge.rules.hells_gate plays Hell's Gate and its variants from the data) --------------
+    # -- engine variants (forge.rules.engine plays Hell's Gate and its variants from the data) --------------
     each_side: bool = False
     """The phase belongs to a player turn that each side plays in turn, the first side first: a run of such phases
     is played whole by one side, then whole by the other (the tabletop's two player turns of six phases)."""
@@ -975,26 +975,106 @@ class Victory(Base):
     data_note: DataNote = None
 
 
-class SpecialEffect(StrEnum):
-    """What the play engine (:mod:`forge.rules.hells_gate`) does for a special rule.  The engine finds a special
-    rule by this key, never by its number: a rule another game numbers 11.1 is only text until it says what it
-    does."""
+class EffectKind(StrEnum):
+    """What a special rule's effect does in play (:class:`RuleEffect`).  Each kind is one small, general mechanism
+    the engine applies on the rule's turns (or the effect's own ``turns``); a rule is the list of its effects."""
 
-    OPENING_TURN_LIMITS = "opening-turn-limits"
-    """Hell's Gate 11.1: on its turns only the first side's armour moves (and must end apart), only the second
-    side's armour present at the start attacks, and shift caps and retreat limits of these turns apply."""
-    SECOND_TURN_LIMITS = "second-turn-limits"
-    """Hell's Gate 11.2: no entry into Tichonovka for the second side, the first side's supply lines at most three
-    hexes, and the movement freeze around Korsun."""
-    POCKET_SUPPLY = "pocket-supply"
-    """Hell's Gate 11.3: the freeze around Korsun again, and the shift caps with this rule's number hold for the
-    pocket hexes (Korsun, Yanovka, Shenderovka) while the second side holds Korsun."""
+    NO_ENTRY = "no-entry"
+    """The ``side``'s units never enter the ``places``/``hexes``: no move into or through them, no retreat into
+    them."""
+    FREEZE = "freeze"
+    """The ``side``'s units within ``radius`` hexes of the ``places``/``hexes`` do not move, until a unit of the
+    ``released_by`` side has entered a hex around them (within ``radius``, not the place itself) at any time."""
+    SUPPLY_MAX_LENGTH = "supply-max-length"
+    """The ``side``'s supply lines are at most ``length`` hexes long when its supply is judged."""
+    ONLY_TYPES_MOVE = "only-types-move"
+    """Only the ``side``'s units of the unit ``types`` move (and, with ``max_units``, at most that many of the
+    side's units move in a movement phase)."""
+    ONLY_TYPES_ATTACK = "only-types-attack"
+    """Only the ``side``'s units of the unit ``types`` attack."""
+    END_APART = "end-apart"
+    """The ``side``'s units of the unit ``types`` end their moves in different hexes (movement may not end while
+    two share a hex and one of them could still move)."""
+    CAPS_WHILE_HOLDING = "caps-while-holding"
+    """The shift caps that cite this special rule's number protect the ``side``'s units only while a unit of the
+    side holds the place ``holds``, and only when its units attack from, or defend in, the ``places``/``hexes``."""
+    ARRIVAL_IF_ENTERED = "arrival-if-entered"
+    """The ``units`` arrive only if a unit of the ``side`` has entered one of the ``places``/``hexes`` before their
+    entry turn; otherwise they never come (the units' ``entry.condition`` says so in words)."""
     REBUILD = "rebuild"
-    """Hell's Gate 11.4: on its turns (or the turns the track marks with this rule's number) the first side may
-    flip one reduced, supplied corps back to full strength."""
+    """In its supply phase the ``side`` may flip one reduced, supplied unit of the ``sizes`` back to full strength
+    (on the turns the turn track marks with this rule's number, else the rule's turns)."""
     BREAKOUT = "breakout"
-    """Hell's Gate 11.5: unsupplied units that neither moved nor retreated may try to break out, read on the table
-    with this rule's number."""
+    """At the end of a movement phase, each unsupplied unit of the moving side that neither moved nor retreated
+    may try to break out: a die plus one per hex within ``radius`` holding a supplied friendly unit; it escapes on
+    the ``table``'s column marked ``N+`` or more, else it is destroyed."""
+
+
+EFFECT_KEYS: dict[EffectKind, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    EffectKind.NO_ENTRY: (("side", "where"), ()),
+    EffectKind.FREEZE: (("side", "where", "radius", "released_by"), ()),
+    EffectKind.SUPPLY_MAX_LENGTH: (("side", "length"), ()),
+    EffectKind.ONLY_TYPES_MOVE: (("side", "types"), ("max_units",)),
+    EffectKind.ONLY_TYPES_ATTACK: (("side", "types"), ()),
+    EffectKind.END_APART: (("side", "types"), ()),
+    EffectKind.CAPS_WHILE_HOLDING: (("side", "holds", "where"), ()),
+    EffectKind.ARRIVAL_IF_ENTERED: (("side", "units", "where"), ()),
+    EffectKind.REBUILD: (("side", "sizes"), ()),
+    EffectKind.BREAKOUT: (("table", "radius"), ()),
+}
+"""Per effect kind: the keys it needs and the keys it may have besides ``kind`` and ``turns`` (``where`` stands
+for ``places`` or ``hexes``, either or both)."""
+
+
+class RuleEffect(Base):
+    """One thing a special rule does in play: a general mechanism (``kind``) and its parameters.  The places and
+    hexes it acts on are data (``places``: names of the map's hexes or of ``map.places``; ``hexes``: labels)."""
+
+    kind: EffectKind
+    turns: list[int] | None = None
+    """Turns on which the effect holds (None: the special rule's ``turns``)."""
+    side: Id | None = None
+    """The side whose units the effect binds (or whose entry triggers it, for ``arrival-if-entered``)."""
+    places: list[str] = []
+    """Names of places (a hex's ``name`` or a key of ``map.places``) the effect acts on."""
+    hexes: list[str] = []
+    """Hex labels the effect acts on."""
+    radius: int | None = Field(default=None, ge=0, le=MAX_QUANTITY)
+    """Hexes around the places (``freeze``: frozen within it; ``breakout``: refuges within it)."""
+    released_by: Id | None = None
+    """``freeze``: the side whose entry around the places ends the freeze."""
+    length: int | None = Field(default=None, ge=0, le=MAX_QUANTITY)
+    """``supply-max-length``: the longest supply line, in hexes."""
+    types: list[UnitType] = []
+    """Unit types the effect names."""
+    max_units: int | None = Field(default=None, ge=0, le=MAX_QUANTITY)
+    """``only-types-move``: at most this many of the side's units move in a movement phase."""
+    holds: str | None = None
+    """``caps-while-holding``: the place the side must hold."""
+    units: list[Id] = []
+    """``arrival-if-entered``: the units whose arrival depends on the entry."""
+    sizes: list[UnitSize] = []
+    """``rebuild``: the unit sizes that may be rebuilt."""
+    table: Id | None = None
+    """``breakout``: the id of the table of breakout results."""
+
+    @model_validator(mode="after")
+    def _keys_of_kind(self) -> RuleEffect:
+        needs, may = EFFECT_KEYS[self.kind]
+        given = {k for k in self.model_fields_set if k not in ("kind", "turns")}
+        if "places" in given or "hexes" in given:
+            given = (given - {"places", "hexes"}) | {"where"}
+        allowed = set(needs) | set(may)
+        shown = ", ".join(k if k != "where" else "places or hexes" for k in (*needs, *may))
+        extra = sorted(given - allowed)
+        if extra:
+            what = ", ".join(repr(k) if k != "where" else "'places'/'hexes'" for k in extra)
+            raise ValueError(f"{what} does not apply to a {self.kind} effect (it takes: {shown})")
+        missing = [k for k in needs if k not in given]
+        if missing:
+            what = ", ".join(repr(k) if k != "where" else "'places' or 'hexes'" for k in missing)
+            raise ValueError(f"a {self.kind} effect needs {what} (it takes: {shown})")
+        return self
 
 
 class SpecialRule(Base):
@@ -1002,9 +1082,9 @@ class SpecialRule(Base):
     title: str
     turns: list[int] = []
     summary: str
-    effect: SpecialEffect | None = None
-    """What the play engine does for this rule (:class:`SpecialEffect`).  None: the engine applies nothing for it
-    (a rule players read, or one the rules kit already plays from other fields)."""
+    effects: list[RuleEffect] = []
+    """What the play engine does for this rule, effect by effect (:class:`RuleEffect`).  Empty: the engine applies
+    nothing for it (a rule players read, or one the rules kit already plays from other fields)."""
     activates: Literal["unit", "group", "all"] | None = None
     """For a rule that holds units until released: what an enemy unit moving next to or attacking a held unit frees
     at once -- ``unit`` that unit, ``group`` every unit of its organisational group, ``all`` every held unit (None:
@@ -1504,7 +1584,7 @@ class SupplyRules(Base):
     """Fewest and most supply sources each side places (a scenario's legality)."""
     petrol: PetrolRule | None = None
     rule: RuleRef | None = None
-    # -- engine variants (forge.rules.hells_gate plays Hell's Gate and its variants from the data) --------------
+    # -- engine variants (forge.rules.engine plays Hell's Gate and its variants from the data) --------------
     unsupplied_eliminated_at_end: bool = False
     """At the end of the game each side, the first side first, loses every unit that cannot trace supply (Hell's
     Gate 12.0)."""

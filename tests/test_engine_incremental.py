@@ -1,6 +1,6 @@
 """The engine's kept and incremental results equal a recomputation from scratch (issue 11, engine speed).
 
-The engine (forge.rules.hells_gate) keeps derived results between decisions rather than recomputing them:
+The engine (forge.rules.engine) keeps derived results between decisions rather than recomputing them:
 
 * ``state.scratch``: the movement phase's options and legal actions (dropping each unit as it moves), the ways
   to open an attack in a combat phase (kept per turn, phase and number of hexes attacked), the ways to absorb a
@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from forge.loader import load
 from forge.rules import bitboard as bb
-from forge.rules import hells_gate as hg
+from forge.rules import engine as hg
 from forge.rules.state import Phase, State
 from forge.rules.supply import flood, reachable
 from forge.rules.zoc import zone_of, zone_of_table
@@ -152,7 +152,7 @@ def test_the_compiled_tables_agree_with_the_board() -> None:
         assert masks.bit[h] == 1 << h
         assert masks.neighbours[h] == bb.mask_of(b.neighbours[h])
     assert [bb.mask_of(x) for x in b.sources] == list(r.source_mask)
-    assert r.trip_mask == bb.mask_of(r.trigger_6_2 | r.next_to_korsun)
+    assert r.effects.trip_mask == bb.mask_of(h for _, hexes in r.effects.triggers for h in hexes)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -1,4 +1,4 @@
-"""The Hell's Gate engine (forge.rules.hells_gate, forge.rules.state).
+"""The Hell's Gate engine (forge.rules.engine, forge.rules.state).
 
 * Scripted replays of the rulebook's turn-1 example with fixed dice, step by step: odds, shifts, hits, the
   only legal retreats, movement, supply, the turn-2 supply limit.
@@ -28,8 +28,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from forge.loader import load
 from forge.model import Game, Scenario
-from forge.rules import hells_gate as hg
-from forge.rules.hells_gate import (
+from forge.rules import engine as hg
+from forge.rules.engine import (
     Action,
     Attack,
     Breakout,
@@ -409,7 +409,7 @@ def test_tichonovka_and_the_korsun_freeze_on_turn2() -> None:
     assert ("ger-198th", "B3") not in moves  # 11.2: no German entry into Tichonovka on turn 2
     assert not any(u == "ger-kab-1" for u, _ in moves)  # F3 is next to Korsun (E3): frozen
     assert any(u == "ger-kab-2" for u, _ in moves)
-    s.soviet_entered_next_to_korsun = True
+    s.tripped[:] = [True] * len(s.tripped)  # a Soviet unit has been next to Korsun: the freeze ends
     s.scratch.clear()
     assert any(a.unit == "ger-kab-1" for a in legal_actions(s) if isinstance(a, Move))
 
@@ -443,7 +443,7 @@ def test_no_mud_on_a_3_to_6() -> None:
 def test_the_24th_panzer_never_comes_without_the_trigger() -> None:
     s = new_game()
     advance(s, Dice(1), at(4, Phase.COMBAT, "german"))
-    assert not s.soviet_entered_a2_a6
+    assert not any(s.tripped)
     assert s.status_of("ger-24pz") is UnitStatus.WITHDRAWN
     assert s.vp == s.vp_from_scratch()
 
@@ -454,7 +454,7 @@ def test_the_24th_panzer_comes_when_a_soviet_unit_has_entered_a2_to_a6() -> None
     advance(s, dice, at(3, Phase.MOVEMENT, "soviet"))
     put(s, "sov-254th", "A4")  # surgery stands in for a move ...
     hg._trip(s, s.board.unit("sov-254th"), s.board.hex("A4"))  # ... which notes the 6.2 trigger
-    assert s.soviet_entered_a2_a6
+    assert s.tripped[s.rules.effects.arrival[s.board.unit("ger-24pz")]]
     advance(s, dice, lambda x: x.turn == 4 and x.active_side == "german")
     # no entry hex in the data: every vacant or German-held German source is offered (6.1, a reading)
     if s.status_of("ger-24pz") is UnitStatus.PENDING:

@@ -13,7 +13,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parent.parent / "forge"
 
 # Cycles through imports inside functions that are known and accepted: {modules: why it is deferred, not removed}.
-# None today: forge.check and forge.loader share forge.keypath; rules.state and rules.hells_gate share rules.board.
+# None today: forge.check and forge.loader share forge.keypath; rules.state and rules.engine share rules.board.
 KNOWN_DEFERRED: dict[frozenset[str], str] = {}
 
 

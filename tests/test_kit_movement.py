@@ -390,9 +390,9 @@ def test_ex_map_no_longer_handles_movement() -> None:
 
 
 def test_hells_gate_engine_takes_its_two_hex_routes_from_the_kit() -> None:
-    """forge.rules.hells_gate filters 8.2's two-hex moves with the kit's limits: drop the limits from the data and
+    """forge.rules.engine filters 8.2's two-hex moves with the kit's limits: drop the limits from the data and
     tanks move like cavalry."""
-    from forge.rules import hells_gate as hg
+    from forge.rules import engine as hg
     from forge.rules.state import Board
 
     g = seed("hells_gate")
@@ -428,7 +428,7 @@ def test_a_misspelt_terrain_in_the_movement_rules_is_reported() -> None:
 
 
 def test_hells_gate_fast_units_come_from_the_allowances() -> None:
-    from forge.rules import hells_gate as hg
+    from forge.rules import engine as hg
     from forge.rules.state import Board
 
     g = seed("hells_gate")

@@ -351,7 +351,7 @@ def test_kit_supply_agrees_with_hells_gate_engine(seed: int) -> None:
     game's own engine supplies, for both sides, at every supply check of a sample of positions."""
     import random
 
-    from forge.rules import hells_gate as hg
+    from forge.rules import engine as hg
     from forge.rules.state import State
 
     try:

@@ -20,7 +20,7 @@ from conftest import DATA
 from forge.cli import main
 from forge.loader import loads
 from forge.new import GRIDS, game_id, game_text
-from forge.rules.hells_gate import Dice, apply, legal_actions
+from forge.rules.engine import Dice, apply, legal_actions
 from forge.rules.state import State
 from forge.verifier import severity, verify
 from forge.verifier.report import coverage

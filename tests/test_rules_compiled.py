@@ -17,7 +17,7 @@ import random
 import pytest
 from test_hells_gate import ASSUMED, GAME
 
-from forge.rules import hells_gate as hg
+from forge.rules import engine as hg
 from forge.rules.state import State
 from forge.rules.supply import reachable, supplied_cells
 

@@ -1,4 +1,4 @@
-"""Hell's Gate's variants on one engine (forge.rules.hells_gate): the differences are data, never the game's id.
+"""Hell's Gate's variants on one engine (forge.rules.engine): the differences are data, never the game's id.
 
 * The seed variants cannot be played from their data, and State.initial says so in one typed error naming every
   missing piece (Escape from Hell's Gate: no map, no CRT values, no set-up; the tabletop post: no scenario at all).
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from forge.loader import load
 from forge.model import Game, Scenario
-from forge.rules import hells_gate as hg
+from forge.rules import engine as hg
 from forge.rules.kit import stacking as ks
 from forge.rules.state import Phase, State, UnitStatus, UnplayableGameError
 
@@ -287,24 +287,22 @@ def test_random_games_reach_combat_and_mud() -> None:
 
 
 def test_special_rules_are_found_by_what_they_do_not_by_their_number() -> None:
-    """The engine applies Hell's Gate's special rules by their ``effect``: without it a rule numbered 11.1 is only
-    text (another game's 11.1 means something else), and a renumbered rule with its effect still applies."""
+    """The engine applies special rules by their ``effects``: without them a rule is only text (another game's
+    rule of the same number means something else), and a renumbered rule with its effects still applies."""
     from test_hells_gate import ASSUMED
 
     game = _seed("hells_gate")
-    rules = State.initial(game, strengths=ASSUMED).rules
-    assert (rules.turns_11_1, rules.breakout_turns, rules.rebuild_turns) == ({1}, {8}, {5, 7})
+    ef = State.initial(game, strengths=ASSUMED).rules.effects
+    assert ({t for t, _ in ef.apart}, set(ef.breakout), {t for t, _ in ef.rebuild}) == ({1}, {8}, {5, 7})
     plain = game.model_copy(
-        update={"special_rules": [sr.model_copy(update={"effect": None}) for sr in game.special_rules]}
-    )
-    rules = State.initial(plain, strengths=ASSUMED).rules
-    assert (rules.turns_11_1, rules.breakout_turns, rules.freeze_turns) == (frozenset(), frozenset(), frozenset())
-    renumbered = game.model_copy(
         update={
-            "special_rules": [
-                sr.model_copy(update={"rule": "X" + sr.rule}) if sr.effect == "opening-turn-limits" else sr
-                for sr in game.special_rules
-            ]
+            "special_rules": [sr.model_copy(update={"effects": []}) for sr in game.special_rules],
+            "units": [u.model_copy(update={"entry": None}) if u.entry and u.entry.condition else u for u in game.units],
         }
     )
-    assert State.initial(renumbered, strengths=ASSUMED).rules.turns_11_1 == {1}
+    ef = State.initial(plain, strengths=ASSUMED).rules.effects
+    assert (ef.apart, ef.breakout, ef.freezes, ef.triggers) == ({}, {}, {}, ())
+    renumbered = game.model_copy(
+        update={"special_rules": [sr.model_copy(update={"rule": "X" + sr.rule}) for sr in game.special_rules]}
+    )
+    assert {t for t, _ in State.initial(renumbered, strengths=ASSUMED).rules.effects.apart} == {1}

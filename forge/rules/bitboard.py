@@ -2,8 +2,8 @@
 
 A game's hexes are numbered ``0 .. n-1`` (:class:`forge.rules.board.Board`); a set of them is the int whose bit
 ``h`` is set for each hex ``h`` in it (``1 << h``).  Union, intersection and difference are then ``|``, ``&`` and
-``& ~``, each a single operation on a machine word or two, where a Python ``set`` pays per element.  Hell's Gate has
-49 hexes, so every set of its hexes is one small int.
+``& ~``, each a single operation on a machine word or two, where a Python ``set`` pays per element.  A small map of
+49 hexes makes every set of its hexes one small int.
 
 :class:`Masks` holds the tables of one board: each hex's bit (``bit[h]``, python-chess's ``BB_SQUARES``), the
 mask of its neighbours (``neighbours[h]``) and :attr:`Masks.spread`, the union of the neighbours of every hex of a
@@ -15,7 +15,7 @@ around).  The offsets and their masks are read from the board's neighbour table,
 table's union whatever the grid; a table with many offsets (an irregular numbering) falls back to a loop over the
 mask's hexes.
 
-With spreads, a zone of control is ``spread(enemy)`` (4.0) and a supply search is a flood: the hexes reached grow
+With spreads, a zone of control is ``spread(enemy)`` and a supply search is a flood: the hexes reached grow
 by ``spread(reached) & open`` until they stop growing (:func:`flood`), one ring per step.
 
 >>> m = Masks.of([(1,), (0, 2), (1, 3), (2,)])          # four hexes in a row

@@ -2,7 +2,7 @@
 of phase and unit status, and the records the engine writes (combats, pending hits, the result).
 
 :mod:`forge.rules.state` holds the mutable :class:`~forge.rules.state.State` and re-exports these names; the
-engine (:mod:`forge.rules.hells_gate`) builds on this module and on State's methods, and State.initial() calls the
+engine (:mod:`forge.rules.engine`) builds on this module and on State's methods, and State.initial() calls the
 engine, so the import graph runs state -> engine -> board without a cycle.
 """
 
@@ -35,10 +35,10 @@ class UnknownStrengthError(ValueError):
 
 
 class Phase(enum.Enum):
-    """Kinds of phase in the sequence of play (3.0)."""
+    """Kinds of phase in the sequence of play."""
 
     SUPPLY = "supply"
-    """Supply and Reinforcement (5.0, 6.0)."""
+    """Supply and Reinforcement."""
     COMBAT = "combat"
     MOVEMENT = "movement"
     RECOVERY = "recovery"
@@ -59,14 +59,14 @@ class UnitStatus(enum.Enum):
     """A reinforcement not yet arrived."""
     ON_MAP = "on map"
     DESTROYED = "destroyed"
-    """In its side's destroyed box: all its steps count for the enemy (12.0)."""
+    """In its side's destroyed box: all its steps count for the enemy."""
     BROKEN_OUT = "broken out"
-    """Removed by a successful breakout (11.5): not destroyed; a reduced unit still counts as reduced (12.0).
+    """Removed by a successful breakout: not destroyed; a reduced unit still counts as reduced.
     """
     WITHDRAWN = "withdrawn"
-    """A conditional reinforcement whose condition failed (6.2): it never appears and scores nothing."""
+    """A conditional reinforcement whose condition failed: it never appears and scores nothing."""
     LOST = "lost"
-    """A reinforcement with nowhere to arrive (6.1).  Reading: it scores nothing (6.1 does not say)."""
+    """A reinforcement with nowhere to arrive.  Reading: it scores nothing (books seldom say)."""
 
     def __repr__(self) -> str:
         return f"UnitStatus.{self.name}"
@@ -120,8 +120,8 @@ def _phase_kind(phase: SeqPhase) -> Phase | None:
 
 def _vp_values(game: Game) -> tuple[int, int, int, int]:
     """VP per destroyed step, per reduced unit, per enemy supply source held, per step lost by a unit still in play
-    (12.0; the tabletop's enemy CS lost).  From each item's ``per`` key when the data gives one, else from what its
-    text says (Hell's Gate's items carry no key)."""
+    (enemy combat strength lost).  From each item's ``per`` key when the data gives one, else from what its
+    text says (for items that carry no key)."""
     per_step = per_reduced = per_source = per_lost = 0
     if game.victory is None:
         return 0, 0, 0, 0
@@ -234,7 +234,7 @@ class Board:
     hexside_features: Mapping[tuple[int, int], frozenset[str]]
     """Features of the side between two hexes, keyed by both orders."""
     names: Mapping[str, tuple[int, ...]]
-    """Hexes by their printed name (``Korsun`` -> E3; a name may cover several hexes)."""
+    """Hexes by their printed name (a name may cover several hexes)."""
     sides: tuple[str, ...]
     """Side ids; index 0 moves first (``game.first_side``)."""
     source_of: tuple[int, ...]
@@ -260,9 +260,9 @@ class Board:
     vp_per_reduced: int
     vp_per_source: int
     vp_per_lost_step: int
-    """VP per step lost by a unit still in play (the tabletop's enemy CS lost; Hell's Gate: 0)."""
+    """VP per step lost by a unit still in play (enemy combat strength lost; 0 when nothing scores it)."""
     handicap: tuple[int, ...]
-    """VP added to each side's final score (12.0: the Germans' 10)."""
+    """VP added to each side's final score (a handicap)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Cache for engines: each rules module keeps its compiled rule data here under its own key."""
 
@@ -473,7 +473,7 @@ class CombatRecord:
         self._attackers = attackers
         self._defenders = defenders
         self.attack = attack
-        """Total attack strength after multipliers (7.1.2)."""
+        """Total attack strength after multipliers."""
         self.defense = defense
         self._base = base
         self.shifts = shifts
@@ -499,7 +499,7 @@ class CombatRecord:
 
     @property
     def defenders(self) -> tuple[str, ...]:
-        """The units whose strength counted (the strongest, up to the side's limit: 7.1.1)."""
+        """The units whose strength counted (the strongest, up to the side's limit)."""
         return tuple(self._board.unit_ids[u] for u in self._defenders)
 
     @property
@@ -515,7 +515,7 @@ class CombatRecord:
 
     @property
     def all_out(self) -> str | None:
-        """The unit flipped for an all-out attack (7.3), if any."""
+        """The unit flipped for an all-out attack, if any."""
         return None if self._flip is None else self._board.unit_ids[self._flip]
 
     def __repr__(self) -> str:
@@ -542,20 +542,20 @@ class CombatRecord:
 
 @dataclass
 class PendingHits:
-    """Hits a defending hex still has to absorb (7.5, 7.6)."""
+    """Hits a defending hex still has to absorb."""
 
     hex: int
     total: int
     remaining: int
     mandatory_retreat: bool
-    """The final hit must be a retreat if one is possible (Soviet forces on 2-3 hits, 7.6)."""
+    """The final hit must be a retreat if one is possible (the CRT's mandatory-retreat rule)."""
     destinations: tuple[int, ...] | None = None
     """Once the defender has begun retreating: where the units may go (fixed when the retreat begins)."""
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """The end of the game (12.0)."""
+    """The end of the game."""
 
     vp: tuple[int, ...]
     """Final score of each side, the handicap included."""

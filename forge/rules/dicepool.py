@@ -1,4 +1,4 @@
-"""Dice-pool combat (the tabletop Hell's Gate): every unit rolls one die and hits on its modified strength or less.
+"""Dice-pool combat: every unit rolls one die and hits on its modified strength or less.
 
 A unit's strength is multiplied by every modifier that applies and rounded once (up, by default); each full
 ``automatic_hit_every`` (6) of it is a hit without a roll and the remainder is rolled for: strength 8 is one sure hit

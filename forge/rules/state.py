@@ -3,7 +3,7 @@
 As python-chess keeps its ``Board`` (mutable) apart from a ``Move`` (a value), Hexforge keeps the loaded game
 (frozen, the single source of truth) apart from a :class:`State`: where each unit is, its steps, its markers,
 the turn, phase and weather, the destroyed boxes and the victory-point tally.  The rules engine
-(:mod:`forge.rules.hells_gate`) reads and changes a State; it never changes the Game.
+(:mod:`forge.rules.engine`) reads and changes a State; it never changes the Game.
 
 A :class:`Board` is the Game compiled once for play: hexes and units numbered, adjacency, terrain, rivers and
 supply sources in tables.  States share their Board.  Hexes and units are integers inside; the public
@@ -13,7 +13,7 @@ and State.initial() calls the engine without an import cycle.
 
 Strengths: the rulebook leaves many strengths unknown (``?``).  :meth:`State.initial` refuses to start while
 any is unknown, unless the caller supplies every missing value in ``strengths`` -- an assumption the caller
-owns and should document (the tests keep theirs in ``tests/test_hells_gate.py``).  It refuses a game whose data
+owns and should document (``forge play --assume`` prints its own).  It refuses a game whose data
 lacks anything else play needs with one :class:`UnplayableGameError` naming every missing piece.
 """
 
@@ -34,10 +34,10 @@ from .board import (
     UnplayableGameError,
     resolve_strengths,
 )
-from .hells_gate import problems, remember_start, remembered_start, rules_of, start
+from .engine import problems, remember_start, remembered_start, rules_of, start
 
 if TYPE_CHECKING:
-    from .hells_gate import _Rules
+    from .engine import _Rules
 
 __all__ = [
     "Board",
@@ -75,19 +75,19 @@ def _start_key(
 
 
 class State:
-    """One game in play.  Mutable: :func:`forge.rules.hells_gate.apply` changes it in place; :meth:`copy`
+    """One game in play.  Mutable: :func:`forge.rules.engine.apply` changes it in place; :meth:`copy`
     branches.
 
     Per unit (by index, see :attr:`Board.unit_ids`): ``pos`` hex index or -1, ``steps`` left, ``status``,
-    ``oos`` (Out of Supply marker, 5.2), ``retreated`` (Retreated marker, 7.6), ``attacked`` (this player
-    turn, 7.1), ``moved`` (this movement phase).  Per hex: ``occupants`` (unit indices) and
+    ``oos`` (Out of Supply marker), ``retreated`` (Retreated marker), ``attacked`` (this player
+    turn), ``moved`` (this movement phase).  Per hex: ``occupants`` (unit indices) and
     ``count[side][hex]``; per side, ``held`` (the hexes holding its units) and ``held_mask`` (the same as a bit
     mask).  Game-wide: ``turn``, ``step``
     (index into :attr:`Board.sequence`), ``weather``, ``to_act`` (side index that must decide now),
-    ``attacked_hexes`` (this combat phase, 7.1), ``hit_hexes`` (this turn, 11.1), the two Hell's Gate
-    triggers, and ``vp`` -- the running tally of each side's victory points without the handicap, kept up to
-    date by every change (:meth:`vp_from_scratch` recomputes it).  ``rules`` is the game's compiled rules,
-    shared by every State of the game.
+    ``attacked_hexes`` (this combat phase), ``hit_hexes`` (this turn: retreat limits may name them), the
+    effects' ``tripped`` triggers, and ``vp`` -- the running tally of each side's victory points without the
+    handicap, kept up to date by every change (:meth:`vp_from_scratch` recomputes it).  ``rules`` is the game's
+    compiled rules, shared by every State of the game.
     """
 
     __slots__ = (
@@ -114,13 +114,12 @@ class State:
         "retreated",
         "rules",
         "scratch",
-        "soviet_entered_a2_a6",
-        "soviet_entered_next_to_korsun",
         "status",
         "step",
         "steps",
         "strength",
         "to_act",
+        "tripped",
         "turn",
         "vp",
         "weather",
@@ -128,7 +127,7 @@ class State:
 
     board: Board
     rules: _Rules
-    """The engine's compiled rules of the board's game (:func:`forge.rules.hells_gate.rules_of`)."""
+    """The engine's compiled rules of the board's game (:func:`forge.rules.engine.rules_of`)."""
     strength: tuple[tuple[tuple[int, int], ...], ...]
     pos: list[int]
     steps: list[int]
@@ -150,17 +149,16 @@ class State:
     to_act: int
     attacked_hexes: set[int]
     hit_hexes: set[int]
-    soviet_entered_a2_a6: bool
-    """6.2: a Soviet unit has entered A2-A6 at some time (the 24th Panzer Division then arrives)."""
-    soviet_entered_next_to_korsun: bool
-    """11.2, 11.3: a Soviet unit has entered a hex next to Korsun (the German freeze there then ends)."""
+    tripped: list[bool]
+    """Per trigger of the special rules' effects (:attr:`forge.rules.effects.Effects.triggers`): whether a unit of
+    its side has entered one of its hexes at some time (a conditional arrival comes, a freeze ends)."""
     vp: list[int]
     attack_target: int
     """Hex of the attack being declared (-1: none)."""
     attackers: list[int]
     hits: PendingHits | None
     reinforcements: list[tuple[int, tuple[int, ...]]]
-    """Arriving units whose owner must choose among equally near entry hexes (6.1), with the choices."""
+    """Arriving units whose owner must choose among equally near entry hexes, with the choices."""
     rebuild_open: bool
     breakout_open: bool
     last_combat: CombatRecord | None
@@ -180,15 +178,15 @@ class State:
         scenario: str | None = None,
         log: bool = False,
     ) -> State:
-        """A new game at its first decision: units set up (10.0), full strength, snow, turn 1, and the first
-        automatic phases played (turn 1's Soviet supply phase).
+        """A new game at its first decision: units set up, full strength, the initial weather, the first turn,
+        and the first automatic phases played (the first side's supply phase).
 
         ``strengths`` supplies every strength the data leaves unknown (:func:`resolve_strengths`);
         ``scenario`` picks one of ``game.scenarios`` (its setup overrides and first turn); ``log`` keeps a
         readable event log in :attr:`log`.
 
         The first start of a game with given strengths and scenario is kept in the game's compiled rules
-        (:func:`forge.rules.hells_gate.remembered_start`); later calls copy it, since the opening phases play the
+        (:func:`forge.rules.engine.remembered_start`); later calls copy it, since the opening phases play the
         same way every time (they roll no dice).
         """
         key = _start_key(strengths, scenario)
@@ -248,8 +246,7 @@ class State:
         s.to_act = max(board.sequence[0][1], 0)
         s.attacked_hexes = set()
         s.hit_hexes = set()
-        s.soviet_entered_a2_a6 = False
-        s.soviet_entered_next_to_korsun = False
+        s.tripped = [False] * len(s.rules.effects.triggers)
         s.vp = [0] * n_sides
         s.attack_target = -1
         s.attackers = []
@@ -299,8 +296,7 @@ class State:
         c.to_act = self.to_act
         c.attacked_hexes = set(self.attacked_hexes)
         c.hit_hexes = set(self.hit_hexes)
-        c.soviet_entered_a2_a6 = self.soviet_entered_a2_a6
-        c.soviet_entered_next_to_korsun = self.soviet_entered_next_to_korsun
+        c.tripped = self.tripped[:]
         c.vp = self.vp[:]
         c.attack_target = self.attack_target
         c.attackers = self.attackers[:]
@@ -407,7 +403,7 @@ class State:
 
     # --------------------------------------------------------------------------------------- victory points
     def unit_vp(self, u: int) -> int:
-        """VP the enemy scores for unit ``u`` as it stands (12.0): every step of a destroyed unit; a
+        """VP the enemy scores for unit ``u`` as it stands: every step of a destroyed unit; a
         multi-step unit on the map or broken out with steps missing counts once as reduced."""
         st = self.status[u]
         b = self.board
@@ -418,7 +414,7 @@ class State:
         return 0
 
     def vp_from_scratch(self) -> list[int]:
-        """Each side's VP (without the handicap) recomputed from the units and the map (12.0)."""
+        """Each side's VP (without the handicap) recomputed from the units and the map."""
         b = self.board
         n = len(b.sides)
         vp = [0] * n

@@ -1,14 +1,14 @@
 """Supply lines on any grid: a breadth-first search from friendly supply sources.
 
 Generic like :mod:`forge.rules.zoc`: cells are any hashable values and adjacency is a function.  The tracing
-rule is Hell's Gate's (5.1), which many games share:
+rule is one many games share:
 
 * a supply line is a chain of adjacent cells of any length from the unit to a friendly supply source (a
   unit on a source is in supply);
 * it never enters a cell holding an enemy unit;
 * it enters a cell in an enemy zone of control, or an enemy supply source, only if a friendly unit is there
   (friendly units "block" enemy zones and enemy sources);
-* optionally, no longer than ``max_length`` steps (Hell's Gate 11.2: three hexes for the Soviets on turn 2).
+* optionally, no longer than ``max_length`` steps (a special rule may shorten a side's lines on some turns).
 
 One search answers for every unit of a side: :func:`supplied_cells` returns each cell a line can be traced
 from, with the length of its shortest line.
@@ -35,7 +35,7 @@ H = TypeVar("H", bound=Hashable)
 def passable(
     cell: H, *, enemy_occupied: Container[H], friendly_occupied: Container[H], blocked: Container[H]
 ) -> bool:
-    """Whether a supply line may enter ``cell`` (5.1).
+    """Whether a supply line may enter ``cell``.
 
     ``blocked`` holds the cells a line may enter only with a friendly unit there: those in an enemy zone of
     control and the enemy's supply sources.
@@ -57,8 +57,8 @@ def supplied_cells(
     """Every cell from which a supply line can be traced to one of ``sources``, with its shortest length.
 
     A source counts only when a line may enter it (:func:`passable`): an enemy-held source, or a vacant one in
-    an enemy zone, supplies nobody (Hell's Gate turn-1 example: vacant Cherkassy F7 supplies because no German
-    unit is next to it).  A unit's own cell is friendly-held, so it is passable unless an enemy shares it.
+    an enemy zone, supplies nobody (a vacant source supplies while no enemy unit is next to it).  A unit's own
+    cell is friendly-held, so it is passable unless an enemy shares it.
 
     Properties (tested): adding a friendly unit never removes a cell; removing an enemy unit (from
     ``enemy_occupied`` and from the zone it exerted in ``blocked``) never removes a cell; raising

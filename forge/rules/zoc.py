@@ -4,9 +4,9 @@ Generic: hexes are any hashable values and adjacency is a function, so the same 
 :class:`forge.hexgrid.Grid` cells (``grid.neighbours``) and an engine's integer hex indices
 (``neighbours.__getitem__`` of a precomputed table).
 
-The model is Hell's Gate's (rule 4.0), which is the commonest one: every unit controls the cells adjacent to
-its own, always (4.1: whatever the phase or player turn), terrain does not matter and several zones on one
-cell count once (4.2), and zones are mutual (4.3) because adjacency is symmetric.
+The model is the commonest one: every unit controls the cells adjacent to its own, always (whatever the phase
+or player turn), terrain does not matter and several zones on one cell count once, and zones are mutual because
+adjacency is symmetric.
 
 >>> nbrs = {1: [2], 2: [1, 3], 3: [2]}.__getitem__
 >>> sorted(zone_of([1], nbrs))
@@ -28,7 +28,7 @@ Neighbours = Callable[[H], Iterable[H]]
 
 
 def zone_of(occupied: Iterable[H], neighbours: Callable[[H], Iterable[H]]) -> set[H]:
-    """Every cell controlled by units standing in ``occupied``: the union of their neighbours (4.0).
+    """Every cell controlled by units standing in ``occupied``: the union of their neighbours.
 
     A unit's own cell is not in its zone unless another of the given cells is next to it.
     """
@@ -48,7 +48,7 @@ def zone_of_table(occupied: Iterable[int], adjacent: Sequence[AbstractSet[int]])
 
 
 def in_zone(cell: H, enemy_cells: Container[H], neighbours: Callable[[H], Iterable[H]]) -> bool:
-    """True when ``cell`` is in the zone of a unit in ``enemy_cells``, i.e. next to one of them (4.0, 4.3).
+    """True when ``cell`` is in the zone of a unit in ``enemy_cells``, i.e. next to one of them.
 
     Cheaper than :func:`zone_of` when only a few cells are asked about.
     """
@@ -56,5 +56,5 @@ def in_zone(cell: H, enemy_cells: Container[H], neighbours: Callable[[H], Iterab
 
 
 def mutually_adjacent(a: H, b: H, neighbours: Callable[[H], Iterable[H]]) -> bool:
-    """True when ``a`` and ``b`` are in each other's zone (4.3); symmetric for any symmetric adjacency."""
+    """True when ``a`` and ``b`` are in each other's zone; symmetric for any symmetric adjacency."""
     return any(n == b for n in neighbours(a))

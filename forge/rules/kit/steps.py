@@ -1,6 +1,6 @@
 """How many steps a unit may start with (:class:`forge.model.StepRules`): at most ``max``, or one of the counts of
-the first ``more`` entry that covers the unit, and up to ``max`` as well unless the entry says ``only`` (First Panzer
-Army 2.6: only German divisions have more than two steps, four, six or eight).
+the first ``more`` entry that covers the unit, and up to ``max`` as well unless the entry says ``only`` (a book where
+only one side's divisions have more than two steps: four, six or eight).
 
 >>> from forge import model as m
 >>> rules = m.StepRules(max=2, more=[m.StepCount(id="div", side="german", sizes=["XX"], counts=[4, 6, 8])])

@@ -1,5 +1,5 @@
-"""Hell's Gate and its variants as a playable engine: the sequence of play, phase by phase, driven by the data
-(``data/hells_gate.yaml``; the tabletop variant's square grid and dice pool; see docs/FORMAT.md, "Play").
+"""A playable engine for games of hits: the sequence of play, phase by phase, driven by the data (an odds CRT of
+normal/all-out hits on a hex grid, or dice-pool combat on a square grid; see docs/FORMAT.md, "Play").
 
 Everything that is data comes from the :class:`forge.model.Game`, and nothing asks which game it is: the grid
 (hex or square, through :mod:`forge.hexgrid`), the map (hexes, terrain, rivers, supply sources, names), the units
@@ -9,11 +9,10 @@ caps and strength modifiers, read through :mod:`forge.rules.combat`; or dice-poo
 :mod:`forge.rules.dicepool`), the defender limits, the mandatory-retreat rule, two-hex moves from the movement kit
 (``rules.movement``), retreats from the retreat kit (``rules.retreat``), stacking from ``rules.stacking``, the
 weather table, the breakout threshold, the victory points and the handicap, and the turns on which each special
-rule applies (``special_rules[*].turns``).  Hell's Gate's special rules (11.1-11.5) apply only when the data has
-them, found by their ``effect`` (:class:`forge.model.SpecialEffect`), never by their number; the hexes they need
-are looked up by name on the map (Korsun, Yanovka, Shenderovka, Tichonovka) or read from the reinforcement's
-condition (the A2-A6 of 6.2).  Side roles follow the turn order (the first side is Hell's
-Gate's Soviets).  :func:`problems` lists what a game's data lacks for play; :meth:`State.initial` raises
+rule applies (``special_rules[*].turns``).  Special rules apply through their ``effects``
+(:class:`forge.model.RuleEffect`, compiled by :mod:`forge.rules.effects`), never by their number; the places and
+hexes an effect acts on are in the data.  Side roles follow the turn order.  :func:`problems` lists what a game's
+data lacks for play; :meth:`State.initial` raises
 :class:`~forge.rules.board.UnplayableGameError` with that list.
 
 Driving a game::
@@ -30,14 +29,14 @@ pass automatically, rolling the dice they need.
 
 Decisions:
 
-* Supply: :class:`Reinforce` (6.1: equally near entry hexes, or the 24th Panzer's unstated hex),
-  :class:`Rebuild` (11.4), :class:`EndPhase`.
-* Combat: build an attack with :class:`Declare` (one attacker at a time, 7.1), roll it with :class:`Resolve`
-  (optionally all-out, naming the unit flipped, 7.3); :class:`Attack` does both in one action (accepted by
+* Supply: :class:`Reinforce` (equally near entry hexes, or a reinforcement whose entry hex the data does not give),
+  :class:`Rebuild` (a rebuild effect), :class:`EndPhase`.
+* Combat: build an attack with :class:`Declare` (one attacker at a time), roll it with :class:`Resolve`
+  (optionally all-out, naming the unit flipped); :class:`Attack` does both in one action (accepted by
   :func:`apply`, not listed by :func:`legal_actions`).  The defender then absorbs hits with :class:`LoseStep`
-  and :class:`Retreat` (7.5, 7.6), one unit at a time.  :class:`EndPhase` ends the combat phase.
-* Movement: :class:`Move` (8.0, 8.2; one move per unit), :class:`EndPhase`; on turn 8 then :class:`Breakout`
-  (11.5) for each unit that tries, and :class:`EndPhase`.
+  and :class:`Retreat`, one unit at a time.  :class:`EndPhase` ends the combat phase.
+* Movement: :class:`Move` (one move per unit, one hex or two for fast units), :class:`EndPhase`; on a turn with a
+  breakout effect then :class:`Breakout` for each unit that tries, and :class:`EndPhase`.
 
 Interpretations where the rules are silent are marked "Reading:" in the docstrings below.
 """
@@ -59,17 +58,15 @@ from ..model import (
     Modifier,
     Shift,
     ShiftCap,
-    SpecialEffect,
-    SpecialRule,
     TerrainKind,
     Unknown,
-    UnitSize,
     UnitType,
 )
 from . import combat, dicepool
 from .bitboard import HEXES, Masks, hexes, mask_of
 from .bitboard import flood as flood_mask
 from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStatus, UnplayableGameError, board_problems
+from .effects import Effects, compile_effects, effect_problems
 from .kit import movement as _mk
 from .kit import retreat as _kr
 from .kit import stacking as _ks
@@ -103,11 +100,10 @@ __all__ = [
 ]
 
 MUD = "mud"
-"""The weather state the shift condition ``mud`` tests (11.2: one column left)."""
+"""The weather state the shift and modifier condition ``mud`` tests."""
 OVERCONCENTRATION = 5
-"""7.4: a hex with this many unretreated units or more takes the all-out result of every attack."""
-BREAKOUT_RADIUS = 2
-"""11.5: refuge hexes lie within two hexes."""
+"""The overconcentration rule: a hex with this many unretreated units or more takes the all-out result of every
+attack."""
 
 
 class IllegalAction(ValueError):
@@ -166,7 +162,7 @@ class EndPhase:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """Add ``unit`` to the attack on ``target`` being built (opens it if none is; 7.1)."""
+    """Add ``unit`` to the attack on ``target`` being built (opens it if none is)."""
 
     unit: str
     target: str
@@ -177,8 +173,7 @@ class Declare:
 
 @dataclass(frozen=True, slots=True)
 class Resolve:
-    """Roll the attack declared so far; ``all_out`` names the two-step unit flipped for an all-out attack
-    (7.3)."""
+    """Roll the attack declared so far; ``all_out`` names the two-step unit flipped for an all-out attack."""
 
     all_out: str | None = None
 
@@ -202,7 +197,7 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class LoseStep:
-    """The defender absorbs one hit with a step of ``unit`` (7.5)."""
+    """The defender absorbs one hit with a step of ``unit``."""
 
     unit: str
 
@@ -213,7 +208,7 @@ class LoseStep:
 @dataclass(frozen=True, slots=True)
 class Retreat:
     """The defender absorbs the final hit by retreating; ``unit`` goes to ``to``.  Once one unit has
-    retreated, every other unretreated defender of the hex must retreat too (7.6)."""
+    retreated, every other unretreated defender of the hex must retreat too."""
 
     unit: str
     to: str
@@ -224,10 +219,11 @@ class Retreat:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move ``unit`` to ``to`` (8.0); ``via`` names the middle hex of a two-hex move (8.2).
+    """Move ``unit`` to ``to``; ``via`` names the middle hex of a two-hex move.
 
     :func:`legal_actions` lists moves without ``via``; the engine then takes a legal route that enters no hex
-    that would trip a Soviet trigger (6.2, 11.2) if there is one.  Give ``via`` to choose the route yourself.
+    that would trip a trigger of the special rules' effects (an entry they remember) if there is one.  Give
+    ``via`` to choose the route yourself.
     """
 
     unit: str
@@ -240,7 +236,7 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Reinforce:
-    """Place the arriving ``unit`` in ``to`` when the owner has a choice (6.1)."""
+    """Place the arriving ``unit`` in ``to`` when the owner has a choice."""
 
     unit: str
     to: str
@@ -251,7 +247,7 @@ class Reinforce:
 
 @dataclass(frozen=True, slots=True)
 class Rebuild:
-    """Flip a supplied, reduced corps back to full strength (11.4)."""
+    """Flip a supplied, reduced unit back to full strength (a rebuild effect)."""
 
     unit: str
 
@@ -261,7 +257,7 @@ class Rebuild:
 
 @dataclass(frozen=True, slots=True)
 class Breakout:
-    """An unsupplied unit that did not move tries to break out to friendly lines (11.5)."""
+    """An unsupplied unit that did not move tries to break out to friendly lines (a breakout effect)."""
 
     unit: str
 
@@ -309,16 +305,12 @@ def parse_action(text: str) -> Action:
 # ============================================================================================ compiled rules
 @dataclass(frozen=True, eq=False)
 class _Rules:
-    """The rule data of Hell's Gate or a variant, compiled once per Board from the Game (and the rule numbers it
-    cites), with the tables and memos that make play fast (every State of the game shares them, as
-    :attr:`State.rules`; nothing in them changes a game).  Side roles follow the turn order: ``first`` is the
-    side that moves first (Hell's Gate: the Soviets), ``second`` the other; the special rules of Hell's Gate
-    (6.2, 11.1-11.5) apply only when the data has them."""
+    """A game's rule data, compiled once per Board from the Game, with the tables and memos that make play fast
+    (every State of the game shares them, as :attr:`State.rules`; nothing in them changes a game).  The special
+    rules apply through their effects (:attr:`effects`), only when the data has them."""
 
-    first: int
-    second: int
     pool: dicepool.Pool | None
-    """Dice-pool combat (the tabletop variant); None for an odds CRT of hits."""
+    """Dice-pool combat (``combat.dice_pool``); None for an odds CRT of hits."""
     crt: Crt | None
     shifts: tuple[Shift, ...]
     caps: tuple[ShiftCap, ...]
@@ -328,30 +320,16 @@ class _Rules:
     mandatory_side: int
     mandatory_min_hits: int
     retreat_absorbs: int
-    """Hits a retreat absorbs (rules.retreat.loss_reduction_max; without it the final hit, 7.5/7.6)."""
-    turns_11_1: frozenset[int]
-    turns_11_2: frozenset[int]
-    freeze_turns: frozenset[int]
-    rebuild_turns: frozenset[int]
-    breakout_turns: frozenset[int]
-    korsun: int
-    next_to_korsun: frozenset[int]
-    tichonovka: int
-    pocket: frozenset[int]
-    """11.3: Korsun, Yanovka and Shenderovka."""
-    trigger_6_2: frozenset[int]
-    trip_mask: int
-    """The hexes of :attr:`trigger_6_2` and :attr:`next_to_korsun` (the Soviet triggers) as a bit mask."""
-    t1_german_attackers: frozenset[int]
-    t1_soviet_movers: frozenset[int]
+    """Hits a retreat absorbs (rules.retreat.loss_reduction_max; without it the final hit)."""
+    effects: Effects
+    """The special rules' effects (``special_rules[*].effects``) as tables by turn and side."""
     fast: tuple[bool, ...]
-    """Units the movement kit gives more than one hex while supplied in some weather (8.2's fast units)."""
+    """Units the movement kit gives more than one hex while supplied in some weather (fast units)."""
     two_hex: dict[str, tuple[bool, ...]]
     """Weather state -> units that may make a two-hex move in it while supplied (rules.movement.allowances)."""
     cavalry: tuple[bool, ...]
-    corps: tuple[bool, ...]
     tank_routes: tuple[tuple[tuple[int, int], ...], ...]
-    """8.2: from each hex, the (middle, end) pairs of two-hex moves a tank may make (one woods, one river)."""
+    """From each hex, the (middle, end) pairs of two-hex moves a tank may make (within the kit's per-move limits)."""
     cavalry_routes: tuple[tuple[tuple[int, int], ...], ...]
     tank_middles: tuple[dict[int, tuple[int, ...]], ...]
     """:attr:`tank_routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
@@ -370,15 +348,11 @@ class _Rules:
     """Ordered pairs of hexes with a river (any hexside terrain) between them."""
     combat_terrain: tuple[frozenset[str], ...]
     terrain_shift: tuple[bool, ...]
-    """The defender's hex has a terrain or feature with a column shift (woods, Cherkassy: 7.2)."""
-    within2: tuple[tuple[int, ...], ...]
+    """The defender's hex has a terrain or feature with a column shift (woods, a city)."""
     initial_weather: str
     weather_table: dict[int, str]
     roll_turns: frozenset[int]
     fixed_weather: dict[int, str]
-    breakout_target: int
-    supply_limit_turn2: int
-    """11.2: Soviet supply lines at most this many hexes on turn 2."""
     per_unit_modifiers: bool
     """Every strength modifier multiplies single units (no stack bonuses): totals are sums of unit values."""
     hits: dict[int, list[tuple[int, int]]]
@@ -392,7 +366,7 @@ class _Rules:
     """Per unit: hexes whose terrain (or a feature) its mobility class may not enter (movement ``prohibited``)."""
     any_no_entry: bool
     eliminate_unsupplied_at_end: bool
-    """rules.supply.unsupplied_eliminated_at_end (Hell's Gate 12.0)."""
+    """rules.supply.unsupplied_eliminated_at_end."""
     memo: dict[tuple[Any, ...], Any]
     """Memoised strength totals and odds columns (their inputs are few small numbers)."""
     starts: dict[tuple[Any, ...], State]
@@ -404,10 +378,8 @@ class _Rules:
     """Per shift of :attr:`shifts`, the index of its condition in :data:`_SHIFT_ORDER`."""
     picks: dict[tuple[bool, ...], tuple[int, ...]]
     """Memo: which of the conditions of :data:`_SHIFT_ORDER` hold -> the indices of the shifts that apply."""
-    pocket_caps: frozenset[int]
-    """Indices of the :attr:`caps` of rule 11.3, in force only around the Korsun pocket."""
     arrivals: dict[tuple[int, int], tuple[int, ...]]
-    """(turn, side) -> the side's units whose entry turn it is, in unit order (6.0)."""
+    """(turn, side) -> the side's units whose entry turn it is, in unit order."""
     masks: Masks
     """The board's hex sets as bit masks (:mod:`forge.rules.bitboard`): each hex's bit and neighbours, spreads."""
     source_mask: tuple[int, ...]
@@ -427,33 +399,6 @@ class _Rules:
         return self.crt
 
 
-def _special(game: Game, effect: SpecialEffect) -> SpecialRule | None:
-    """The special rule that has ``effect`` (:class:`forge.model.SpecialEffect`): the engine finds a rule by what
-    it does, never by its number."""
-    return next((sr for sr in game.special_rules if sr.effect is effect), None)
-
-
-def _rule_turns(game: Game, effect: SpecialEffect) -> frozenset[int]:
-    """The turns of the special rule with ``effect`` (none when the game has no such rule)."""
-    sr = _special(game, effect)
-    return frozenset(sr.turns) if sr is not None else frozenset()
-
-
-def _rule_number(game: Game, effect: SpecialEffect) -> str | None:
-    """The number of the special rule with ``effect``: the tables, shift caps and turn marks it governs carry it."""
-    sr = _special(game, effect)
-    return sr.rule if sr is not None else None
-
-
-def _hexes_in_text(board: Board, text: str) -> frozenset[int]:
-    """Hex labels named in a sentence (6.2's condition lists A2-A6 in words)."""
-    found: set[int] = set()
-    for token in re.findall(r"\b[A-Za-z]*[0-9]+\b", text):
-        if token.upper() in board.hex_index:
-            found.add(board.hex_index[token.upper()])
-    return frozenset(found)
-
-
 _SHIFT_ORDER = (
     "defender-all-unsupplied",
     "defender-some-unsupplied",
@@ -467,8 +412,6 @@ _SHIFT_ORDER = (
 """The shift conditions the engine evaluates, in the order :func:`_odds` computes them."""
 _SHIFT_CONDITIONS = frozenset(_SHIFT_ORDER)
 _MODIFIER_CONDITIONS = frozenset({"across-river", "attacker-unsupplied", "defender-unsupplied", "mud"})
-_NAMES_11_2 = ("Korsun", "Tichonovka")
-_NAMES_11_3 = ("Korsun", "Yanovka", "Shenderovka")
 
 
 def _crt_cells(crt: Crt, *, hits: bool = False) -> tuple[int, int]:
@@ -535,7 +478,7 @@ def problems(game: Game) -> list[str]:
     ):
         out.append(
             "the engine traces supply lines of any length that avoid enemy units, and enemy zones and enemy sources "
-            "unless friendly-held (Hell's Gate 5.1); rules.supply asks for other lines"
+            "unless friendly-held; rules.supply asks for other lines"
         )
     if not game.units:
         out.append("the game has no units (units)")
@@ -548,18 +491,14 @@ def problems(game: Game) -> list[str]:
     weather = game.turns.weather
     if weather is not None and weather.table is not None and not any(t.id == weather.table for t in game.tables):
         out.append(f"the weather table {weather.table!r} is missing (tables)")
-    names = {h.name for h in game.map.hexes.values() if h.name}
-    for effect, needed in ((SpecialEffect.SECOND_TURN_LIMITS, _NAMES_11_2), (SpecialEffect.POCKET_SUPPLY, _NAMES_11_3)):
-        if _rule_turns(game, effect):
-            missing = [x for x in needed if x not in names]
-            if missing:
-                out.append(
-                    f"special rule {_rule_number(game, effect)} ({effect}) needs the map to name "
-                    f"{', '.join(missing)} (map.hexes[*].name)"
-                )
-    breakout = _rule_number(game, SpecialEffect.BREAKOUT)
-    if _rule_turns(game, SpecialEffect.BREAKOUT) and not any(t.rule == breakout for t in game.tables):
-        out.append(f"special rule {breakout} (breakout) needs its table (tables[*].rule: '{breakout}')")
+    out += effect_problems(game)
+    played = {uid for sr in game.special_rules for e in sr.effects for uid in e.units}
+    for u in game.units:
+        if u.entry is not None and u.entry.condition and u.id not in played:
+            out.append(
+                f"unit {u.id!r} arrives on a condition no effect plays (units[*].entry.condition; an "
+                "arrival-if-entered effect in special_rules[*].effects)"
+            )
     return out
 
 
@@ -569,25 +508,10 @@ def _compile(board: Board) -> _Rules:
     if found:
         raise UnplayableGameError(game.game.id, found)
     c = game.combat
-    first, second = 0, 1
     pool = dicepool.Pool.of(c.dice_pool) if c.kind is CombatKind.DICE_POOL else None
     mp = c.max_attackers_per_hexside
     crt = c.crt if pool is None else None
     mand = crt.mandatory_retreat if crt is not None else None
-    names = board.names
-    korsun = names["Korsun"][0] if "Korsun" in names else -1
-    pocket = frozenset(h for n in _NAMES_11_3 for h in names.get(n, ()))
-    trigger: set[int] = set()
-    for u in board.units:
-        if u.entry is not None and u.entry.condition:
-            trigger |= _hexes_in_text(board, u.entry.condition)
-    t11_1 = _rule_turns(game, SpecialEffect.OPENING_TURN_LIMITS)
-    present_t1 = {u.id for u in board.units if u.setup is not None or (u.entry and u.entry.turn in t11_1)}
-    armour = [UnitType.ARMOUR]
-    t1_att = frozenset(
-        i for i, u in enumerate(board.units) if board.unit_side[i] == second and u.type in armour and u.id in present_t1
-    )
-    t1_move = frozenset(i for i, u in enumerate(board.units) if board.unit_side[i] == first and u.type in armour)
     hexside_kinds = frozenset(k for k, t in game.terrain.items() if t.kind is TerrainKind.HEXSIDE)
     river = frozenset(k for k, f in board.hexside_features.items() if f & hexside_kinds)
     shifting = {
@@ -596,16 +520,10 @@ def _compile(board: Board) -> _Rules:
     combat_terrain = []
     for h in range(len(board.labels)):
         feats = board.features[h]
-        # Reading (7.1.2): a feature with its own combat effect (Cherkassy's city) stands in for the hex's
-        # base terrain, so a tank attacking Cherkassy is doubled, not doubled and tripled.
+        # Reading: a feature with its own combat effect (a city) stands in for the hex's base terrain, so a tank
+        # attacking a city is multiplied once, by the city's multiplier, not by both.
         strong = {f for f in feats if f in shifting}
         combat_terrain.append(feats if strong else feats | {board.terrain[h]})
-    grid = board.grid
-    cells = list(grid.cells())
-    within2 = tuple(
-        tuple(j for j in range(len(cells)) if 0 < grid.distance(cells[i], cells[j]) <= BREAKOUT_RADIUS)
-        for i in range(len(cells))
-    )
     weather = game.turns.weather
     table: dict[int, str] = {}
     if weather is not None and weather.table is not None:
@@ -614,20 +532,9 @@ def _compile(board: Board) -> _Rules:
             table[int(col)] = cell
     fixed = {t.number: t.weather for t in game.turns.turns if t.weather is not None}
     roll_turns = frozenset(t.number for t in game.turns.turns if t.weather is None)
-    breakout = _rule_number(game, SpecialEffect.BREAKOUT)
-    bt = next((x for x in game.tables if breakout is not None and x.rule == breakout), None)
-    target = 5
-    if bt is not None:
-        plus = [col for col in bt.columns if col.endswith("+")]
-        if plus:
-            target = int(plus[0].rstrip("+"))
-    rebuild_rule = _rule_number(game, SpecialEffect.REBUILD)
-    rebuild = frozenset(
-        t.number for t in game.turns.turns if rebuild_rule is not None and rebuild_rule in t.marks
-    ) or _rule_turns(game, SpecialEffect.REBUILD)
     nb = board.neighbours
     two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
-    # 8.2's two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
+    # The two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
     # and one river hexside for tanks and mechanized; none for cavalry).
     kb = _mk.Board.of(game)
     kcells = list(board.grid.cells())
@@ -641,7 +548,7 @@ def _compile(board: Board) -> _Rules:
 
     cav = routes(UnitType.CAVALRY)
     tank = routes(UnitType.ARMOUR)
-    # 8.2's two-hex moves: units the kit's allowances give more than one hex in a weather state while supplied.
+    # Two-hex moves: units the kit's allowances give more than one hex in a weather state while supplied.
     states = list(weather.states) if weather is not None else [""]
     two_hex = {
         w: tuple(
@@ -697,8 +604,6 @@ def _compile(board: Board) -> _Rules:
             arrivals[key] = (*arrivals.get(key, ()), i)
     actions = _ActionCache(board)
     return _Rules(
-        first=first,
-        second=second,
         pool=pool,
         crt=crt,
         shifts=tuple(c.shifts),
@@ -709,25 +614,10 @@ def _compile(board: Board) -> _Rules:
         mandatory_side=board.side(mand.side) if mand is not None else -1,
         mandatory_min_hits=mand.min_hits if mand is not None else 10**6,
         retreat_absorbs=rr.loss_reduction_max if rr is not None and rr.loss_reduction_max else 1,
-        turns_11_1=t11_1,
-        turns_11_2=_rule_turns(game, SpecialEffect.SECOND_TURN_LIMITS),
-        freeze_turns=(
-            _rule_turns(game, SpecialEffect.SECOND_TURN_LIMITS) | _rule_turns(game, SpecialEffect.POCKET_SUPPLY)
-        ),
-        rebuild_turns=rebuild,
-        breakout_turns=_rule_turns(game, SpecialEffect.BREAKOUT),
-        korsun=korsun,
-        next_to_korsun=frozenset(board.neighbours[korsun]) if korsun >= 0 else frozenset(),
-        tichonovka=names["Tichonovka"][0] if "Tichonovka" in names else -1,
-        pocket=pocket,
-        trigger_6_2=frozenset(trigger),
-        trip_mask=mask_of(trigger) | (mask_of(board.neighbours[korsun]) if korsun >= 0 else 0),
-        t1_german_attackers=t1_att,
-        t1_soviet_movers=t1_move,
+        effects=compile_effects(board),
         fast=fast,
         two_hex=two_hex,
         cavalry=tuple(t is UnitType.CAVALRY for t in board.unit_type),
-        corps=tuple(u.size is UnitSize.CORPS for u in board.units),
         tank_routes=tank,
         cavalry_routes=cav,
         tank_middles=_middles_by_end(tank),
@@ -744,13 +634,10 @@ def _compile(board: Board) -> _Rules:
         terrain_shift=tuple(
             bool((set(board.features[h]) | {board.terrain[h]}) & shifting) for h in range(len(board.labels))
         ),
-        within2=within2,
         initial_weather=weather.initial if weather is not None else "",
         weather_table=table,
         roll_turns=roll_turns,
         fixed_weather=fixed,
-        breakout_target=target,
-        supply_limit_turn2=3,
         per_unit_modifiers=all(m.add is None and m.per_unit for m in c.modifiers),
         hits=hits,
         retreat=rr,
@@ -764,12 +651,6 @@ def _compile(board: Board) -> _Rules:
         actions=actions,
         shift_codes=tuple(_SHIFT_ORDER.index(sh.condition) for sh in c.shifts) if pool is None else (),
         picks={},
-        pocket_caps=frozenset(
-            i
-            for i, cap in enumerate(c.shift_caps)
-            if _special(game, SpecialEffect.POCKET_SUPPLY) is not None
-            and cap.rule == _rule_number(game, SpecialEffect.POCKET_SUPPLY)
-        ),
         arrivals=arrivals,
         masks=Masks.of(nb),
         source_mask=tuple(mask_of(x) for x in board.sources),
@@ -804,9 +685,9 @@ def _ends_by_middle(routes: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[di
 def rules_of(board: Board) -> _Rules:
     """The compiled rules of ``board``'s game (built on first use)."""
     try:
-        r: _Rules = board.extra["hells_gate"]
+        r: _Rules = board.extra["engine"]
     except KeyError:
-        r = board.extra["hells_gate"] = _compile(board)
+        r = board.extra["engine"] = _compile(board)
     return r
 
 
@@ -818,7 +699,7 @@ def remembered_start(game: Game, key: tuple[Any, ...] | None) -> State | None:
     """The opening State :meth:`State.initial` built earlier for ``game`` and ``key`` (its strengths and scenario),
     or None.  Only a game whose rules are compiled has one: compiling them checked that it can be played."""
     board = Board.built(game)
-    rules: _Rules | None = None if board is None or key is None else board.extra.get("hells_gate")
+    rules: _Rules | None = None if board is None or key is None else board.extra.get("engine")
     return None if rules is None else rules.starts.get(key)  # type: ignore[arg-type]
 
 
@@ -831,32 +712,32 @@ def remember_start(state: State, key: tuple[Any, ...] | None) -> None:
 
 # ================================================================================================= supply
 def _supplied_mask(s: State, side: int, max_length: int | None = None) -> int:
-    """The hexes from which ``side`` can trace supply now (5.1), as a bit mask."""
+    """The hexes from which ``side`` can trace supply now, as a bit mask."""
     r = s.rules
     enemy = s.held_mask[1 - side]
     spread = r.masks.spread
     # supplied_cells' three tests merged into one mask of hexes a line may not enter (see supply.reachable): the
-    # enemy's zone (4.0: the neighbours of its hexes) and sources unless friendly-held, and enemy units
+    # enemy's zone (the neighbours of its hexes) and sources unless friendly-held, and enemy units
     blocked = ((spread(enemy) | r.source_mask[1 - side]) & ~s.held_mask[side]) | enemy
     return flood_mask(r.source_mask[side], ~blocked, spread, max_length)
 
 
 def _supplied_hexes(s: State, side: int, max_length: int | None = None) -> set[int]:
-    """Hexes from which ``side`` can trace supply now (5.1)."""
+    """Hexes from which ``side`` can trace supply now."""
     return set(hexes(_supplied_mask(s, side, max_length)))
 
 
 def supplied_units(state: State, side: str, *, max_length: int | None = None) -> list[str]:
-    """Ids of ``side``'s units on the map that can trace supply now (5.1), whatever their markers say."""
+    """Ids of ``side``'s units on the map that can trace supply now, whatever their markers say."""
     si = state.board.side(side)
     ok = _supplied_mask(state, si, max_length)
     return [state.board.unit_ids[u] for u in state.on_map(si) if ok >> state.pos[u] & 1]
 
 
 def _judge_supply(s: State, side: int) -> None:
-    """5.0, 5.2: mark the side's units in or out of supply (11.2: Soviet lines of three hexes on turn 2)."""
+    """Mark the side's units in or out of supply (a supply-max-length effect shortens the lines)."""
     r = s.rules
-    limit = r.supply_limit_turn2 if side == r.first and s.turn in r.turns_11_2 else None
+    limit = r.effects.supply_length.get((s.turn, side))
     ok = _supplied_mask(s, side, limit)
     pos, oos = s.pos, s.oos
     for u in r.side_units[side]:
@@ -869,7 +750,7 @@ def _judge_supply(s: State, side: int) -> None:
 
 # ================================================================================================ helpers
 def _enter_hex(s: State, u: int, h: int) -> None:
-    """Put ``u`` in ``h`` and note the Soviet triggers of 6.2 and 11.2/11.3."""
+    """Put ``u`` in ``h`` and note the triggers of the special rules' effects it trips."""
     if s.pos[u] >= 0:
         s._relocate(u, h)
     else:
@@ -878,12 +759,15 @@ def _enter_hex(s: State, u: int, h: int) -> None:
 
 
 def _trip(s: State, u: int, h: int) -> None:
-    r = s.rules
-    if s.board.unit_side[u] == r.first:
-        if h in r.trigger_6_2:
-            s.soviet_entered_a2_a6 = True
-        if h in r.next_to_korsun:
-            s.soviet_entered_next_to_korsun = True
+    """Remember that a unit of ``u``'s side has entered ``h`` for every trigger (:attr:`Effects.triggers`) that
+    watches it."""
+    ef = s.rules.effects
+    if not ef.trip_mask >> h & 1:
+        return
+    side = s.board.unit_side[u]
+    for i, (who, watched) in enumerate(ef.triggers):
+        if who == side and h in watched:
+            s.tripped[i] = True
 
 
 def _eliminate(s: State, u: int) -> None:
@@ -894,7 +778,8 @@ def _eliminate(s: State, u: int) -> None:
 
 # ================================================================================================= combat
 def _declarable(s: State) -> list[Action]:
-    """The units that may be added to the attack being built, as Declare actions (7.1, 7.1.1, 7.1.3, 11.1): by
+    """The units that may be added to the attack being built, as Declare actions (adjacent, not yet attacked nor
+    retreated, within the hexside limit and any only-types-attack effect): by
     target hex, then the target's neighbours in table order, then the units of each in the order they entered it.
 
     With an attack being declared its target is the only one; else every enemy-held hex not yet attacked this
@@ -914,7 +799,7 @@ def _declarable(s: State) -> list[Action]:
         taken = list(map(pos.__getitem__, attackers))
         for n in HEXES[around[target] & s.held_mask[a]]:  # the target's neighbours holding units of the side
             if taken and taken.count(n) >= limit:
-                continue  # 7.1.1: two units at most across one hexside
+                continue  # the most attackers across one hexside
             for u in occupants[n]:
                 if (
                     side[u] == a
@@ -952,12 +837,12 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
     if only is not None and u not in only:
         return False
     pos = s.pos
-    return not attackers or list(map(pos.__getitem__, attackers)).count(h) < r.max_per_hexside  # 7.1.1
+    return not attackers or list(map(pos.__getitem__, attackers)).count(h) < r.max_per_hexside
 
 
 def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
-    """11.1: on turn 1 only the four named panzer units attack for the Germans (None: no such limit now)."""
-    return r.t1_german_attackers if s.turn in r.turns_11_1 and s.active == r.second else None
+    """The units of the side to act that may attack now (only-types-attack effects; None: no such limit now)."""
+    return r.effects.attackers.get((s.turn, s.active))
 
 
 def _openings(s: State) -> list[Action]:
@@ -1004,13 +889,13 @@ def _after_attack(s: State, before: list[Action]) -> list[Action]:
 
 
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
-    """Units that may be flipped for an all-out attack (7.3): full two-step attackers, tanks if any."""
+    """Units that may be flipped for an all-out attack: full two-step attackers, tanks if any."""
     b = s.board
     pool = s.rules.pool
-    if pool is not None:  # the tabletop's all-out attack (4.3): the named unit pays its cost first
+    if pool is not None:  # a dice pool's all-out attack: the named unit pays its cost first
         return sorted(attackers) if pool.all_out != (0, 0) else []
     if _overconcentrated(s, target):
-        return []  # 7.4 gives the all-out result anyway: flipping would only cost a step
+        return []  # overconcentration gives the all-out result anyway: flipping would only cost a step
     full: list[int] = []
     tanks: list[int] = []
     max_steps, steps, unit_type = b.max_steps, s.steps, b.unit_type
@@ -1051,10 +936,11 @@ class AttackPreview:
 def _base_odds(
     r: _Rules, att_in: list[tuple[int, str]], def_in: list[tuple[int, str]], terrain: frozenset[str]
 ) -> tuple[Fraction | int, Fraction | int, int]:
-    """Attack and defence totals (7.1.2: tank multipliers, through :mod:`forge.rules.combat`) and the odds
-    column before shifts (7.0 step 3), memoised: the inputs are a few small numbers that recur all game.
+    """Attack and defence totals (strength modifiers such as tank multipliers, through
+    :mod:`forge.rules.combat`) and the odds column before shifts, memoised: the inputs are a few small numbers
+    that recur all game.
 
-    When every modifier is a per-unit multiplier (Hell's Gate's are), a side's total is the sum of its units'
+    When every modifier is a per-unit multiplier (no stack bonuses), a side's total is the sum of its units'
     values, and each unit's value is memoised on its own; otherwise the whole line-up is the key.
     """
     if r.per_unit_modifiers:
@@ -1128,7 +1014,7 @@ def _odds(
             defenders.append(u)
             if oos[u]:
                 d_oos += 1
-    # 7.1.1: the strongest units defend, up to the side's limit
+    # the strongest units defend, up to the side's limit
     limit = r.max_defenders[1 - a]
     counted = defenders
     if len(defenders) > limit:
@@ -1143,7 +1029,7 @@ def _odds(
         att_in.append((strength[u][maxs[u] - steps[u]][0], tv[u]))
         if oos[u]:
             a_oos += 1
-        if (pos[u], target) in river:  # 7.2
+        if (pos[u], target) in river:  # attacking across a river hexside
             across += 1
     att, dfn, base = _base_odds(r, att_in, def_in, r.combat_terrain[target])
     n_def, n_att = len(defenders), len(attackers)
@@ -1157,17 +1043,19 @@ def _odds(
         across > 0 and 2 * across >= n_att,
         n_att > 0 and across == n_att,
     )
-    over = n_def >= OVERCONCENTRATION  # 7.4
+    over = n_def >= OVERCONCENTRATION
     picked = r.picks.get(holds)
     if picked is None:
         picked = r.picks[holds] = tuple(i for i, c in enumerate(r.shift_codes) if holds[c])
     if not picked:
         return att, dfn, counted, base, (), base, 0, over
-    pocket = bool(r.pocket_caps) and _pocket_in_force(s, target, attackers)
-    key = ("shift", base, picked, pocket, s.turn, a)
+    holding = r.effects.caps_holding
+    in_force = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding]) if holding else ()
+    key = ("shift", base, picked, in_force, s.turn, a)
     got = r.memo.get(key)
     if got is None:
-        caps = [cap for i, cap in enumerate(r.caps) if pocket or i not in r.pocket_caps]
+        aside = r.effects.caps_set_aside(in_force)
+        caps = [cap for i, cap in enumerate(r.caps) if i not in aside]
         shifts = [r.shifts[i] for i in picked]
         cols = r.odds_crt.columns
         res = combat.apply_shifts(cols, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
@@ -1197,16 +1085,17 @@ def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
     )
 
 
-def _pocket_in_force(s: State, target: int, attackers: Sequence[int]) -> bool:
-    """The data's caps apply by turn and side (combat.apply_shifts checks those); 11.3's (:attr:`_Rules.pocket_caps`)
-    also needs the pocket: German units attacking out of or defending in Korsun, Yanovka or Shenderovka while
-    Korsun is German-held."""
-    r = s.rules
-    if r.korsun < 0 or not s.count[r.second][r.korsun]:
+def _holds(
+    s: State, side: int, held: frozenset[int], where: frozenset[int], target: int, attackers: Sequence[int]
+) -> bool:
+    """Whether a caps-while-holding effect's caps are in force for this attack: its side holds one of the ``held``
+    hexes, and its units attack from, or defend in, the ``where`` hexes.  (The data's caps apply by turn and side
+    as well: combat.apply_shifts checks those.)"""
+    if not any(s.count[side][h] for h in held):
         return False
-    if s.active == r.second:
-        return any(s.pos[u] in r.pocket for u in attackers)
-    return target in r.pocket
+    if s.active == side:
+        return any(s.pos[u] in where for u in attackers)
+    return target in where
 
 
 def preview_attack(state: State, target: str, attackers: Sequence[str]) -> AttackPreview:
@@ -1231,7 +1120,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
     die = dice.roll()
     if die not in r.hits:
         raise ValueError(f"a die roll of {die} is not on the CRT ({', '.join(r.odds_crt.rows)})")
-    if flip is not None:  # 7.3: the all-out attack costs the flipped unit a step, whatever the roll
+    if flip is not None:  # the all-out attack costs the flipped unit a step, whatever the roll
         s._set_steps(flip, s.steps[flip] - 1)
     hits = r.hits[die][final][1 if (flip is not None or over) else 0]
     for u in attackers:
@@ -1266,7 +1155,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
         if not retreated[u]:
             defending += steps[u]
     if hits > defending:
-        for u in list(s.occupants[t]):  # 7.5 automatic elimination, retreated units included
+        for u in list(s.occupants[t]):  # more hits than steps: the whole hex is eliminated, retreated units included
             _eliminate(s, u)
         return
     d = 1 - s.active
@@ -1275,7 +1164,7 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
 
 
 def _pool_strength(s: State, u: int, target: int, role: Literal["attacker", "defender"]) -> int:
-    """A unit's modified strength in dice-pool combat (4.4): every applicable multiplier, rounded once."""
+    """A unit's modified strength in dice-pool combat: every applicable multiplier, rounded once."""
     r = s.rules
     conds: set[str] = set()
     if role == "attacker":
@@ -1305,7 +1194,7 @@ def _pool_strength(s: State, u: int, target: int, role: Literal["attacker", "def
 
 
 def _pool_hits(strength: int, pool: dicepool.Pool, dice: DiceSource) -> int:
-    """One unit's hits: a sure hit per full ``automatic_hit_every``, a roll for the remainder (4.4)."""
+    """One unit's hits: a sure hit per full ``automatic_hit_every``, a roll for the remainder."""
     every = pool.automatic_hit_every
     sure, rest = divmod(strength, every) if every else (0, strength)
     if rest <= 0:
@@ -1316,7 +1205,7 @@ def _pool_hits(strength: int, pool: dicepool.Pool, dice: DiceSource) -> int:
 
 
 def _resolve_pool(s: State, pool: dicepool.Pool, flip: int | None, dice: DiceSource) -> None:
-    """Dice-pool combat (the tabletop's 4.4): each attacker and each counted defender rolls; the side with fewer
+    """Dice-pool combat: each attacker and each counted defender rolls; the side with fewer
     hits loses the difference; an all-out attack and a crowded target add their losses.  Reading: the attacker's
     losses are spread by the engine, always from the unit with most steps left (the named all-out unit first
     among equals), so every unit is down to one before any is destroyed; the defender absorbs its own as hits,
@@ -1368,13 +1257,13 @@ def _resolve_pool(s: State, pool: dicepool.Pool, flip: int | None, dice: DiceSou
 
 
 def _retreat_hexes(s: State, h: int, side: int, unit: int = -1) -> list[int]:
-    """Where units of ``side`` in ``h`` may retreat: rules.retreat through the kit (7.6, and 11.1 as one of its
-    limits), minus Tichonovka under 11.2 and hexes a unit could not stack in (rules.stacking)."""
+    """Where units of ``side`` in ``h`` may retreat: rules.retreat through the kit (its limits by turn included),
+    minus the hexes no-entry effects close to the side and hexes a unit could not stack in (rules.stacking)."""
     b = s.board
     r = s.rules
-    ban = r.tichonovka if s.turn in r.turns_11_2 and side == r.second else -1  # 11.2: no German entry
+    ban = _banned(r, s.turn, side)
     nb = b.neighbours
-    first = [n for n in nb[h] if n != ban and (unit < 0 or (n not in r.no_entry[unit] and _stack_ok(s, unit, n)))]
+    first = [n for n in nb[h] if n not in ban and (unit < 0 or (n not in r.no_entry[unit] and _stack_ok(s, unit, n)))]
 
     def neighbours(x: int) -> Sequence[int]:
         return first if x == h else nb[x]
@@ -1411,9 +1300,9 @@ def _stack_ok(s: State, u: int, h: int) -> bool:
 
 
 def _hit_actions(s: State) -> list[Action]:
-    """The ways to absorb the next hit (7.5, 7.6).  Kept in ``state.scratch`` for the pending hits they were
-    computed for, with the retreat hexes of the defending side when they were needed, until :func:`_apply_hit`
-    changes the state (legal_actions and apply's check both ask)."""
+    """The ways to absorb the next hit (a step loss or a retreat).  Kept in ``state.scratch`` for the pending hits
+    they were computed for, with the retreat hexes of the defending side when they were needed, until
+    :func:`_apply_hit` changes the state (legal_actions and apply's check both ask)."""
     ph = s.hits
     assert ph is not None
     got = s.scratch.get("hit actions")
@@ -1451,7 +1340,7 @@ def _finish_hits(s: State) -> None:
     assert ph is not None
     occ = s.occupants[ph.hex]
     if occ and all(s.retreated[u] for u in occ):
-        for u in list(occ):  # 7.6: retreated units left alone in the hex are eliminated
+        for u in list(occ):  # retreated units left alone in the hex are eliminated
             _eliminate(s, u)
     s.hits = None
     s.to_act = s.active
@@ -1459,22 +1348,23 @@ def _finish_hits(s: State) -> None:
 
 # =============================================================================================== movement
 def _movers(s: State) -> list[int]:
-    """Units of the side to move that may still move: on the map, not moved, not retreated (7.6), and allowed
-    by 11.1 (turn 1: the Soviet tanks; one German panzer unit) and 11.2/11.3 (the Korsun freeze)."""
-    b = s.board
+    """Units of the side to move that may still move: on the map, not moved, not retreated, and allowed by the
+    only-types-move effects (and their cap on how many units move) and not held by a freeze effect."""
     r = s.rules
     a = s.active
     pos, moved, retreated = s.pos, s.moved, s.retreated
     units = [u for u in r.side_units[a] if pos[u] >= 0 and not moved[u] and not retreated[u]]
-    if s.turn in r.turns_11_1:
-        if a == r.first:
-            return [u for u in units if u in r.t1_soviet_movers]  # 11.1: only the three Soviet tank units
-        if any(moved[v] for v in r.side_units[a]):
-            return []  # 11.1: one German panzer unit moves, and no other unit
-        return [u for u in units if b.unit_type[u] is UnitType.ARMOUR]
-    if s.turn in r.freeze_turns and a == r.second and not s.soviet_entered_next_to_korsun:
-        k, near = r.korsun, r.next_to_korsun
-        return [u for u in units if pos[u] != k and pos[u] not in near]  # 11.2, 11.3: the Korsun freeze
+    ef = r.effects
+    limit = ef.movers.get((s.turn, a))
+    if limit is not None:
+        allowed, most = limit
+        if most is not None and sum(map(moved.__getitem__, r.side_units[a])) >= most:
+            return []
+        if allowed is not None:
+            units = [u for u in units if u in allowed]
+    for frozen, release in ef.freezes.get((s.turn, a), ()):
+        if not s.tripped[release]:
+            units = [u for u in units if pos[u] not in frozen]
     return units
 
 
@@ -1485,17 +1375,16 @@ def _routes(s: State, u: int) -> dict[int, list[int]]:
     side = b.unit_side[u]
     theirs = s.count[1 - side]
     h = s.pos[u]
-    ban = r.tichonovka if side == r.second and s.turn in r.turns_11_2 else -1  # 11.2
-    # 11.1: the Soviet tanks end turn 1's movement in different hexes
-    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.first and s.turn in r.turns_11_1 else ()
+    ban = _banned(r, s.turn, side)
+    others = _apart_from(s, u, side)
     out: dict[int, list[int]] = {}
     ne = r.no_entry[u]
     for n in b.neighbours[h]:
-        if not theirs[n] and n != ban and n not in others and n not in ne:
+        if not theirs[n] and n not in ban and n not in others and n not in ne:
             out[n] = [-1]
-    if r.two_hex[s.weather][u] and not s.oos[u]:  # 8.2
+    if r.two_hex[s.weather][u] and not s.oos[u]:  # the two-hex moves of fast units
         for n, m in (r.cavalry_routes if r.cavalry[u] else r.tank_routes)[h]:
-            ok = not theirs[n] and not theirs[m] and n != ban and m != ban and m not in others
+            ok = not theirs[n] and not theirs[m] and n not in ban and m not in ban and m not in others
             if ok and n not in ne and m not in ne:
                 out.setdefault(m, []).append(n)
     return out
@@ -1508,15 +1397,31 @@ def _middles(s: State, u: int, to: int) -> list[int]:
     r = s.rules
     side = b.unit_side[u]
     theirs = s.count[1 - side]
-    ban = r.tichonovka if side == r.second and s.turn in r.turns_11_2 else -1  # 11.2
-    if ban == to:
+    ban = _banned(r, s.turn, side)
+    if to in ban:
         return []
-    others = {s.pos[v] for v in r.t1_soviet_movers if v != u} if side == r.first and s.turn in r.turns_11_1 else ()
+    others = _apart_from(s, u, side)
     ne = r.no_entry[u]
     if theirs[to] or to in others or to in ne:
         return []
     middles = (r.cavalry_middles if r.cavalry[u] else r.tank_middles)[s.pos[u]].get(to, ())
-    return [n for n in middles if not theirs[n] and n != ban and n not in ne]
+    return [n for n in middles if not theirs[n] and n not in ban and n not in ne]
+
+
+_NOTHING: tuple[frozenset[int], int] = (frozenset(), 0)
+
+
+def _banned(r: _Rules, turn: int, side: int) -> frozenset[int]:
+    """The hexes ``side``'s units may not enter on ``turn`` (no-entry effects)."""
+    return r.effects.no_entry.get((turn, side), _NOTHING)[0]
+
+
+def _apart_from(s: State, u: int, side: int) -> set[int] | tuple[()]:
+    """Where the other units that must end apart from ``u`` stand (end-apart effects; empty when none)."""
+    apart = s.rules.effects.apart.get((s.turn, side))
+    if apart is None or u not in apart:
+        return ()
+    return {s.pos[v] for v in apart if v != u}
 
 
 _Options = dict[int, tuple[Sequence[Action], Sequence[int]]]
@@ -1539,13 +1444,14 @@ class _StepMoves(dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]):
 _MovePhase = tuple[_Options, list[Action], list[int]]
 """What the side may do in a movement phase: (options, actions, owners).  ``options``: each unit that may move at
 the start of the phase, with its Move actions and destinations; ``actions``: the legal actions now, in
-:func:`legal_actions`' order (the moves of the units yet to move, then EndPhase unless 11.1 refuses it);
+:func:`legal_actions`' order (the moves of the units yet to move, then EndPhase unless an end-apart effect refuses it);
 ``owners``: the unit of each of those moves.
 
 Enemy units stand still during a movement phase and a unit's destinations depend only on them, so this is
 computed once per phase and kept in ``state.scratch``; a move replaces it with one whose ``actions`` and
 ``owners`` lack the unit (:func:`_without`; nothing is changed in place, since a copied State shares it), and
-under 11.1 (where the other tanks' moves matter) or with stacking limits it is computed again.
+on a turn where other units' moves matter (:attr:`~forge.rules.effects.Effects.interacting_turns`) or with
+stacking limits it is computed again.
 """
 
 
@@ -1591,18 +1497,16 @@ def _compute_move_options(s: State) -> _Options:
     if not movers:
         return out
     moves = _cache(b).moves
-    if s.active == r.first and s.turn in r.turns_11_1:
+    if (s.turn, s.active) in r.effects.apart:
         for u in movers:
             dests = tuple(h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h))
             out[u] = (tuple(moves[u][h] for h in dests), dests)
         return out
-    # As _routes, for every unit at once, with hex sets as bit masks: hexes without enemy units (11.2: and not
-    # Tichonovka) are open; a unit enters the open hexes next to it that its terrain allows (``steps``), and a fast
-    # unit the ends of its two-hex routes through those (8.2).
+    # As _routes, for every unit at once, with hex sets as bit masks: hexes without enemy units (and not closed
+    # by a no-entry effect) are open; a unit enters the open hexes next to it that its terrain allows (``steps``),
+    # and a fast unit the ends of its two-hex routes through those.
     a = s.active
-    open_ = ~s.held_mask[1 - a]
-    if a == r.second and s.turn in r.turns_11_2 and r.tichonovka >= 0:
-        open_ &= ~(1 << r.tichonovka)
+    open_ = ~s.held_mask[1 - a] & ~r.effects.no_entry.get((s.turn, a), _NOTHING)[1]
     two_hex = r.two_hex[s.weather]
     pos, oos = s.pos, s.oos
     steps, far_ends = r.step_masks, r.far_ends
@@ -1610,7 +1514,7 @@ def _compute_move_options(s: State) -> _Options:
     for u in movers:
         h = pos[u]
         one = steps[u][h] & open_
-        if two_hex[u] and not oos[u]:  # 8.2: the ends of the open routes not reached in one hex, in route order
+        if two_hex[u] and not oos[u]:  # the ends of the open routes not reached in one hex, in route order
             dests = near = HEXES[one]  # ascending: the table order
             ends = far_ends[u][h]  # middle -> the ends of the routes through it
             reached = one
@@ -1629,13 +1533,13 @@ def _compute_move_options(s: State) -> _Options:
 
 
 def _end_blocked(s: State, options: _Options) -> bool:
-    """11.1: the Soviet tanks must end turn 1's movement in different hexes; ending is refused while two share
-    a hex and one of them could still move (``options``: the units that may)."""
-    r = s.rules
-    if not (s.turn in r.turns_11_1 and s.active == r.first):
+    """End-apart effects: the units they name end their moves in different hexes; ending is refused while two
+    share a hex and one of them could still move (``options``: the units that may)."""
+    apart = s.rules.effects.apart.get((s.turn, s.active))
+    if apart is None:
         return False
     by_hex: dict[int, list[int]] = {}
-    for u in r.t1_soviet_movers:
+    for u in apart:
         if s.pos[u] >= 0:
             by_hex.setdefault(s.pos[u], []).append(u)
     return any(len(us) > 1 and any(options.get(u, ((), []))[1] for u in us) for us in by_hex.values())
@@ -1648,15 +1552,17 @@ def _end_movement_blocked(s: State) -> bool:
 
 
 def _breakout_candidates(s: State) -> list[tuple[int, int]]:
-    """11.5: (unit, refuges) for unsupplied, unmoved, unretreated units with a refuge within two hexes."""
+    """A breakout effect: (unit, refuges) for unsupplied, unmoved, unretreated units with a refuge (a hex holding
+    a supplied friendly unit) within the effect's radius."""
     r = s.rules
+    within = r.effects.breakout[s.turn][1]
     pos, oos = s.pos, s.oos
     units = [u for u in r.side_units[s.active] if pos[u] >= 0]
     supplied_at = {pos[u] for u in units if not oos[u]}
     out = []
     for u in units:
         if oos[u] and not s.moved[u] and not s.retreated[u]:
-            n = sum(1 for h in r.within2[pos[u]] if h in supplied_at)
+            n = sum(1 for h in within[pos[u]] if h in supplied_at)
             if n:
                 out.append((u, n))
     return out
@@ -1678,7 +1584,7 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
             _judge_supply(s, a)
         if not does or "reinforcement" in does:
             _reinforce(s, a)
-        s.rebuild_open = s.turn in r.rebuild_turns and a == r.first
+        s.rebuild_open = (s.turn, a) in r.effects.rebuild
     elif kind is Phase.COMBAT:
         s.attacked_hexes.clear()
         attacked = s.attacked
@@ -1689,18 +1595,18 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
         s.breakout_open = False
     elif kind is Phase.RECOVERY:
         pos, retreated = s.pos, s.retreated
-        for u in r.side_units[a]:  # 9.0
+        for u in r.side_units[a]:  # the side's retreated units recover
             if pos[u] >= 0:
                 retreated[u] = False
     elif kind is Phase.HOUSEKEEPING:
-        # A housekeeping phase that closes the turn ends the game on the last turn; elsewhere (the tabletop's
-        # ground phase opens the player turn) it only rolls the weather.
+        # A housekeeping phase that closes the turn ends the game on the last turn; elsewhere (a ground phase
+        # that opens the player turn) it only rolls the weather.
         if s.turn >= b.last_turn and s.step == len(b.sequence) - 1:
             _end_game(s)
         elif s.weather == r.initial_weather and s.turn in r.roll_turns and r.weather_table:
-            # 11.2: the mud roll.  Reading: rolls stop once the weather has changed (Hell's Gate: mud lasts to the
-            # end; the tabletop post leaves it to the scenario); a result naming no weather state (the tabletop's
-            # "no mud") leaves the weather as it is.
+            # The weather roll.  Reading: rolls stop once the weather has changed (a book may say the new weather
+            # lasts to the end, or leave it to the scenario); a result naming no weather state ("no mud") leaves
+            # the weather as it is.
             die = dice.roll()
             if die not in r.weather_table:
                 raise ValueError(f"a die roll of {die} is not on the mud table")
@@ -1710,7 +1616,7 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
 
 
 def _reinforce(s: State, side: int) -> None:
-    """6.0-6.2: place the side's units due this turn."""
+    """Place the side's units due this turn (an arrival-if-entered effect may keep one away for good)."""
     b = s.board
     theirs = s.count[1 - side]
     for u in s.rules.arrivals.get((s.turn, side), ()):
@@ -1718,19 +1624,20 @@ def _reinforce(s: State, side: int) -> None:
         e = unit.entry
         if e is None or s.status[u] is not UnitStatus.PENDING:
             continue
-        if e.condition and not s.soviet_entered_a2_a6:
-            s._set_status(u, UnitStatus.WITHDRAWN)  # 6.2: the condition never met, the unit never comes
+        trigger = s.rules.effects.arrival.get(u)
+        if trigger is not None and not s.tripped[trigger]:
+            s._set_status(u, UnitStatus.WITHDRAWN)  # the condition never met, the unit never comes
             s._note(f"{unit.id} does not arrive ({e.rule or 'condition'})")
             continue
         if e.hex is not None and not theirs[b.hex(e.hex)] and _may_end_in(s, u, b.hex(e.hex)):
             _arrive(s, u, b.hex(e.hex))
             continue
-        # 6.1: the nearest friendly supply source that is vacant or friendly-held. Reading: with no entry hex
-        # in the data (the 24th Panzer) every such source is equally near.
+        # The nearest friendly supply source that is vacant or friendly-held. Reading: with no entry hex in the
+        # data every such source is equally near.
         cands = [h for h in b.sources[side] if not theirs[h] and _may_end_in(s, u, h)]
         if not cands:
             s._set_status(u, UnitStatus.LOST)
-            s._note(f"{unit.id} lost: no friendly supply source to arrive in (6.1)")
+            s._note(f"{unit.id} lost: no friendly supply source to arrive in")
             continue
         if e.hex is not None:
             origin = b.grid.parse(e.hex)
@@ -1754,11 +1661,12 @@ def _arrive(s: State, u: int, h: int) -> None:
 
 
 def _rebuild_candidates(s: State) -> list[int]:
-    """11.4: reduced, supplied Soviet corps on the map."""
-    max_steps, steps, pos, oos, corps = s.board.max_steps, s.steps, s.pos, s.oos, s.rules.corps
+    """Rebuild effects: reduced, supplied units of the side to act, of the sizes the effect names, on the map."""
+    max_steps, steps, pos, oos = s.board.max_steps, s.steps, s.pos, s.oos
+    rebuilt = s.rules.effects.rebuild.get((s.turn, s.active), frozenset())
     out = []
-    for u in s.rules.side_units[s.rules.first]:
-        if pos[u] >= 0 and corps[u] and max_steps[u] >= 2 and steps[u] < max_steps[u] and not oos[u]:
+    for u in s.rules.side_units[s.active]:
+        if pos[u] >= 0 and u in rebuilt and max_steps[u] >= 2 and steps[u] < max_steps[u] and not oos[u]:
             out.append(u)
     return out
 
@@ -1781,7 +1689,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     b = s.board
     r = s.rules
     kind = s.phase
-    if kind is Phase.MOVEMENT and not s.breakout_open and s.turn in r.breakout_turns and _breakout_candidates(s):
+    if kind is Phase.MOVEMENT and not s.breakout_open and s.turn in r.effects.breakout and _breakout_candidates(s):
         s.breakout_open = True
         return
     s.rebuild_open = s.breakout_open = False
@@ -1812,8 +1720,8 @@ def start(s: State) -> None:
 
 
 def _end_game(s: State) -> None:
-    """12.0: Soviets then Germans lose every unit that cannot trace supply (when the data's
-    rules.supply.unsupplied_eliminated_at_end says so); then the score."""
+    """The end of the game: each side, the first side first, loses every unit that cannot trace supply (when the
+    data's rules.supply.unsupplied_eliminated_at_end says so); then the score."""
     b = s.board
     gone: list[str] = []
     for side in range(len(b.sides) if s.rules.eliminate_unsupplied_at_end else 0):  # the first side first
@@ -1912,7 +1820,7 @@ def legal_actions(state: State) -> list[Action]:
             out = _openings(s)[:]
             out.append(_END)
         return out
-    if kind is Phase.MOVEMENT:  # the breakouts that end it (11.5)
+    if kind is Phase.MOVEMENT:  # the breakouts that end it (a breakout effect)
         out.extend(Breakout(b.unit_ids[u]) for u, _ in _breakout_candidates(s))
         out.append(_END)
         return out
@@ -1944,7 +1852,7 @@ def apply(state: State, action: Action, dice: DiceSource | None = None) -> State
         raise IllegalAction("the game is over")
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise IllegalAction(f"{action!r} is not a Hell's Gate action")
+        raise IllegalAction(f"{action!r} is not an action of this engine")
     d: DiceSource = dice if dice is not None else _NoDice()
     if handler(s, action, d):
         _run(s, d)
@@ -1958,18 +1866,18 @@ def _illegal(action: Action, why: str) -> IllegalAction:
 def _apply_end(s: State, action: Action, d: DiceSource) -> bool:
     kind = s.phase
     if kind is Phase.SUPPLY and s.reinforcements:
-        raise _illegal(action, "arriving units must be placed first (6.1)")
+        raise _illegal(action, "arriving units must be placed first")
     if kind is Phase.COMBAT and (s.hits is not None or s.attack_target >= 0):
         raise _illegal(action, "finish the attack under way first")
     if kind is Phase.MOVEMENT and not s.breakout_open and _end_movement_blocked(s):
-        raise _illegal(action, "11.1: the Soviet tank units must end turn 1's movement in different hexes")
+        raise _illegal(action, "units that must end apart share a hex (an end-apart effect)")
     _close_phase(s, d)
     return True
 
 
 def _check_target(s: State, action: Action, t: int) -> None:
     if not (s.count[1 - s.active][t] > 0 and t not in s.attacked_hexes):
-        raise _illegal(action, "7.1: the target must be an enemy-held hex not attacked this turn")
+        raise _illegal(action, "the target must be an enemy-held hex not attacked this phase")
 
 
 def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
@@ -1983,7 +1891,7 @@ def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
     elif t != s.attack_target:
         raise _illegal(action, f"an attack on {b.labels[s.attack_target]} is being declared")
     if not _may_join(s, s.rules, u, t, s.attackers):
-        raise _illegal(action, "that unit cannot join an attack on that hex now (7.1, 7.1.1, 11.1)")
+        raise _illegal(action, "that unit cannot join an attack on that hex now")
     s.attack_target = t
     s.attackers.append(u)
     return False  # a declared attack is always a decision point
@@ -1994,7 +1902,7 @@ def _apply_resolve(s: State, action: Resolve, d: DiceSource) -> bool:
         raise _illegal(action, "no attack is declared")
     flip = None if action.all_out is None else _unit(s.board, action.all_out)
     if flip is not None and flip not in _flip_choices(s, s.attackers, s.attack_target):
-        raise _illegal(action, "7.3: flip a full-strength two-step attacker (a tank if one attacks)")
+        raise _illegal(action, "an all-out attack flips a full-strength two-step attacker (a tank if one attacks)")
     _resolve(s, flip, d)
     return True
 
@@ -2009,13 +1917,13 @@ def _apply_attack(s: State, action: Attack, d: DiceSource) -> bool:
     for x in action.attackers:
         u = _unit(b, x)
         if not _may_join(s, s.rules, u, t, chosen):
-            raise _illegal(action, f"{x} cannot attack {action.target} now (7.1, 7.1.1, 11.1)")
+            raise _illegal(action, f"{x} cannot attack {action.target} now")
         chosen.append(u)
     if not chosen:
         raise _illegal(action, "an attack needs attackers")
     flip = None if action.all_out is None else _unit(b, action.all_out)
     if flip is not None and flip not in _flip_choices(s, chosen, t):
-        raise _illegal(action, "7.3: not a unit that may be flipped")
+        raise _illegal(action, "not a unit that may be flipped for an all-out attack")
     s.attack_target, s.attackers = t, chosen
     _resolve(s, flip, d)
     return True
@@ -2026,7 +1934,7 @@ def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
     if s.phase is not Phase.COMBAT or ph is None:
         raise _illegal(action, "no hits to absorb")
     if action not in _hit_actions(s):
-        raise _illegal(action, "not a legal way to absorb this hit (7.5, 7.6)")
+        raise _illegal(action, "not a legal way to absorb this hit")
     known: list[int] | None = s.scratch.pop("hit actions")[2]  # the state changes now
     b = s.board
     u = _unit(b, action.unit)
@@ -2065,30 +1973,30 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
     kept = s.scratch.get("options") or _move_phase(s)
     option = kept[0].get(u)
     if option is None or s.moved[u]:
-        raise _illegal(action, "that unit may not move now (8.0, 7.6, 11.1-11.3)")
+        raise _illegal(action, "that unit may not move now")
     if to not in option[1]:
-        raise _illegal(action, "not a legal destination (8.0-8.2, 11.1, 11.2)")
+        raise _illegal(action, "not a legal destination")
     if action.via is not None:
         via = _hex(b, action.via)
         if via not in _routes(s, u)[to]:
-            raise _illegal(action, "no legal two-hex route through that hex (8.2)")
+            raise _illegal(action, "no legal two-hex route through that hex")
         _trip(s, u, via)
     elif to not in r.adjacent[s.pos[u]]:  # a legal destination next door is reached in one hex
         routes = _middles(s, u, to)
-        # Reading: a route that trips no Soviet trigger when there is one (the owner's obvious choice)
+        # Reading: a route that trips no trigger of the effects when there is one (the owner's obvious choice)
         via = routes[0]
         for v in routes:
-            if v not in r.trigger_6_2 and v not in r.next_to_korsun:
+            if not r.effects.trip_mask >> v & 1:
                 via = v
                 break
         _trip(s, u, via)
     s._relocate(u, to)
-    if r.trip_mask >> to & 1:
+    if r.effects.trip_mask >> to & 1:
         _trip(s, u, to)
     s.moved[u] = True
     if s.log is not None:
         s._note(str(action))
-    if s.turn in r.turns_11_1 or r.stacking is not None:  # other units' options depend on this move
+    if s.turn in r.effects.interacting_turns or r.stacking is not None:  # others' options depend on this move
         s.scratch.pop("options", None)
         return True
     rest = s.scratch["options"] = _without(kept, u)
@@ -2102,7 +2010,7 @@ def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:
     u, to = _unit(b, action.unit), _hex(b, action.to)
     entry = next((i for i, (x, hs) in enumerate(s.reinforcements) if x == u and to in hs), None)
     if entry is None:
-        raise _illegal(action, "not a legal arrival hex (6.1)")
+        raise _illegal(action, "not a legal arrival hex")
     s.reinforcements.pop(entry)
     _arrive(s, u, to)
     return True
@@ -2111,10 +2019,10 @@ def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:
 def _apply_rebuild(s: State, action: Rebuild, d: DiceSource) -> bool:
     b = s.board
     if s.phase is not Phase.SUPPLY or s.reinforcements or not s.rebuild_open:
-        raise _illegal(action, "no rebuild now (11.4)")
+        raise _illegal(action, "no rebuild now")
     u = _unit(b, action.unit)
     if u not in _rebuild_candidates(s):
-        raise _illegal(action, "11.4: a reduced, supplied corps on the map")
+        raise _illegal(action, "not a reduced, supplied unit on the map that may be rebuilt")
     s._set_steps(u, b.max_steps[u])
     if s.log is not None:
         s._note(f"{action.unit} rebuilt")
@@ -2125,13 +2033,13 @@ def _apply_rebuild(s: State, action: Rebuild, d: DiceSource) -> bool:
 def _apply_breakout(s: State, action: Breakout, d: DiceSource) -> bool:
     b = s.board
     if s.phase is not Phase.MOVEMENT or not s.breakout_open:
-        raise _illegal(action, "no breakouts now (11.5)")
+        raise _illegal(action, "no breakouts now")
     u = _unit(b, action.unit)
     refuges = dict(_breakout_candidates(s)).get(u)
     if refuges is None:
-        raise _illegal(action, "11.5: an unsupplied unit that did not move, with a refuge hex")
+        raise _illegal(action, "not an unsupplied unit that did not move, with a refuge hex")
     die = d.roll()
-    out = die + refuges >= s.rules.breakout_target
+    out = die + refuges >= s.rules.effects.breakout[s.turn][0]
     s._set_status(u, UnitStatus.BROKEN_OUT if out else UnitStatus.DESTROYED)
     s.scratch.pop("options", None)
     if s.log is not None:

@@ -1,0 +1,237 @@
+"""Which engine plays a game, chosen from its data: :func:`engine_for`.
+
+An engine is an object with a small interface (:class:`Engine`): what a game's data lacks for it
+(``problems``), a game's opening state under stated assumptions (``initial``), the legal actions of a state, applying
+one with dice, the outcome once the game is over, and a ranking of actions for the greedy policy of ``forge play``.
+:data:`ENGINES` lists the engines in order of preference, each with the test on the data that says it plays the
+game; the first that accepts it plays it.  A game no engine accepts gets the first engine, whose ``problems`` say
+what it lacks.  Nothing here asks for a game's id.
+
+Driving any engine::
+
+    engine = engine_for(game)
+    if engine.problems(game): ...                      # what the data lacks; initial() would refuse it
+    state = engine.initial(game, Assumptions(strength=3))
+    dice = engine.dice(seed)
+    while engine.outcome(state) is None:
+        engine.apply(state, choose(engine.legal_actions(state)), dice)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..model import CellFormat, CombatKind, Game
+from ..notation import Strength
+from . import engine as _hits
+from .board import Phase, UnknownStrengthError, resolve_strengths
+from .state import State
+
+__all__ = ["ENGINES", "Assumptions", "Engine", "Outcome", "engine_for"]
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """Values a player assumes where the data says unknown (the output of ``forge play`` names them)."""
+
+    strength: int | None = None
+    """Every strength the data leaves unknown (attack and defence of every such step), or None: assume nothing."""
+
+    def strengths(self, game: Game) -> dict[str, list[tuple[int, int]]] | None:
+        """The strengths to pass for ``game``: the printed values kept, :attr:`strength` for every unknown one
+        (None when nothing is assumed or nothing is unknown)."""
+        if self.strength is None:
+            return None
+        try:
+            resolve_strengths(game)
+            return None
+        except UnknownStrengthError as e:
+            missing = e.missing
+        out: dict[str, list[tuple[int, int]]] = {}
+        n = self.strength
+        for u in game.units:
+            if u.id in missing:
+                printed = [Strength.parse(s) for s in u.steps]
+                out[u.id] = [
+                    (n if p.attack is None else p.attack, n if p.defense is None else p.defense) for p in printed
+                ]
+        return out
+
+    def unknown_faces(self, game: Game) -> int:
+        """How many unit faces have a strength the data does not give (0: the assumption is not needed)."""
+        try:
+            resolve_strengths(game)
+        except UnknownStrengthError as e:
+            return sum(len(v) for v in e.missing.values())
+        return 0
+
+    def __str__(self) -> str:
+        return "nothing" if self.strength is None else f"strength={self.strength}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game came out."""
+
+    winner: str | None
+    """The winning side's id, or None for a draw."""
+    vp: Mapping[str, int]
+    """Each side's final victory points."""
+    turn: int
+    """The turn the game ended on."""
+
+
+class Engine(Protocol):
+    """What ``forge play`` (and any driver) needs from an engine."""
+
+    name: str
+    """A short name for messages ("odds or dice-pool hits")."""
+
+    def problems(self, game: Game) -> list[str]:
+        """What the data lacks for this engine to play ``game`` ([] when it can), each naming the key path."""
+        ...
+
+    def initial(self, game: Game, assume: Assumptions) -> Any:
+        """The opening state; raises (with :meth:`problems`' list) when the game cannot be played."""
+        ...
+
+    def legal_actions(self, state: Any) -> Sequence[Any]:
+        """The actions the side to act may take, in a fixed order (empty once the game is over)."""
+        ...
+
+    def apply(self, state: Any, action: Any, dice: Any) -> Any:
+        """Apply ``action`` in place with ``dice`` (from :meth:`dice`) and play on to the next decision."""
+        ...
+
+    def dice(self, seed: int) -> Any:
+        """Seeded dice for :meth:`apply`."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+        ...
+
+    def rank(self, state: Any, actions: Sequence[Any]) -> list[float]:
+        """A score per action for the greedy policy (higher is preferred; ties are broken at random)."""
+        ...
+
+
+class HitsEngine:
+    """The engine of :mod:`forge.rules.engine`: phases from the sequence of play, an odds CRT of normal/all-out
+    hits or dice-pool combat, supply lines, special rules as effects.
+
+    Greedy ranking (:meth:`rank`): an attack is worth its attack-to-defence ratio (every unit that could join
+    it counted), taken when that is at least 1; a unit joins the attack under way and the attack is resolved
+    normally (never all-out); a defender retreats rather than loses a step; a move is worth how much closer it
+    takes the unit to the nearest enemy unit or enemy supply source (a move that gets no closer is worth
+    nothing, so movement ends when none does); rebuilds and breakouts are always tried.
+    """
+
+    name = "odds or dice-pool hits"
+
+    def problems(self, game: Game) -> list[str]:
+        return _hits.problems(game)
+
+    def initial(self, game: Game, assume: Assumptions) -> State:
+        return State.initial(game, strengths=assume.strengths(game))
+
+    def legal_actions(self, state: State) -> list[_hits.Action]:
+        return _hits.legal_actions(state)
+
+    def apply(self, state: State, action: _hits.Action, dice: _hits.DiceSource) -> State:
+        return _hits.apply(state, action, dice)
+
+    def dice(self, seed: int) -> _hits.Dice:
+        return _hits.Dice(seed)
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.result
+        if r is None:
+            return None
+        return Outcome(r.winner, dict(zip(state.board.sides, r.vp, strict=True)), state.turn)
+
+    def rank(self, state: State, actions: Sequence[_hits.Action]) -> list[float]:
+        phase = state.phase
+        if phase is Phase.MOVEMENT and any(isinstance(a, _hits.Move) for a in actions):
+            return self._rank_moves(state, actions)
+        if phase is Phase.COMBAT:
+            return self._rank_attacks(state, actions)
+        out = []
+        for a in actions:
+            if isinstance(a, _hits.Retreat | _hits.Rebuild | _hits.Breakout):
+                out.append(1.0)
+            else:
+                out.append(0.0)
+        return out
+
+    @staticmethod
+    def _ratio(state: State, target: int, attackers: Sequence[int]) -> float:
+        att = sum(state.unit_strength(u, attack=True) for u in attackers)
+        dfn = sum(state.unit_strength(u) for u in state.occupants[target] if not state.retreated[u])
+        return att / max(dfn, 1)
+
+    def _rank_attacks(self, state: State, actions: Sequence[_hits.Action]) -> list[float]:
+        b = state.board
+        if state.hits is not None:
+            return [1.0 if isinstance(a, _hits.Retreat) else 0.0 for a in actions]
+        joiners: dict[int, list[int]] = {}
+        for a in actions:
+            if isinstance(a, _hits.Declare):
+                joiners.setdefault(b.hex(a.target), []).append(b.unit(a.unit))
+        if state.attack_target >= 0:  # join while anyone may, then roll a normal attack
+            return [2.0 if isinstance(a, _hits.Declare) else 1.0 if a == _hits.Resolve() else 0.0 for a in actions]
+        best = {t: self._ratio(state, t, us) for t, us in joiners.items()}
+        return [
+            best[b.hex(a.target)] if isinstance(a, _hits.Declare) and best[b.hex(a.target)] >= 1 else 0.0
+            for a in actions
+        ]
+
+    @staticmethod
+    def _rank_moves(state: State, actions: Sequence[_hits.Action]) -> list[float]:
+        b = state.board
+        side = state.active
+        goals = {state.pos[u] for u in state.on_map(1 - side)} | set(b.sources[1 - side])
+        far = len(b.labels)
+        dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
+        ring = sorted(goals)
+        for h in ring:
+            dist[h] = 0
+        while ring:
+            nxt = []
+            for h in ring:
+                for n in b.neighbours[h]:
+                    if dist[n] == far:
+                        dist[n] = dist[h] + 1
+                        nxt.append(n)
+            ring = nxt
+        out = []
+        for a in actions:
+            if isinstance(a, _hits.Move):
+                out.append(float(max(0, dist[state.pos[b.unit(a.unit)]] - dist[b.hex(a.to)])))
+            else:
+                out.append(0.0)
+        return out
+
+
+def _plays_hits(game: Game) -> bool:
+    """An odds CRT whose cells are normal/all-out hits, or dice-pool combat."""
+    c = game.combat
+    if c.kind is CombatKind.DICE_POOL:
+        return True
+    return c.kind is CombatKind.ODDS and c.crt is not None and c.crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT
+
+
+ENGINES: list[tuple[Callable[[Game], bool], Engine]] = [(_plays_hits, HitsEngine())]
+"""The engines in order of preference, each with the test on a game's data that says it plays it.  Register
+another engine by adding ``(accepts, engine)`` here."""
+
+
+def engine_for(game: Game) -> Engine:
+    """The engine that plays ``game``, chosen by its data (never its id): the first of :data:`ENGINES` that
+    accepts it, else the first engine (whose ``problems`` then say what the data lacks)."""
+    for accepts, engine in ENGINES:
+        if accepts(game):
+            return engine
+    return ENGINES[0][1]
