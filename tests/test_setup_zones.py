@@ -427,3 +427,25 @@ def test_check_summary_counts_zone_and_pool_units() -> None:
 
     assert "2 set-up zones hold 8 units; 1 start in the pool" in _summary(zoned())
     assert "set-up zones" not in _summary(loads(FERRY, "ferry_point.yaml"))
+
+
+def test_the_play_engine_starts_zone_units_in_their_zone_and_reduced_units_reduced() -> None:
+    """The engine's first state comes from the set-up kit: every unit of a zone on one of the zone's hexes (the
+    kit's legal placement), a unit with ``start_step`` on that step, and an off-map pool refused by the engine
+    that does not play one (a unit never silently left off the board)."""
+    from forge.rules.board import UnplayableGameError
+    from forge.rules.state import State
+
+    game = zoned()
+    with pytest.raises(UnplayableGameError, match=r"off-map pool of units \(units\[\*\]\.pool: red-5\)"):
+        State.initial(game)
+    no_pool = loads(ZONED.replace("pool: {from_turn: 3}", 'entry: {turn: 3, hex: "0703"}', 1), "zoned.yaml")
+    s = State.initial(no_pool)
+    b = s.board
+    zone_hexes = {"red": set(kit.zone_hexes(no_pool, "red")), "blue": set(kit.zone_hexes(no_pool, "blue"))}
+    for u, unit in enumerate(b.units):
+        if unit.id in ("blue-5", "red-5"):
+            continue  # reinforcements
+        side = unit.side
+        assert b.labels[s.pos[u]] in zone_hexes[side], (unit.id, b.labels[s.pos[u]])
+        assert s.steps[u] == (1 if side == "red" else 2), unit.id

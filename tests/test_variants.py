@@ -302,7 +302,12 @@ def test_special_rules_are_found_by_what_they_do_not_by_their_number() -> None:
     )
     ef = State.initial(plain, strengths=ASSUMED).rules.effects
     assert (ef.apart, ef.breakout, ef.freezes, ef.triggers) == ({}, {}, {}, ())
+    numbers = {sr.rule for sr in game.special_rules}
+    caps = [c.model_copy(update={"rule": "X" + c.rule}) if c.rule in numbers else c for c in game.combat.shift_caps]
     renumbered = game.model_copy(
-        update={"special_rules": [sr.model_copy(update={"rule": "X" + sr.rule}) for sr in game.special_rules]}
+        update={
+            "special_rules": [sr.model_copy(update={"rule": "X" + sr.rule}) for sr in game.special_rules],
+            "combat": game.combat.model_copy(update={"shift_caps": caps}),  # the caps cite their rule by number
+        }
     )
     assert {t for t, _ in State.initial(renumbered, strengths=ASSUMED).rules.effects.apart} == {1}

@@ -482,9 +482,19 @@ def problems(game: Game) -> list[str]:
         )
     if not game.units:
         out.append("the game has no units (units)")
-    elif not any(u.setup for u in game.units) and not any(sc.setup for sc in game.scenarios):
+    elif not any(u.setup or u.setup_zone for u in game.units) and not (
+        any(sc.setup for sc in game.scenarios) or any(z.units for z in game.map.setup_zones.values())
+    ):
         who = _count(len(game.units), "unit")
-        out.append(f"none of the {who} has a set-up hex (units[*].setup, scenarios[*].setup)")
+        out.append(
+            f"none of the {who} has a set-up hex or zone (units[*].setup, units[*].setup_zone, scenarios[*].setup)"
+        )
+    pooled = [u.id for u in game.units if u.pool is not None]
+    if pooled:
+        out.append(
+            f"this engine plays no off-map pool of units (units[*].pool: {', '.join(pooled[:3])}"
+            f"{' ...' if len(pooled) > 3 else ''})"
+        )
     for side in game.game.sides:
         if not any(h.supply == side.id for h in game.map.hexes.values()):
             out.append(f"the map has no supply source of the {side.id} side (map.hexes[*].supply)")

@@ -258,18 +258,25 @@ class State:
         s.result = None
         s.log = []
         s.scratch = {}
-        setup = {u.id: u.setup for u in board.units}
         if scenario is not None:
             sc = next((x for x in game.scenarios if x.id == scenario), None)
             if sc is None:
                 raise KeyError(f"{scenario!r} is not a scenario of the game")
-            setup.update(sc.setup)
             s.turn = sc.first_turn
+        # Fixed hexes, set-up zones (the kit's deterministic legal placement) and reduced starts
+        # (forge.rules.kit.setup), with the scenario's set-up overrides; :func:`problems` refuses an off-map pool,
+        # which this engine does not play.
+        from .kit import setup as kit_setup
+
+        init = kit_setup.initial(game, scenario=scenario)
         for u, unit in enumerate(board.units):
-            where = setup.get(unit.id)
-            if where is not None:
+            st = init.get(unit.id)
+            if st is None:
+                continue
+            s.steps[u] = min(s.steps[u], st.steps_left)
+            if st.hex is not None:
                 s.status[u] = UnitStatus.ON_MAP
-                s._place(u, board.hex(where))
+                s._place(u, board.hex(st.hex))
         start(s)
         return s
 
