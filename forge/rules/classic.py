@@ -76,8 +76,8 @@ __all__ = [
     "IllegalAction",
     "LoseStep",
     "Move",
-    "Result",
     "Restore",
+    "Result",
     "Retreat",
     "Return",
     "ScriptedDice",
@@ -498,9 +498,7 @@ class State:
 
     # -- views
     def on_map(self, side: str | None = None) -> list[str]:
-        return [
-            u for u, s in self.status.items() if s == "map" and (side is None or self.rules.pieces[u].side == side)
-        ]
+        return [u for u, s in self.status.items() if s == "map" and (side is None or self.rules.pieces[u].side == side)]
 
     def occupancy(self) -> dict[Cell, list[str]]:
         """Hex -> the units in it (kept for one :attr:`version`)."""
@@ -549,7 +547,7 @@ def problems(game: m.Game) -> list[str]:
         crt = c.crt
         if crt.cell_format is not m.CellFormat.CODE:
             out.append(f"the engine reads CRT cells of result codes, not {crt.cell_format} (combat.crt.cell_format)")
-        elif isinstance(crt.cells, m.Unknown) or isinstance(crt.cells, dict):
+        elif isinstance(crt.cells, (m.Unknown, dict)):
             out.append("the CRT's cells are unknown or in terrain sections (combat.crt.cells)")
         else:
             codes = {p.strip() for row in crt.cells for cell in row for p in cell.split("+")}
@@ -582,9 +580,11 @@ def problems(game: m.Game) -> list[str]:
     for what in ("modifiers", "dice_pool", "leaders", "rerolls", "die_modifiers", "conversions", "alone_defense"):
         if getattr(c, what):
             out.append(f"the engine does not play combat.{what}")
-    for tid, t in game.terrain.items():
-        if t.combat.shift_when or t.combat.by_side or t.combat.crt_row:
-            out.append(f"terrain {tid!r}: a combat effect with a condition or a side is not played (terrain.{tid}.combat)")
+    for tid, tt in game.terrain.items():
+        if tt.combat.shift_when or tt.combat.by_side or tt.combat.crt_row:
+            out.append(
+                f"terrain {tid!r}: a combat effect with a condition or a side is not played (terrain.{tid}.combat)"
+            )
     for u in game.units:
         for s in u.strengths():
             if s.attack is None or s.defense is None or s.movement is None:
@@ -637,7 +637,9 @@ def problems(game: m.Game) -> list[str]:
     ws = game.turns.weather
     for t in game.turns.turns:
         if ws is not None and t.weather is None:
-            out.append(f"turn {t.number}: the weather is not given (turns.turns[].weather; rolled weather is not played)")
+            out.append(
+                f"turn {t.number}: the weather is not given (turns.turns[].weather; rolled weather is not played)"
+            )
         if t.weather is not None and ws is not None and t.weather not in ws.states:
             out.append(f"turn {t.number}: weather {t.weather!r} is not a state of turns.weather.states")
         for side, n in t.replacements.items():
@@ -652,7 +654,9 @@ def problems(game: m.Game) -> list[str]:
         if sr is None or None in (sr.enemy_units, sr.enemy_zoc, sr.enemy_sources):
             out.append("replacements need communication, and rules.supply does not say what blocks a line")
     if play.exchange and not set(play.exchange) <= set(c.results):
-        out.append(f"rules.play.exchange names codes not in combat.results: {sorted(set(play.exchange) - set(c.results))}")
+        out.append(
+            f"rules.play.exchange names codes not in combat.results: {sorted(set(play.exchange) - set(c.results))}"
+        )
     v = game.victory
     for item in v.points if v else []:
         if item.per not in ("hex", "enemy-step") or isinstance(item.vp, m.Unknown):
@@ -997,7 +1001,11 @@ def odds(s: State, target: Cell, attackers: Iterable[str]) -> tuple[int, Fractio
     dfs = sum(s.face(u).defense or 0 for u in s.at(target))
     terrain = defence_terrain(s, target)
     mult = max(
-        [fraction(t.combat.defense_multiplier) for tid in terrain if (t := s.game.terrain.get(tid)) and t.combat.defense_multiplier]
+        [
+            fraction(t.combat.defense_multiplier)
+            for tid in terrain
+            if (t := s.game.terrain.get(tid)) and t.combat.defense_multiplier
+        ]
         or [Fraction(1)]
     )
     bonus = sum(t.combat.defense_bonus for tid in terrain if (t := s.game.terrain.get(tid)))
@@ -1024,7 +1032,8 @@ def crt_cell(s: State, target: Cell, attackers: Iterable[str], dice: DiceSource)
     die = sum(dice.roll() for _ in range(n))
     row = _combat.row_for_die(crt.rows, die)
     grid = _combat.grid_of(crt)
-    assert row is not None and grid is not None
+    assert row is not None
+    assert grid is not None
     return grid[row][pick.index], f"{pick.label}, die {die}"
 
 
@@ -1326,7 +1335,8 @@ def _apply_task(s: State, a: Action) -> None:
         if isinstance(a, EndAdvance):
             s.tasks[0] = Task("advance", t.side, (), target=t.target)
         else:
-            assert isinstance(a, Advance) and t.target is not None
+            assert isinstance(a, Advance)
+            assert t.target is not None
             _enter(s, a.unit, t.target)
             s.tasks[0] = Task("advance", t.side, tuple(u for u in t.units if u != a.unit), target=t.target)
         return
@@ -1403,6 +1413,8 @@ def _places(s: State, side: str, comm: set[Cell] | None) -> list[Cell]:
 def legal_actions(state: State) -> list[Action]:
     """Every action the side to act may take now ([] once the game is over)."""
     s = state
+    if s.result is not None:
+        return []
     if s.legal_cache is not None and s.legal_cache[0] == s.version:
         return list(s.legal_cache[1])
     acts = _legal(s)
@@ -1454,7 +1466,8 @@ def apply(state: State, action: Action, dice: DiceSource | None = None) -> State
     elif isinstance(action, Restore | Return):
         rep = s.rules.play.replacements
         side = s.current.side
-        assert rep is not None and side is not None
+        assert rep is not None
+        assert side is not None
         s.version += 1
         if isinstance(action, Restore):
             s.steps[action.unit] += 1
@@ -1546,7 +1559,7 @@ def score(s: State) -> dict[str, int]:
     """Each side's VP now: ``victory.start`` and ``handicap``, the VP of the hexes it controls (kit.victory.hex_vp),
     and ``per: enemy-step`` items for the enemy's lost steps."""
     v = s.game.victory
-    out = {sd: 0 for sd in s.rules.sides}
+    out = dict.fromkeys(s.rules.sides, 0)
     if v is None:
         return out
     for sd in out:

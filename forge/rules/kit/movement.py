@@ -562,7 +562,9 @@ def mode_verdict(
         if zr is not None and md.id in zr.no_end_in_ezoc and path[-1] in ezoc:
             return Verdict(False, f"a {md.id} move may not end in an enemy zone ({zr.rule})", cost)
     if enemy is None:
-        return Verdict(None, f"along the {md.path} ({cost} of {budget}), but where enemy units stand is not known", cost)
+        return Verdict(
+            None, f"along the {md.path} ({cost} of {budget}), but where enemy units stand is not known", cost
+        )
     if set(path[1:]) & enemy:
         return Verdict(False, "the path enters a hex holding an enemy unit", cost)
     return Verdict(True, f"{md.id}: {cost} of {budget}", cost)
