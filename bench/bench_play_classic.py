@@ -40,8 +40,7 @@ def main(games: int = 20) -> None:
     cpu, wall = time.process_time() - t1, time.perf_counter() - w1
     print(f"{'game':<14}{'games':>7}{'first (s)':>11}{'games/s cpu':>13}{'games/s wall':>14}{'versions/game':>15}")
     print(
-        f"{'halden_line':<14}{games:>7}{first:>11.2f}{games / cpu:>13.2f}{games / wall:>14.2f}"
-        f"{actions / games:>15.0f}"
+        f"{'halden_line':<14}{games:>7}{first:>11.2f}{games / cpu:>13.2f}{games / wall:>14.2f}{actions / games:>15.0f}"
     )
     print("results:", ", ".join(f"{k} {v}" for k, v in sorted(results.items())))
 
