@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forge import model as m
-from forge.loader import load
+from forge.errors import LoadError
+from forge.loader import load, loads
 from forge.rules import classic as C
 from forge.rules.board import UnplayableGameError
 from forge.rules.kit import movement as mk
@@ -562,3 +563,34 @@ def test_rail_across_the_demo_map(halden: m.Game) -> None:
     assert {"0305", "0405", "0605", "0706", "0707"} <= rail  # both ways along the trunk line and the Brask branch
     assert "0805" not in rail  # the 7th Division's hex, but next to Korrin's 4th Infantry: no train into a zone
     assert Fraction(0) not in C.ordinary_moves(s, "v-a1").values()
+
+
+# ================================================================================================ forge check
+HALDEN = (DATA / "halden_line.yaml").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "expected"),
+    [
+        ("path: railway, hexes: 12", "path: railroad, hexes: 12", "rules.movement.modes[0].path", "path terrain"),
+        (
+            "- {phase: Mechanized Movement, mobility",
+            "- {phase: Mech Movement, mobility",
+            "rules.play.phases[0].phase",
+            "did you mean 'Mechanized Movement'",
+        ),
+        ("exchange: [EX]", "exchange: [XE]", "rules.play.exchange[0]", "result code"),
+        ('{hexes: ["0305"], side: red', '{hexes: ["1305"], side: red', "rules.play.hold[0].hexes[0]", "off the map"),
+        ("initial: {red: [", "initial: {reds: [", "rules.play.control.initial.reds", "did you mean 'red'"),
+        ("score: difference", "score: total", "rules.play.score", "'difference' or a side"),
+    ],
+)
+def test_check_locates_bad_names_in_modes_and_play(old: str, new: str, where: str, expected: str) -> None:
+    assert old in HALDEN
+    with pytest.raises(LoadError) as e:
+        loads(HALDEN.replace(old, new), "game.yaml")
+    msgs = [str(p) for p in e.value.problems]
+    assert len(msgs) == 1
+    assert msgs[0].startswith("game.yaml:")
+    assert where in msgs[0]
+    assert expected in msgs[0]
