@@ -521,13 +521,8 @@ class _Checker:
             try:
                 row_range(label)
             except ValueError as e:
-                self.err(
-                    (*path, r),
-                    str(e)
-                    if len(label) <= 40
-                    else f"{label[:30]!r}... ({len(label)} characters) "
-                    "is not a die-roll row (expected '3', '2-4', '≥6', '6+' or '≤1')",
-                )
+                self.err((*path, r), str(e) if len(label) <= 40 else f"{label[:30]!r}... ({len(label)} characters) "
+                         "is not a die-roll row (expected '3', '2-4', '≥6', '6+' or '≤1')")
 
     def check_grid(
         self,
