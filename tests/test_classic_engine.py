@@ -594,3 +594,70 @@ def test_check_locates_bad_names_in_modes_and_play(old: str, new: str, where: st
     assert msgs[0].startswith("game.yaml:")
     assert where in msgs[0]
     assert expected in msgs[0]
+
+
+# ================================================================================================ more mechanics
+def test_a_rate_mode_pays_from_the_allowance_and_ignores_mud() -> None:
+    d = _tiny([inf("r", "a", "0201"), inf("e", "b", "0705")])
+    d["rules"]["movement"]["modes"] = [
+        {"id": "road-march", "path": "rail", "rate": 0.5, "ignores": ["mud"], "enemy_zoc": "as-movement"}
+    ]
+    s = at_phase(C.initial(game_of(d)), "Movement", "a", turn=2)  # mud: ordinary moves have 2 of 3 MPs
+    g = s.rules.grid
+    road = moves_of(s, "r", "road-march")
+    assert road == {"0101", "0301", "0401", "0501", "0601", "0701"}  # 3 MPs at 1/2 a hex: all of the line
+    assert max(g.distance(g.parse("0201"), g.parse(h)) for h in moves_of(s, "r", C.ORDINARY)) == 2
+    d["rules"]["movement"]["modes"][0]["ignores"] = []
+    s2 = at_phase(C.initial(game_of(d)), "Movement", "a", turn=2)
+    assert moves_of(s2, "r", "road-march") == {"0101", "0301", "0401", "0501", "0601"}  # 2 MPs: four hexes
+
+
+def test_a_phase_limited_to_some_turns_is_skipped_on_the_others() -> None:
+    d = _tiny([tank("t", "a", "0203"), inf("e", "b", "0705")])
+    d["rules"]["play"]["phases"][0]["turns"] = [2]
+    s = C.initial(game_of(d))
+    seen = []
+    while s.result is None:
+        seen.append((s.turn, s.current.phase.name, s.current.side))
+        C.apply(s, C.EndPhase())
+    assert (1, "Mechanized Movement", "a") not in seen
+    assert (2, "Mechanized Movement", "a") in seen
+
+
+def test_a_phase_limited_to_unit_types() -> None:
+    d = _tiny([tank("t", "a", "0203"), inf("i", "a", "0205"), inf("e", "b", "0705")])
+    d["rules"]["play"]["phases"][0] = {"phase": "Mechanized Movement", "unit_types": ["infantry"]}
+    s = at_phase(C.initial(game_of(d)), "Mechanized Movement", "a")
+    assert {a.unit for a in C.legal_actions(s) if isinstance(a, C.Move)} == {"i"}
+
+
+def test_reinforcements_arrive_at_their_hex_unless_the_enemy_holds_it() -> None:
+    d = _tiny([inf("late", "a", None, entry={"turn": 1, "hex": "0103"}), inf("e", "b", "0705")])
+    s = C.initial(game_of(d))
+    assert s.status["late"] == "map"
+    assert s.pos["late"] == s.rules.grid.parse("0103")
+    d2 = _tiny([inf("late", "a", None, entry={"turn": 1, "hex": "0103"}), inf("e", "b", "0103")])
+    s2 = C.initial(game_of(d2))
+    assert s2.status["late"] == "waiting"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_the_fast_search_finds_what_the_general_one_finds(pos: tuple[m.Game, str]) -> None:
+    """The search on hex numbers (no per-move limits) and the general search over (hex, limits, stop) agree."""
+    g, weather = pos
+    s = at_phase(C.initial(g), "Movement", "a", turn=2 if weather == "mud" else 1)
+    for u in s.on_map("a"):
+        mv = C._mover(s, u)
+        entry = mk.allowance_entry(g, mv, s.states)
+        assert entry is not None
+        mp = mk.allowance(g, mv, s.states)
+        budget = mp if mp is not None else Fraction(10**6)
+        cap = entry.hexes if isinstance(entry.hexes, int) else None
+        start_ = s.pos[u]
+        assert start_ is not None
+        enemy = set(s.cells_of("b"))
+        ezoc = C._zone(s, "a")
+        fast = C._search_fast(s, mv, start_, budget, cap, s.states, enemy, ezoc)
+        slow = C._search(s, mv, start_, budget, cap, s.states, enemy, ezoc)
+        assert fast == slow
