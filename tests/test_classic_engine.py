@@ -661,3 +661,25 @@ def test_the_fast_search_finds_what_the_general_one_finds(pos: tuple[m.Game, str
         fast = C._search_fast(s, mv, start_, budget, cap, s.states, enemy, ezoc)
         slow = C._search(s, mv, start_, budget, cap, s.states, enemy, ezoc)
         assert fast == slow
+
+
+# ================================================================================================ forge verify
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ("exchange_at_least: 4}", "exchange_at_least: 5}", "exchange_at_least"),
+        ("may_advance: [k-a2, k-a3]", "may_advance: [k-a2]", "may_advance"),
+        ("states: {result: AR, eliminated: []}", "states: {result: EX, eliminated: []}", "result"),
+        ("states: {result: AE, eliminated: [k-9]}", "states: {result: AE, eliminated: []}", "eliminated"),
+    ],
+)
+def test_verify_plays_combat_examples_through_the_engine(old: str, new: str, key: str) -> None:
+    from forge.verifier import verify
+
+    assert old in HALDEN
+    clean = verify(loads(HALDEN, "game.yaml"))
+    assert not [f for f in clean if f.kind.startswith("example")]
+    found = verify(loads(HALDEN.replace(old, new), "game.yaml"))
+    bad = [f for f in found if f.kind == "example-mismatch"]
+    assert len(bad) == 1
+    assert f"states {key} =" in bad[0].message
