@@ -243,8 +243,10 @@ def test_each_unit_moves_once_a_phase() -> None:
 
 
 # ================================================================================================ combat
-def fight(units: list[dict[str, Any]], target: str, attackers: tuple[str, ...], die: int, **kw: Any) -> C.State:
-    s = at_phase(start(units, **kw), "Combat", "a")
+def fight(
+    units: list[dict[str, Any]], target: str, attackers: tuple[str, ...], die: int, d: dict[str, Any] | None = None
+) -> C.State:
+    s = at_phase(C.initial(game_of(d)) if d is not None else start(units), "Combat", "a")
     C.apply(s, C.Attack(target, attackers), C.ScriptedDice([die]))
     return s
 
@@ -683,3 +685,27 @@ def test_verify_plays_combat_examples_through_the_engine(old: str, new: str, key
     bad = [f for f in found if f.kind == "example-mismatch"]
     assert len(bad) == 1
     assert f"states {key} =" in bad[0].message
+
+
+def test_step_losses_and_a_step_instead_of_a_retreat() -> None:
+    d = _tiny([inf("d1", "b", "0403"), inf("d2", "b", "0403"), inf("x", "a", "0303")])
+    d["combat"]["results"]["NE"] = {"meaning": "x", "defender_steps": 1}
+    d["combat"]["results"]["DR"] = {"meaning": "x", "defender_retreat": 2, "step_instead_of_retreat": True}
+    s = fight(d["units"], "0403", ("x",), 6, d=d)
+    assert set(C.legal_actions(s)) == {C.LoseStep("d1"), C.LoseStep("d2")}  # the defender chooses who pays
+    C.apply(s, C.LoseStep("d2"))
+    assert s.steps["d2"] == 1 and s.steps["d1"] == 2
+    s2 = fight(d["units"], "0403", ("x",), CODES.index("DR") + 1, d=d)
+    acts = C.legal_actions(s2)
+    assert C.LoseStep("d1") in acts and any(isinstance(a, C.Retreat) for a in acts)
+
+
+def test_a_differential_crt() -> None:
+    d = _tiny([inf("d", "b", "0403"), inf("x", "a", "0303", ("9-1-3",))])
+    d["combat"]["kind"] = "differential"
+    d["combat"]["crt"]["columns"] = ["-1", "0", "+1", "+3+"]
+    d["combat"]["crt"].pop("below")
+    d["combat"]["crt"].pop("above")
+    d["combat"]["crt"]["cells"] = [["NE", "NE", "DR", "DE"]] * 6
+    s = at_phase(C.initial(game_of(d)), "Combat", "a")
+    assert C.crt_cell(s, s.rules.grid.parse("0403"), ["x"], C.ScriptedDice([2]))[0] == "DE"  # 9 - 4 = +5
