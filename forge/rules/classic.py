@@ -807,7 +807,7 @@ def ordinary_moves(s: State, uid: str) -> dict[Cell, Fraction]:
     enemy = set(s.cells_of(s.enemy_of(side)))
     ezoc = _zone(s, side)
     r = game.rules.movement
-    if r is None or not any(mk._binds(lim, mv) for lim in r.limits):
+    if r is None or not any(mk.binds(lim, mv) for lim in r.limits):
         return _search_fast(s, mv, start, budget, cap, states, enemy, ezoc)
     return _search(s, mv, start, budget, cap, states, enemy, ezoc)
 
@@ -897,7 +897,7 @@ def _search(
     zr = game.rules.zoc
     zones = zr is not None and zr.affects_movement and kz.active(zr, states)
     base = rules.costs(mv.mobility, mv, states)
-    limits = [lim for lim in r.limits if mk._binds(lim, mv)]
+    limits = [lim for lim in r.limits if mk.binds(lim, mv)]
     tie = itertools.count()
     # Costs in whole units of 1/scale MP (exact: the scale is the common denominator of the data's costs).
     scale = rules.scale
@@ -1062,10 +1062,6 @@ def _moves(s: State, uid: str) -> list[Move]:
 
 
 # ================================================================================================ combat
-def _neighbours_of(s: State, c: Cell) -> list[Cell]:
-    return s.rules.nbrs[c]
-
-
 def defence_terrain(s: State, c: Cell) -> set[str]:
     info = s.game.map.hexes.get(s.label(c))
     base = (info.terrain if info else None) or s.game.map.default_terrain
@@ -1271,7 +1267,10 @@ def _attack_lost(s: State, uid: str) -> int:
 
 def retreat_paths(s: State, uid: str, n: int) -> list[tuple[Cell, ...]]:
     """Every path of ``n`` hexes ``uid`` may retreat along (kit.retreat, hex by hex, never back into a hex it has
-    left), ending where stacking allows; [] when there is none (the unit is then eliminated)."""
+    left), ending where stacking allows; [] when there is none (the unit is then eliminated).
+
+    Reading: stacking binds only the hex a retreat ends in (a unit may pass through a full friendly hex), and the
+    units of a hex retreat one by one, each seeing where the others went."""
     side = s.rules.pieces[uid].side
     enemy = set(s.cells_of(s.enemy_of(side)))
     friendly = {c for c in s.cells_of(side) if s.at(c) != [uid]}

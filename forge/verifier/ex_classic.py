@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import model as m
+from ..rules import combat as cb
 from .core import Acc, Context, handles
 from .sites import crt_site, hex_sites
 
@@ -69,7 +70,7 @@ def ex_classic_attack(ctx: Context, acc: Acc) -> None:
     assert crt is not None
     if rolls and ", die " in how:
         column = how.split(", die ")[0]
-        row = next(r for r in crt.rows if C._combat.row_for_die([r], rolls[0]) == 0)
+        row = crt.rows[cb.row_for_die(crt.rows, rolls[0]) or 0]
         acc.use(crt_site(column, row))
         acc.where["cell"] = f"{column}, die {rolls[0]}"
     else:

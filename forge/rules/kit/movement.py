@@ -32,6 +32,7 @@ __all__ = [
     "Verdict",
     "allowance",
     "allowance_entry",
+    "binds",
     "bonus",
     "cheapest",
     "crossing_cost",
@@ -60,6 +61,11 @@ def _rules(game: m.Game) -> m.MovementRules:
 
 def _applies(classes: Sequence[str], mobility: str) -> bool:
     return not classes or mobility in classes
+
+
+def binds(lim: m.MoveLimit, mv: Mover) -> bool:
+    """Does the per-move terrain limit ``lim`` bind ``mv`` (its mobility classes and unit types)?"""
+    return _binds(lim, mv)
 
 
 def _binds(lim: m.MoveLimit, mv: Mover) -> bool:
