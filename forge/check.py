@@ -369,8 +369,11 @@ class _Checker:
         if play is None:
             return
         at: PathT = ("rules", "play")
+        modes = ["ordinary", *(md.id for md in (mr.modes if mr else []))]
         for i, pr in enumerate(play.phases):
             self.name((*at, "phases", i, "phase"), pr.phase, phases, "phase of the sequence")
+            for k, md_id in enumerate(pr.modes):
+                self.name((*at, "phases", i, "modes", k), md_id, modes, "movement mode ('ordinary' or a modes id)")
         if play.control is not None:
             ctl = play.control
             for k, t in enumerate(ctl.places):

@@ -1523,6 +1523,9 @@ class PhaseRule(Base):
     """Only units of these mobility classes move (or attack) in the phase (empty: all)."""
     unit_types: list[UnitType] = []
     """Only units of these types act in the phase (empty: all)."""
+    modes: list[Id] = []
+    """Only these ways of moving in the phase: ``rules.movement.modes`` ids, and ``ordinary`` for an ordinary move
+    (empty: any; a rail phase lists ``[rail]``)."""
     turns: list[int] = []
     """The turns on which the phase is played (empty: every turn)."""
     rule: RuleRef | None = None

@@ -726,3 +726,17 @@ def test_a_differential_crt() -> None:
     d["combat"]["crt"]["cells"] = [["NE", "NE", "DR", "DE"]] * 6
     s = at_phase(C.initial(game_of(d)), "Combat", "a")
     assert C.crt_cell(s, s.rules.grid.parse("0403"), ["x"], C.ScriptedDice([2]))[0] == "DE"  # 9 - 4 = +5
+
+
+def test_a_phase_limited_to_a_movement_mode() -> None:
+    d = _tiny([inf("r", "a", "0201"), inf("e", "b", "0705")])
+    d["rules"]["play"]["phases"].append({"phase": "Movement", "modes": ["train"]})
+    s = at_phase(C.initial(game_of(d)), "Movement", "a")
+    moves = [a for a in C.legal_actions(s) if isinstance(a, C.Move)]
+    assert moves
+    assert {a.mode for a in moves} == {"train"}
+    d["rules"]["play"]["phases"][-1]["modes"] = ["ordinary"]
+    s2 = at_phase(C.initial(game_of(d)), "Movement", "a")
+    assert {a.mode for a in C.legal_actions(s2) if isinstance(a, C.Move)} == {C.ORDINARY}
+    d["rules"]["play"]["phases"][-1]["modes"] = ["trian"]
+    assert any("'trian'" in p for p in C.problems(game_of(d)))

@@ -636,7 +636,11 @@ def problems(game: m.Game) -> list[str]:
         if p.side is None and not p.each_side and {"movement", "combat", "reinforcement"} & set(p.activities):
             out.append(f"phase {p.name!r} has no acting side (sequence[{i}].side or each_side)")
     play = game.rules.play or m.PlayRules()
+    modes = {ORDINARY} | {md.id for md in (mr.modes if mr else [])}
     for pr in play.phases:
+        for md_id in pr.modes:
+            if md_id not in modes:
+                out.append(f"rules.play.phases: {pr.phase!r} names mode {md_id!r}, not one of {sorted(modes)}")
         if pr.phase not in seq_names:
             out.append(f"rules.play.phases: no phase {pr.phase!r} in the sequence ({', '.join(sorted(seq_names))})")
     for md in mr.modes if mr else []:
@@ -1058,7 +1062,10 @@ def _moves(s: State, uid: str) -> list[Move]:
     occ = s.occupancy()
     here = s.pos[uid]
     alone = _stack_ok(s, uid, here, leaving=uid) if here is not None else True
-    return [mv for c, mv in dests if (alone if c not in occ else _stack_ok(s, uid, c))]
+    only = s.current.rule.modes if s.current.rule is not None else []
+    return [
+        mv for c, mv in dests if (not only or mv.mode in only) and (alone if c not in occ else _stack_ok(s, uid, c))
+    ]
 
 
 # ================================================================================================ combat
