@@ -6,8 +6,8 @@ strength-and-movement faces, full first, and their ``entry``), the sequence of p
 ``side`` or ``each_side`` and its ``activities``; ``rules.play.phases`` limits a phase to some units, movement
 modes or turns), the turn track (``turns.turns``: the weather of each turn and the replacement points of each
 side), movement through :mod:`forge.rules.kit.movement` (allowances with the weather's ``when``, a ``hexes`` cap
-a move may not pass, terrain, hexside and path costs by mobility class, per-move terrain limits) and the movement modes of
-``rules.movement.modes`` (rail: along the line only, from a hex of it, a fixed number of hexes or a rate),
+a move may not pass, terrain, hexside and path costs by mobility class, per-move terrain limits) and the
+movement modes of ``rules.movement.modes`` (rail: along the line only, from a hex of it, a fixed number of hexes or a rate),
 zones of control through :mod:`forge.rules.kit.zoc` (stop on entering, locking, costs to enter and leave),
 combat through :mod:`forge.rules.combat` (an odds or differential CRT of ``code`` cells, its ``below``/``above``
 ends, terrain shifts and multipliers, shifts whose condition is a weather state, the legend
