@@ -1,22 +1,22 @@
 """The play engine for odds-CRT hex-and-counter games: coded results, movement points, zones of control, movement
 modes along lines, weather, replacements, control of places, victory -- all from the data.
 
-Nothing asks which game it is.  The engine reads: the grid and terrain (``map``, ``terrain``), the units (their
+Nothing asks which game it is. The engine reads: the grid and terrain (``map``, ``terrain``), the units (their
 strength-and-movement faces, full first, and their ``entry``), the sequence of play (``sequence``: each phase's
-``side`` or ``each_side`` and its ``activities``; ``rules.play.phases`` limits a phase to some units, movement
-modes or turns), the turn track (``turns.turns``: the weather of each turn and the replacement points of each
-side), movement through :mod:`forge.rules.kit.movement` (allowances with the weather's ``when``, a ``hexes`` cap
-a move may not pass, terrain, hexside and path costs by mobility class, per-move terrain limits) and the
-movement modes of ``rules.movement.modes`` (rail: along the line only, from a hex of it, a fixed number of hexes or a rate),
-zones of control through :mod:`forge.rules.kit.zoc` (stop on entering, locking, costs to enter and leave),
-combat through :mod:`forge.rules.combat` (an odds or differential CRT of ``code`` cells, its ``below``/``above``
-ends, terrain shifts and multipliers, shifts whose condition is a weather state, the legend
-``combat.results``: steps, retreats, eliminations, and exchanges in strength points from
-``rules.play.exchange``), retreats through :mod:`forge.rules.kit.retreat`, advance after combat
-(``rules.retreat.advance*``), stacking through :mod:`forge.rules.kit.stacking`, communication through
-:mod:`forge.rules.kit.supply`, replacements (``rules.play.replacements``), control of places
-(``rules.play.control``) and victory (``victory`` points and levels through :mod:`forge.rules.kit.victory`,
-``rules.play.hold``).  :func:`problems` lists what a game's data lacks; :func:`initial` refuses such a game.
+``side`` or ``each_side`` and its ``activities``; ``rules.play.phases`` limits a phase to some units, movement modes
+or turns), the turn track (``turns.turns``: the weather of each turn and the replacement points of each side),
+movement through :mod:`forge.rules.kit.movement` (allowances with the weather's ``when``, a ``hexes`` cap a move may
+not pass, terrain, hexside and path costs by mobility class, per-move terrain limits) and the movement modes of
+``rules.movement.modes`` (rail: along the line only, from a hex of it, a fixed number of hexes or a rate), zones of
+control through :mod:`forge.rules.kit.zoc` (stop on entering, locking, costs to enter and leave), combat through
+:mod:`forge.rules.combat` (an odds or differential CRT of ``code`` cells, its ``below``/``above`` ends, terrain
+shifts and multipliers, shifts whose condition is a weather state, the legend ``combat.results``: steps, retreats,
+eliminations, and exchanges in strength points from ``rules.play.exchange``), retreats through
+:mod:`forge.rules.kit.retreat`, advance after combat (``rules.retreat.advance*``), stacking through
+:mod:`forge.rules.kit.stacking`, communication through :mod:`forge.rules.kit.supply`, replacements
+(``rules.play.replacements``), control of places (``rules.play.control``) and victory (``victory`` points and levels
+through :mod:`forge.rules.kit.victory`, ``rules.play.hold``). :func:`problems` lists what a game's data lacks;
+:func:`initial` refuses such a game.
 
 Driving a game (the same shape as :mod:`forge.rules.hells_gate`)::
 
