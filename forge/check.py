@@ -354,6 +354,48 @@ class _Checker:
             for key in ("exits", "returns"):
                 for k, hx in enumerate(getattr(lk, key)):
                     self.hex(("rules", "movement", "off_map", i, key, k), hx)
+        self.check_play()
+
+    def check_play(self) -> None:
+        """The names and hexes of movement modes and ``rules.play`` (forge.rules.classic)."""
+        game = self.game
+        phases = [p.name for p in game.sequence]
+        paths = [k for k, t in game.terrain.items() if t.kind is m.TerrainKind.PATH]
+        mr = game.rules.movement
+        for i, md in enumerate(mr.modes if mr else []):
+            self.name(("rules", "movement", "modes", i, "path"), md.path, paths, "path terrain")
+            for k, ph in enumerate(md.phases):
+                self.name(("rules", "movement", "modes", i, "phases", k), ph, phases, "phase of the sequence")
+        play = game.rules.play
+        if play is None:
+            return
+        at: PathT = ("rules", "play")
+        modes = ["ordinary", *(md.id for md in (mr.modes if mr else []))]
+        for i, pr in enumerate(play.phases):
+            self.name((*at, "phases", i, "phase"), pr.phase, phases, "phase of the sequence")
+            for k, md_id in enumerate(pr.modes):
+                self.name((*at, "phases", i, "modes", k), md_id, modes, "movement mode ('ordinary' or a modes id)")
+        if play.control is not None:
+            ctl = play.control
+            for k, t in enumerate(ctl.places):
+                self.name((*at, "control", "places", k), t, game.terrain, "terrain")
+            for k, hx in enumerate(ctl.hexes):
+                self.hex((*at, "control", "hexes", k), hx)
+            for side, hexes in ctl.initial.items():
+                if self.name((*at, "control", "initial", side), side, self.sides, "side"):
+                    for k, hx in enumerate(hexes):
+                        self.hex((*at, "control", "initial", side, k), hx)
+        if play.replacements is not None:
+            for k, t in enumerate(play.replacements.place):
+                self.name((*at, "replacements", "place", k), t, game.terrain, "terrain")
+        for i, hw in enumerate(play.hold):
+            self.name((*at, "hold", i, "side"), hw.side, self.sides, "side")
+            for k, hx in enumerate(hw.hexes):
+                self.hex((*at, "hold", i, "hexes", k), hx)
+        for k, code in enumerate(play.exchange):
+            self.name((*at, "exchange", k), code, game.combat.results, "result code of combat.results")
+        if play.score != "difference":
+            self.name((*at, "score"), play.score, ["difference", *self.sides], "score ('difference' or a side)")
 
     def check_setup(self) -> None:
         """Set-up zones (``map.setup_zones``), the units that set up in them, start steps and the pool."""

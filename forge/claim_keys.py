@@ -61,7 +61,7 @@ GIVEN: dict[m.ExampleKind, frozenset[str]] = {
         base_odds bombardment column defender_hex defender_steps_left defenders defense
         defense_printed defense_support defense_support_markers defense_support_total defense_values
         dice die enemy hex_terrain leader magnitude markers position range result
-        section shifts terrain turn unit unit_attack unit_defense units weather
+        section shifts terrain turn unit unit_attack unit_defense units weather removed
     """),
     K.HEX: _words("""
         attacker_hexes attackers defenders from hex_terrain hexes scenario to turn unit units
@@ -173,6 +173,7 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         advance advance_to advancing attacker_retreat attacker_steps base_column column defender
         defender_choice defender_eliminated defender_retreat defender_steps enemy_hex hex hits primary
         result retreat_possible second_attack_allowed secondary text to turn
+        eliminated exchange_at_least may_advance
     """),
     K.HEX: _words("""
         adjacent count distance fortification hex hexes inner_river_ignored instant_repair name

@@ -1213,6 +1213,9 @@ class MoveAllowance(Base):
     side: Id | None = None
     when: list[Id] = []
     """States that must all hold (weather or ground ids, ``out-of-supply``, ``in-supply`` ...); empty: always."""
+    hexes: Count | None = None
+    """At most this many hexes a move may enter, whatever they cost (mud: one hex a phase).  Without ``mp`` or
+    ``table`` every step that is not prohibited fits."""
     rule: RuleRef | None = None
     note: str | None = None
 
@@ -1313,6 +1316,32 @@ class MobileAssault(Base):
     rule: RuleRef | None = None
 
 
+class MoveMode(Base):
+    """A movement mode along a line of the map (rail, strategic road movement): only from hex to hex of ``path``,
+    the whole move in the mode."""
+
+    id: Id
+    """The mode's name (``rail``), as examples and ``zoc.no_end_in_ezoc`` name it."""
+    path: Id
+    """The path terrain (``map.paths`` kind) the mode follows."""
+    hexes: Count | None = None
+    """Hexes a move may make along the line, each counting one whatever its terrain."""
+    rate: float | None = None
+    """Or: movement points each hex along the line costs, paid from the unit's allowance."""
+    start_on_path: bool = True
+    """The unit must start its move in a hex of the line."""
+    phases: list[str] = []
+    """The ``sequence`` phases (by name) in which the mode may be used (empty: every movement phase)."""
+    not_when: list[Id] = []
+    """States (weather) in which the mode cannot be used."""
+    ignores: list[Id] = []
+    """States (weather) whose effect on the allowance the mode ignores (mud does not slow a train)."""
+    enemy_zoc: Literal["as-movement", "no-entry"] = "as-movement"
+    """``no-entry``: a move in the mode may neither start in nor enter an enemy zone; ``as-movement``: zones act as
+    on any move (``rules.zoc``)."""
+    rule: RuleRef | None = None
+
+
 class MovementRules(Base):
     """Movement points: allowances, terrain, hexside and road costs (rulebook words encoded as numbers).
 
@@ -1344,6 +1373,8 @@ class MovementRules(Base):
     exit_mp: Count | None = None
     """Movement points a unit pays to move off the map edge where the rules let units leave it (None: the book
     names no cost)."""
+    modes: list[MoveMode] = []
+    """Movement modes along lines of the map (rail movement), played by :mod:`forge.rules.classic`."""
     rule: RuleRef | None = None
 
 
@@ -1693,6 +1724,92 @@ class StepRules(Base):
     rule: RuleRef | None = None
 
 
+# ---- kit: phases, replacements, control and holding places ------------------------------------------------------
+
+
+class PhaseRule(Base):
+    """What a phase of ``sequence`` (by name) allows: only some units move in it, or it is played on some turns."""
+
+    phase: str
+    """The ``sequence`` phase's ``name``."""
+    mobility: list[Id] = []
+    """Only units of these mobility classes move (or attack) in the phase (empty: all)."""
+    unit_types: list[UnitType] = []
+    """Only units of these types act in the phase (empty: all)."""
+    modes: list[Id] = []
+    """Only these ways of moving in the phase: ``rules.movement.modes`` ids, and ``ordinary`` for an ordinary move
+    (empty: any; a rail phase lists ``[rail]``)."""
+    turns: list[int] = []
+    """The turns on which the phase is played (empty: every turn)."""
+    rule: RuleRef | None = None
+
+
+class ReplacementRules(Base):
+    """Replacement points (``turns.turns[].replacements``, per side and turn) spent in the side's
+    ``reinforcement`` phase: on steps of reduced units, or on eliminated units put back on the map."""
+
+    step_cost: int = Field(default=1, ge=1)
+    """Points one step costs."""
+    restore: bool = True
+    """A reduced unit on the map may get a step back."""
+    rebuild: bool = True
+    """An eliminated unit may come back, with ``returns_with`` steps."""
+    returns_with: Literal["one", "full"] = "one"
+    """A unit that comes back has one step (its weakest face) or all of them (paying for each)."""
+    place: list[Id] = []
+    """Terrain or features (``city``) of the hexes where a returning unit may be placed."""
+    place_at_entry: bool = False
+    """Or at the side's entry hexes (``rules.supply.edges`` with ``role: entry``)."""
+    controlled: bool = True
+    """A placing hex must be controlled by the side (``rules.play.control``)."""
+    communication: bool = True
+    """A placing hex, and a unit getting a step back, must trace a line to a friendly source (``rules.supply``)."""
+    not_in_enemy_zoc: bool = True
+    """A placing hex may not be in an enemy zone."""
+    carry_over: bool = False
+    """Unused points are kept for the next turn (False: they are lost at the end of the phase)."""
+    rule: RuleRef | None = None
+
+
+class ControlRules(Base):
+    """Places that change hands: each is controlled by the last side to enter it."""
+
+    places: list[Id] = []
+    """Terrain or features (``city``) whose hexes change hands."""
+    hexes: list[str] = []
+    """And these hexes."""
+    initial: dict[Id, list[str]] = {}
+    """Side -> the hexes it controls when play begins (a tracked hex not listed is nobody's)."""
+    rule: RuleRef | None = None
+
+
+class HoldWins(Base):
+    """A side that controls all of ``hexes`` wins: at the end of the game, or at the end of any turn (sudden
+    death)."""
+
+    hexes: list[str] = Field(min_length=1)
+    side: Id | None = None
+    """The side that wins by holding them (None: whichever side does)."""
+    at: Literal["end", "turn-end"] = "end"
+    rule: RuleRef | None = None
+
+
+class PlayRules(Base):
+    """What the play engine for odds-CRT games (:mod:`forge.rules.classic`) needs beyond the other sections."""
+
+    phases: list[PhaseRule] = []
+    replacements: ReplacementRules | None = None
+    control: ControlRules | None = None
+    exchange: list[str] = []
+    """Result codes (``combat.results``) after which the attacker loses at least the printed attack strength the
+    defender lost in printed defence strength (an exchange counted in strength points)."""
+    hold: list[HoldWins] = []
+    score: str = "difference"
+    """What ``victory.levels`` are matched against: ``difference`` (the first side's VP less the second's) or a
+    side id (that side's VP)."""
+    rule: RuleRef | None = None
+
+
 # ---- kit: the section ---------------------------------------------------------------------------------------------
 
 
@@ -1706,6 +1823,7 @@ class Rules(Base):
     supply: SupplyRules | None = None
     retreat: RetreatRules | None = None
     steps: StepRules | None = None
+    play: PlayRules | None = None
 
 
 class Game(Base):

@@ -134,6 +134,7 @@ MAPS = {
     "escape_from_hells_gate": BuildOptions(paper="letter"),
     "ferry_point": BuildOptions(paper="a4", greyscale=True),
     "first_panzer_army": BuildOptions(paper="tabloid"),
+    "halden_line": BuildOptions(paper="letter"),
     "hells_gate": BuildOptions(paper="letter", greyscale=True),
     "tabletop_hells_gate": BuildOptions(paper="a4"),
     "ukraine_43": BuildOptions(paper="tabloid", greyscale=True),

@@ -108,9 +108,10 @@ def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_engine_is_chosen_from_the_data() -> None:
-    fpa = load(ROOT / "data" / "first_panzer_army.yaml")  # an odds CRT of result codes
+    fpa = load(ROOT / "data" / "first_panzer_army.yaml")  # an odds CRT of result codes: the codes engine
     engine = engine_for(fpa)
-    assert any("not this odds CRT with code cells" in p for p in engine.problems(fpa))
+    assert engine.name == "odds or differential CRT with result codes"
+    assert any("map.default_terrain" in p for p in engine.problems(fpa))  # its map is not in the book
     hg = load(ROOT / "data" / "hells_gate.yaml")
     strengths = Assumptions(strength=5).strengths(hg)
     assert strengths is not None

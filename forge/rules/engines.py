@@ -223,7 +223,93 @@ def _plays_hits(game: Game) -> bool:
     return c.kind is CombatKind.ODDS and c.crt is not None and c.crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT
 
 
-ENGINES: list[tuple[Callable[[Game], bool], Engine]] = [(_plays_hits, HitsEngine())]
+class CodesEngine:
+    """The engine of :mod:`forge.rules.classic`: an odds or differential CRT whose cells are result codes
+    (``combat.results``), movement points, movement modes, zones of control, retreats, advances, replacements,
+    control of places and victory (the genre's standard rules as data).  Imported only when a game needs it.
+
+    Greedy ranking (:meth:`rank`): an attack is worth its odds (attack over defence, with the terrain), taken when
+    they are at least 1:1, the larger attack first; a step is lost rather than a retreat refused; advancing is
+    always taken; a move is worth how much closer it takes the unit to the nearest enemy unit or to a place the
+    side does not control; restoring and returning units are always taken.
+    """
+
+    name = "odds or differential CRT with result codes"
+
+    @staticmethod
+    def _mod() -> Any:
+        from . import classic
+
+        return classic
+
+    def problems(self, game: Game) -> list[str]:
+        return list(self._mod().problems(game))
+
+    def initial(self, game: Game, assume: Assumptions) -> Any:
+        return self._mod().initial(game)
+
+    def legal_actions(self, state: Any) -> list[Any]:
+        return list(self._mod().legal_actions(state))
+
+    def apply(self, state: Any, action: Any, dice: Any) -> Any:
+        return self._mod().apply(state, action, dice)
+
+    def dice(self, seed: int) -> Any:
+        return self._mod().Dice(seed)
+
+    def outcome(self, state: Any) -> Outcome | None:
+        r = state.result
+        if r is None:
+            return None
+        return Outcome(r.winner, dict(zip(state.rules.sides, r.vp, strict=True)), state.turn)
+
+    def rank(self, state: Any, actions: Sequence[Any]) -> list[float]:
+        c = self._mod()
+        out: list[float] = []
+        goals: set[Any] | None = None
+        for a in actions:
+            if isinstance(a, c.Attack):
+                att, dfn, _shift = c.odds(state, state.rules.grid.parse(a.target), a.attackers)
+                ratio = float(att / dfn) if dfn else float(att)
+                out.append(ratio + len(a.attackers) / 100 if ratio >= 1 else 0.0)
+            elif isinstance(a, c.Move):
+                if goals is None:
+                    goals = self._goals(state)
+                out.append(self._closer(state, a, goals))
+            elif isinstance(a, c.LoseStep | c.Advance | c.Restore | c.Return):
+                out.append(1.0)
+            else:
+                out.append(0.0)
+        return out
+
+    @staticmethod
+    def _goals(state: Any) -> set[Any]:
+        side = state.to_act
+        enemy = state.enemy_of(side)
+        goals = set(state.cells_of(enemy))
+        goals |= {c for c in state.rules.tracked if state.control.get(c) != side}  # places that change hands
+        return goals
+
+    @staticmethod
+    def _closer(state: Any, move: Any, goals: set[Any]) -> float:
+        if not goals:
+            return 0.0
+        grid = state.rules.grid
+        here = state.pos.get(move.unit)
+        there = grid.parse(move.to)
+        near = min(grid.distance(there, g) for g in goals)
+        was = min(grid.distance(here, g) for g in goals) if here is not None else near + 1
+        return float(max(0, was - near))
+
+
+def _plays_codes(game: Game) -> bool:
+    """An odds or differential CRT whose cells are result codes."""
+    c = game.combat
+    codes = c.crt is not None and c.crt.cell_format is CellFormat.CODE
+    return c.kind in (CombatKind.ODDS, CombatKind.DIFFERENTIAL) and codes
+
+
+ENGINES: list[tuple[Callable[[Game], bool], Engine]] = [(_plays_hits, HitsEngine()), (_plays_codes, CodesEngine())]
 """The engines in order of preference, each with the test on a game's data that says it plays it.  Register
 another engine by adding ``(accepts, engine)`` here."""
 

@@ -4,6 +4,7 @@ what they found is reported: mismatches as errors, values no handler recomputed 
 from __future__ import annotations
 
 from . import ex_claims, ex_combat, ex_map  # noqa: F401  (they register their handlers)
+from . import ex_classic  # noqa: F401  (attacks played by the odds-CRT engine: results, exchanges, advance)
 from . import ex_limits  # noqa: F401  (stacking, limits, counts, notation)
 from . import ex_movement  # noqa: F401  (movement points and zones of control)
 from . import ex_rules  # noqa: F401  (supply, retreat and advance, victory, weather, tables)

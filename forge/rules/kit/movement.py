@@ -31,12 +31,16 @@ __all__ = [
     "Mover",
     "Verdict",
     "allowance",
+    "allowance_entry",
+    "binds",
     "bonus",
     "cheapest",
     "crossing_cost",
     "mobile_assault_cost",
     "mobility_of",
+    "mode_verdict",
     "mover",
+    "on_line",
     "path_cost",
     "path_verdict",
     "problems",
@@ -57,6 +61,11 @@ def _rules(game: m.Game) -> m.MovementRules:
 
 def _applies(classes: Sequence[str], mobility: str) -> bool:
     return not classes or mobility in classes
+
+
+def binds(lim: m.MoveLimit, mv: Mover) -> bool:
+    """Does the per-move terrain limit ``lim`` bind ``mv`` (its mobility classes and unit types)?"""
+    return _binds(lim, mv)
 
 
 def _binds(lim: m.MoveLimit, mv: Mover) -> bool:
@@ -138,6 +147,13 @@ def allowance(game: m.Game, mv: Mover, states: Iterable[str] = (), mode: str | N
             return None if b is None else base + b
         return base
     return None
+
+
+def allowance_entry(game: m.Game, mv: Mover, states: Iterable[str] = ()) -> m.MoveAllowance | None:
+    """The ``rules.movement.allowances`` entry that gives ``mv``'s allowance in ``states`` (the first matching
+    one), or None: :func:`allowance` reads its points, a play engine its ``hexes`` cap too."""
+    st = set(states)
+    return next((a for a in _rules(game).allowances if _matches(a, mv, st)), None)
 
 
 def bonus(game: m.Game, mode: str, states: Iterable[str] = ()) -> Fraction | None:
@@ -439,6 +455,12 @@ def path_verdict(
     for x, y in itertools.pairwise(path):
         if not g.adjacent(x, y):
             return Verdict(False, f"{g.label(x)} and {g.label(y)} are not adjacent")
+    md = next((x for x in r.modes if x.id == mode), None) if mode else None
+    if md is not None:
+        foes = None if enemy is None else set(enemy)
+        if ezoc is None and foes is not None:
+            ezoc = kzoc.controlled(g, game.rules.zoc, foes, hexsides=board.sides, states=st)
+        return mode_verdict(game, board, mv, md, path, st, enemy=foes, ezoc=ezoc)
     if not within_limits(game, board, mv, path):
         lim = next(x for x in r.limits if _binds(x, mv) and not within_limits(game, board, mv, path, only=x))
         return Verdict(False, f"more than {lim.max} x {lim.terrain} in one move ({lim.rule})")
@@ -471,6 +493,12 @@ def path_verdict(
     if cost == PROHIBITED:
         return Verdict(False, "a step is prohibited terrain", cost)
     budget = mp if mp is not None else allowance(game, mv, st, mode)
+    entry = allowance_entry(game, mv, st)
+    if mp is None and entry is not None and isinstance(entry.hexes, int):
+        if len(path) - 1 > entry.hexes:
+            return Verdict(False, f"at most {entry.hexes} hex(es) a move ({entry.rule})", cost)
+        if entry.mp is None and entry.table is None:
+            budget = cost if isinstance(cost, Fraction) else None  # only the count of hexes binds
     if cost is None or budget is None:
         return Verdict(None, "a cost or the allowance is not in the data", cost)
     if cost > budget:
@@ -482,6 +510,70 @@ def path_verdict(
             cost,
         )
     return Verdict(True, f"{cost} of {budget} MP", cost)
+
+
+def on_line(board: Board, kind: str, c: Cell) -> bool:
+    """Is ``c`` a hex of a path of ``kind`` (a railway)?"""
+    return any(kind in board.path_kinds(c, n) for n in board.grid.neighbours(c))
+
+
+def mode_verdict(
+    game: m.Game,
+    board: Board,
+    mv: Mover,
+    md: m.MoveMode,
+    path: Sequence[Cell],
+    states: Iterable[str] = (),
+    *,
+    enemy: set[Cell] | None = None,
+    ezoc: set[Cell] | None = None,
+) -> Verdict:
+    """Is moving along ``path`` in the movement mode ``md`` (``rules.movement.modes``) allowed?  Every step must
+    follow the mode's line, from a hex of it when ``start_on_path``; a ``hexes`` mode counts each hex one whatever
+    its terrain, a ``rate`` mode pays that rate a hex from the allowance computed without the states it
+    ``ignores``; enemy zones as ``enemy_zoc`` says (``as-movement``: ``rules.zoc``'s stops and locking).
+    ``enemy`` None: where enemy units stand is not known."""
+    st = set(states)
+    g = board.grid
+    if set(md.not_when) & st:
+        return Verdict(False, f"no {md.id} movement in {', '.join(sorted(set(md.not_when) & st))} ({md.rule})")
+    if md.start_on_path and not on_line(board, md.path, path[0]):
+        return Verdict(False, f"a {md.id} move starts in a hex of the {md.path} ({md.rule})")
+    for x, y in itertools.pairwise(path):
+        if md.path not in board.path_kinds(x, y):
+            return Verdict(False, f"{g.label(x)} to {g.label(y)} does not follow the {md.path} ({md.rule})")
+    steps = len(path) - 1
+    if isinstance(md.hexes, int):
+        cost, budget = Fraction(steps), Fraction(md.hexes)
+    elif md.rate is not None:
+        cost = Fraction(str(md.rate)) * steps
+        got = allowance(game, mv, st - set(md.ignores) - {md.id})
+        if got is None:
+            return Verdict(None, "the allowance is not in the data", cost)
+        budget = got
+    else:
+        return Verdict(None, f"mode {md.id} gives neither hexes nor a rate")
+    if cost > budget:
+        return Verdict(False, f"{md.id}: {cost} of {budget}", cost)
+    zr = game.rules.zoc
+    if ezoc is not None:
+        if md.enemy_zoc == "no-entry" and set(path) & ezoc:
+            return Verdict(False, f"a {md.id} move may not start in or enter an enemy zone ({md.rule})", cost)
+        if md.enemy_zoc == "as-movement" and zr is not None and zr.affects_movement and kzoc.active(zr, st):
+            for i, (x, y) in enumerate(itertools.pairwise(path)):
+                if zr.locking and x in ezoc and y in ezoc:
+                    return Verdict(False, f"enemy zone to enemy zone ({zr.rule})", cost)
+                if zr.stop_on_enter and y in ezoc and i + 2 < len(path):
+                    return Verdict(False, f"the move must stop in the enemy zone at {g.label(y)} ({zr.rule})", cost)
+        if zr is not None and md.id in zr.no_end_in_ezoc and path[-1] in ezoc:
+            return Verdict(False, f"a {md.id} move may not end in an enemy zone ({zr.rule})", cost)
+    if enemy is None:
+        return Verdict(
+            None, f"along the {md.path} ({cost} of {budget}), but where enemy units stand is not known", cost
+        )
+    if set(path[1:]) & enemy:
+        return Verdict(False, "the path enters a hex holding an enemy unit", cost)
+    return Verdict(True, f"{md.id}: {cost} of {budget}", cost)
 
 
 # ============================================================================================== search
@@ -626,11 +718,13 @@ def problems(game: m.Game) -> list[str]:
             need("table", [cr.table], tables, f"rules.movement.crossing_rolls[{i}]")
         for i, c in enumerate(r.crossings):
             need("terrain", [c.hexside], terrain, f"rules.movement.crossings[{i}]")
+        for i, md in enumerate(r.modes):
+            need("terrain", [md.path], terrain, f"rules.movement.modes[{i}]")
         for i, fz in enumerate(r.free_zones):
             need("marker", fz.markers, markers, f"rules.movement.free_zones[{i}]")
             need("side", [fz.side], sides, f"rules.movement.free_zones[{i}]")
     if z is not None:
         need("terrain", z.blocked_by, terrain, "rules.zoc.blocked_by")
-        modes = {b.mode for b in r.bonuses} if r is not None else set()
+        modes = {b.mode for b in r.bonuses} | {md.id for md in r.modes} if r is not None else set()
         need("movement mode", z.no_end_in_ezoc, modes, "rules.zoc.no_end_in_ezoc")
     return out
