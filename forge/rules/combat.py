@@ -55,6 +55,7 @@ from ..model import (
     Unknown,
 )
 from ..notation import DiffColumn, OddsColumn, fraction, row_range  # row_range: re-exported
+from .kit.conditions import Situation, UnitFacts, holds
 
 Attack = Literal["normal", "all-out"]
 Role = Literal["attacking", "defending"]
@@ -127,9 +128,16 @@ def _odds_upper(col: OddsColumn) -> Fraction:
     return Fraction(1, n - 1) if n > 1 else Fraction(2)
 
 
+NO_EFFECT = "no effect"
+"""The :attr:`ColumnPick.result` of an attack off the table that has no effect (``no_effect`` of
+:class:`~forge.model.AutoResult`)."""
+
+
 def _auto(end: AutoResult | None, columns: Sequence[str], side: Literal["below", "above"]) -> ColumnPick | None:
     if end is None:
         return None
+    if end.no_effect:
+        return ColumnPick(None, None, off=side, result=NO_EFFECT, note=f"{side} the table: the attack has no effect")
     if end.column is not None and end.column in columns:
         i = list(columns).index(end.column)
         return ColumnPick(
@@ -360,6 +368,9 @@ class Fighter:
     unit_type: str | None = None
     conditions: frozenset[str] = frozenset()
     label: str = ""
+    facts: UnitFacts | None = None
+    """What conditions may ask about the unit (its side, supply, hexsides crossed): see
+    :mod:`forge.rules.kit.conditions`."""
 
 
 @dataclass(frozen=True)
@@ -382,14 +393,27 @@ def modifier_applies(
     unit_type: str | None,
     defender_terrain: Collection[str] | None,
     conditions: Collection[str],
+    situation: Situation | None = None,
+    unit: UnitFacts | None = None,
 ) -> bool | None:
-    """Whether ``mod`` changes a unit: True, False, or None when it depends on something unknown (the terrain)."""
+    """Whether ``mod`` changes a unit: True, False, or None when it depends on something unknown (the terrain).
+
+    The condition holds when its key is among ``conditions`` (the facts the caller states); else, given a
+    ``situation``, as :func:`forge.rules.kit.conditions.holds` finds it for ``unit`` (None: the unit's facts, or
+    the situation's, are not known); without one, a key not in ``conditions`` does not hold."""
     if mod.role != role:
         return False
     if mod.unit_types is not None and (unit_type is None or unit_type not in {t.value for t in mod.unit_types}):
         return False
-    if mod.condition is not None and mod.condition not in conditions:
-        return False
+    cond = mod.condition
+    if cond is not None and not (isinstance(cond, str) and cond in conditions):
+        if situation is None:
+            return False
+        verdict = holds(cond, situation, unit=unit, role=role).value
+        if verdict is False:
+            return False
+        if verdict is None:
+            return None
     if mod.terrain is not None:
         if defender_terrain is None:
             return None
@@ -447,6 +471,7 @@ def combat_strength(
     rounding: Literal["up", "down", "none"] | None = None,
     distinct_multipliers: bool = False,
     bonus_cap: Fraction | None = None,
+    situation: Situation | None = None,
 ) -> StrengthTotal:
     """A side's total strength after ``modifiers``.
 
@@ -455,7 +480,9 @@ def combat_strength(
     once (Ukraine '43 9.2: never halved twice).  Then additive modifiers: ``per_unit`` ones on each unit, the others
     once on the stack; modifiers sharing a ``cap`` add at most that much together, and ``bonus_cap`` limits all
     stack bonuses (Ukraine '43 9.1: at most twice the printed strength -- pass it).  ``conditions`` are engine keys
-    that hold for every unit (a unit's own are in :attr:`Fighter.conditions`).
+    that hold for every unit (a unit's own are in :attr:`Fighter.conditions`); a ``situation`` decides the other
+    conditions (:func:`modifier_applies`).  A multiplier with ``per_unit`` false multiplies the side's total, which
+    is then rounded once (its ``rounding``, or ``rounding``): "halved, fractions dropped, after adding up".
 
     >>> tank = Modifier(id="tank", role="attacker", when="tank vs clear", unit_types=["armour"], terrain=["clear"],
     ...                 multiply="3")
@@ -465,6 +492,9 @@ def combat_strength(
     >>> half = Modifier(id="half", role="attacker", when="halved", multiply="1/2", rounding="up")
     >>> combat_strength([Fighter(5), Fighter(5)], [half], role="attacker", defender_terrain=set()).total
     Fraction(6, 1)
+    >>> whole = Modifier(id="half", role="attacker", when="halved", multiply="1/2", rounding="up", per_unit=False)
+    >>> combat_strength([Fighter(5), Fighter(5)], [whole], role="attacker", defender_terrain=set()).total
+    Fraction(5, 1)
     """
     mods = list(modifiers)
     values: list[Fraction | None] = []
@@ -473,19 +503,28 @@ def combat_strength(
     unknown = False
     for f in fighters:
         conds = set(conditions) | set(f.conditions)
+        facts = f.facts
         used: list[str] = []
         mult = Fraction(1)
         seen_mult: set[Fraction] = set()
         how = "none"
         add = Fraction(0)
         for mod in mods:
+            if not mod.per_unit:  # a stack bonus or a multiplier of the total: below
+                continue
             ok = modifier_applies(
-                mod, role=role, unit_type=f.unit_type, defender_terrain=defender_terrain, conditions=conds
+                mod,
+                role=role,
+                unit_type=f.unit_type,
+                defender_terrain=defender_terrain,
+                conditions=conds,
+                situation=situation,
+                unit=facts,
             )
             if ok is None:
                 unknown = True
                 continue
-            if not ok or (not mod.per_unit and mod.add is not None and mod.multiply is None):
+            if not ok:
                 continue
             if mod.multiply is not None:
                 m = fraction(mod.multiply)
@@ -507,33 +546,50 @@ def combat_strength(
         values.append(v)
     bonus = Fraction(0)
     stack_used: list[str] = []
+    total_mult = Fraction(1)
+    total_how = "none"
     for mod in mods:
-        if mod.per_unit or mod.add is None:
+        if mod.per_unit:
             continue
         ok = modifier_applies(
-            mod, role=role, unit_type=None, defender_terrain=defender_terrain, conditions=set(conditions)
+            mod,
+            role=role,
+            unit_type=None,
+            defender_terrain=defender_terrain,
+            conditions=set(conditions),
+            situation=situation,
         )
-        if mod.unit_types is not None:  # a stack bonus for unit types: applies if any unit is of the type
-            ok = any(
+        if mod.unit_types is not None:  # a stack modifier for unit types: applies if any unit is of the type
+            found = [
                 modifier_applies(
                     mod,
                     role=role,
                     unit_type=f.unit_type,
                     defender_terrain=defender_terrain,
                     conditions=set(conditions) | set(f.conditions),
+                    situation=situation,
                 )
                 for f in fighters
-            )
+            ]
+            ok = True if any(found) else None if None in found else False
         if ok is None:
             unknown = True
             continue
         if not ok:
             continue
-        bonus += _capped_bonus(mod, cap_groups)
+        if mod.multiply is not None:
+            total_mult *= fraction(mod.multiply)
+            if mod.rounding == "up" or (mod.rounding == "down" and total_how == "none"):
+                total_how = mod.rounding
+        if mod.add is not None:
+            bonus += _capped_bonus(mod, cap_groups)
         stack_used.append(mod.id)
     if bonus_cap is not None:
         bonus = min(bonus, bonus_cap)
-    total = None if unknown else sum((v for v in values if v is not None), Fraction(0)) + bonus
+    summed = sum((v for v in values if v is not None), Fraction(0))
+    if total_mult != 1:
+        summed = _round(summed * total_mult, rounding or total_how)
+    total = None if unknown else summed + bonus
     return StrengthTotal(total, tuple(values), tuple(applied), bonus, tuple(stack_used))
 
 
@@ -602,6 +658,25 @@ class Losses(NamedTuple):
     defender: int
     retreat: int = 0
     attacker_retreat: int = 0
+    defender_eliminated: bool = False
+    """Every defender is eliminated, whatever its steps: worse for the defender than any step loss or retreat."""
+    attacker_eliminated: bool = False
+    exchange: Literal["steps", "strength"] | None = None
+    """The attacker also loses at least what the defender lost (in steps or strength points): ``attacker`` is
+    then the least it loses in steps, and in ``strength`` it may be more."""
+
+    def __repr__(self) -> str:
+        """The fields that differ from their defaults after the four counts (a plain result reads as before)."""
+        extra = [
+            f"{k}={getattr(self, k)!r}"
+            for k in ("defender_eliminated", "attacker_eliminated", "exchange")
+            if getattr(self, k) not in (False, None)
+        ]
+        counts = (
+            f"attacker={self.attacker!r}, defender={self.defender!r}, retreat={self.retreat!r}, "
+            f"attacker_retreat={self.attacker_retreat!r}"
+        )
+        return f"Losses({', '.join([counts, *extra])})"
 
     def plus(self, other: Losses) -> Losses:
         """Both losses together (``+`` would concatenate the tuples)."""
@@ -610,6 +685,9 @@ class Losses(NamedTuple):
             self.defender + other.defender,
             self.retreat + other.retreat,
             self.attacker_retreat + other.attacker_retreat,
+            self.defender_eliminated or other.defender_eliminated,
+            self.attacker_eliminated or other.attacker_eliminated,
+            self.exchange or other.exchange,
         )
 
 
@@ -679,8 +757,167 @@ def code_losses(cell: str, results: Mapping[str, ResultCode], *, defender_has: i
         need = rc.attacker_steps_if_defender_has
         if need is not None and defender_has is not None and defender_has < need:
             a = 0
-        total = total.plus(Losses(a, d, r, ar))
+        if rc.exchange == "steps":
+            a += d  # the attacker loses as many steps as the defender
+        total = total.plus(Losses(a, d, r, ar, rc.defender_eliminated, rc.attacker_eliminated, rc.exchange))
     return total
+
+
+def rank_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
+    """A code cell as losses for ranking results (:func:`compare_for_attacker`): like :func:`code_losses`, but the
+    unknown step count of a side the result eliminates reads as 0 (the elimination stands for it), and so does
+    the attacker's unknown step count in a strength exchange.
+
+    >>> legend = {"DE": ResultCode(meaning="x", defender_steps={"unknown": "all"}, defender_eliminated=True)}
+    >>> code_losses("DE", legend) is None, rank_losses("DE", legend).defender_eliminated
+    (True, True)
+    """
+    if cell.strip() == UNKNOWN_CELL:
+        return None
+    total = Losses(0, 0, 0)
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is None:
+            return None
+        a, d, r, ar = rc.attacker_steps, rc.defender_steps, rc.defender_retreat, rc.attacker_retreat
+        if isinstance(d, Unknown) and rc.defender_eliminated:
+            d = 0
+        if isinstance(a, Unknown) and (rc.attacker_eliminated or rc.exchange == "strength"):
+            a = 0
+        if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown) or isinstance(ar, Unknown):
+            return None
+        total = total.plus(Losses(a, d, r, ar, rc.defender_eliminated, rc.attacker_eliminated, rc.exchange))
+    return total
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """What an exchange costs the attacker (:func:`exchange_losses`)."""
+
+    unit: Literal["steps", "strength"]
+    """What is counted: steps, or strength points (printed or current, :attr:`~forge.model.ResultCode.
+    exchange_strength`)."""
+    at_least: Fraction
+    """The attacker must lose at least this much: what the defender lost."""
+    least: Fraction | None = None
+    """The least the attacker can lose with whole units of the values given (None: no values given)."""
+    removed: tuple[int, ...] = ()
+    """Indices of the attacking units (in the order given) that make up ``least``, fewest first."""
+    all_lost: bool = False
+    """The attackers together have less than ``at_least``: every one is lost."""
+
+    def __str__(self) -> str:
+        what = "step" if self.unit == "steps" else "strength point"
+        s = f"the attacker loses at least {self.at_least} {what}{'' if self.at_least == 1 else 's'}"
+        if self.all_lost:
+            return s + ": every attacking unit"
+        if self.least is not None and self.least != self.at_least:
+            s += f" ({self.least} with whole units)"
+        return s
+
+
+def exchange_losses(
+    result: ResultCode, defender_lost: Number, attackers: Sequence[Number] | None = None
+) -> Exchange:
+    """The attacker's side of an exchange (:attr:`~forge.model.ResultCode.exchange`): at least what the defender
+    lost (``defender_lost``, in the result's unit: steps, or the strength of the units it lost, printed or current
+    as the result says); with ``attackers`` (each unit's value in that unit), the least whole-unit loss that
+    reaches it, and the units that make it (fewest units, then the lowest indices).  An engine calls this after
+    the defender has taken its losses; the attacker chooses among the units that reach the amount.
+
+    >>> ex = ResultCode(meaning="exchange", exchange="strength")
+    >>> e = exchange_losses(ex, 6, [4, 3, 5])
+    >>> e.least, e.removed
+    (Fraction(7, 1), (0, 1))
+    >>> exchange_losses(ex, 10, [2, 3]).all_lost
+    True
+    """
+    if result.exchange is None:
+        raise ValueError(f"{result.meaning!r} is not an exchange (its exchange field is not set)")
+    need = Fraction(defender_lost)
+    if need < 0:
+        raise ValueError(f"a loss cannot be negative, not {defender_lost}")
+    if attackers is None:
+        return Exchange(result.exchange, need)
+    vals = [Fraction(v) for v in attackers]
+    if sum(vals, Fraction(0)) < need:
+        return Exchange(result.exchange, need, sum(vals, Fraction(0)), tuple(range(len(vals))), all_lost=True)
+    if need == 0:
+        return Exchange(result.exchange, need, Fraction(0))
+    best: tuple[Fraction, int, tuple[int, ...]] | None = None
+    n = len(vals)
+    if n > 20:
+        raise ValueError(f"{n} attacking units: too many to search every choice of losses")
+    for mask in range(1, 1 << n):
+        idx = tuple(i for i in range(n) if mask >> i & 1)
+        total = sum((vals[i] for i in idx), Fraction(0))
+        if total < need:
+            continue
+        key = (total, len(idx), idx)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return Exchange(result.exchange, need, best[0], best[2])
+
+
+def attacker_choices(cell: str, results: Mapping[str, ResultCode]) -> list[str]:
+    """The results the attacker may choose between for ``cell`` (:attr:`~forge.model.ResultCode.attacker_choice`):
+    the cell itself when no part of it offers a choice.
+
+    >>> legend = {"DR": ResultCode(meaning="x", defender_retreat=1), "EX": ResultCode(meaning="x", exchange="steps"),
+    ...           "C": ResultCode(meaning="DR or EX", attacker_choice=["DR", "EX"])}
+    >>> attacker_choices("C", legend), attacker_choices("DR", legend)
+    (['DR', 'EX'], ['DR'])
+    """
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is not None and rc.attacker_choice:
+            return list(rc.attacker_choice)
+    return [cell]
+
+
+def advance_after(
+    cell: str, results: Mapping[str, ResultCode], default_hexes: int | None = None
+) -> tuple[str | None, int | None]:
+    """Who may advance after ``cell`` (``attacker``, ``defender``, ``either``; None: nobody) and how far:
+    the result's ``advance_hexes``, else ``default_hexes`` (``rules.retreat.advance`` for the unit's class,
+    :func:`forge.rules.kit.retreat.advance_length`), else one hex.
+
+    >>> legend = {"DR": ResultCode(meaning="x", defender_retreat=1, advance="attacker"), "NE": ResultCode(meaning="x")}
+    >>> advance_after("DR", legend), advance_after("DR", legend, 2), advance_after("NE", legend)
+    (('attacker', 1), ('attacker', 2), (None, None))
+    """
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is None or rc.advance is None:
+            continue
+        hexes = rc.advance_hexes if rc.advance_hexes is not None else default_hexes
+        if isinstance(hexes, Unknown):
+            return rc.advance, None
+        return rc.advance, 1 if hexes is None else int(hexes)
+    return None, None
+
+
+def may_attack(combat: Any, *, unit_attacks: Mapping[str, int], hex_attacks: int) -> tuple[bool | None, str]:
+    """Whether another attack is allowed this combat phase by ``combat.attacks_per_unit`` and
+    ``combat.attacks_per_defender``: ``unit_attacks`` the attacks each attacking unit has already made this phase,
+    ``hex_attacks`` those already made on the defender's hex.  None when the rules state neither limit.
+
+    >>> from forge.model import Combat
+    >>> c = Combat(kind="odds", attacks_per_unit=1, attacks_per_defender=1)
+    >>> may_attack(c, unit_attacks={"a": 0}, hex_attacks=0)[0], may_attack(c, unit_attacks={"a": 1}, hex_attacks=0)
+    (True, (False, 'a has attacked 1 time(s) this phase (at most 1)'))
+    """
+    per_unit, per_hex = combat.attacks_per_unit, combat.attacks_per_defender
+    if per_unit is None and per_hex is None:
+        return None, "the rules do not limit attacks per unit or per defender"
+    if per_unit is not None:
+        for uid, n in sorted(unit_attacks.items()):
+            if n >= per_unit:
+                return False, f"{uid} has attacked {n} time(s) this phase (at most {per_unit})"
+    if per_hex is not None and hex_attacks >= per_hex:
+        return False, f"the defender has been attacked {hex_attacks} time(s) this phase (at most {per_hex})"
+    return True, ""
 
 
 def convert_result(
@@ -806,30 +1043,57 @@ def odds_after_shifts(columns: Sequence[str], base: Fraction, shifts: int) -> Fr
     return ladder[min(max(i + shifts, 0), len(ladder) - 1)]
 
 
+INFINITE = 10**9
+"""Stands for "all of them" when an elimination is ranked against step counts."""
+
+
+def _bounds(x: Losses) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """(least, most) of each count, in the direction of the attacker's interest: defender steps, defender retreat
+    (both: more is better), attacker steps and attacker retreat (less is better).  An elimination is every step
+    (and leaves nothing to retreat: it counts as at least any retreat); a strength exchange costs the attacker at
+    least one step when the defender loses any, and an unknown number more."""
+    d = (INFINITE, INFINITE) if x.defender_eliminated else (x.defender, x.defender)
+    r = (INFINITE, INFINITE) if x.defender_eliminated else (x.retreat, x.retreat)
+    a_lo = x.attacker
+    a_hi = x.attacker
+    if x.exchange is not None:
+        lost = INFINITE if x.defender_eliminated else x.defender
+        if x.exchange == "steps":
+            a_lo = a_hi = x.attacker + lost
+        else:
+            a_lo, a_hi = x.attacker + (1 if lost else 0), (INFINITE if lost else x.attacker)
+    a = (INFINITE, INFINITE) if x.attacker_eliminated else (a_lo, a_hi)
+    ar = (INFINITE, INFINITE) if x.attacker_eliminated else (x.attacker_retreat, x.attacker_retreat)
+    return d, r, a, ar
+
+
 def compare_for_attacker(a: Losses, b: Losses) -> int | None:
-    """1 when ``a`` is better for the attacker than ``b``, -1 when worse, 0 when equal, None when neither
-    dominates (``EX`` against ``DR``: one costs the attacker a step, the other does not make the defender lose one).
+    """1 when ``a`` is better for the attacker than ``b`` on every count, -1 when worse on every count, 0 when
+    equal, None when neither dominates (``EX`` against ``DR``: one costs the attacker a step, the other does not
+    make the defender lose one).  The counts: defender steps and retreat (an elimination beats any of them),
+    attacker steps and retreat (an elimination is the worst; an exchange costs what the defender lost, in steps,
+    or an unknown amount of at least one step in strength points).
 
     >>> compare_for_attacker(Losses(0, 1, 1), Losses(0, 1, 0)), compare_for_attacker(Losses(1, 1), Losses(0, 0, 1))
     (1, None)
+    >>> de, drl = Losses(0, 0, defender_eliminated=True), Losses(0, 1, 1)
+    >>> compare_for_attacker(de, drl), compare_for_attacker(Losses(0, 0, 1), de)
+    (1, -1)
     """
-    ge = (
-        a.defender >= b.defender
-        and a.retreat >= b.retreat
-        and a.attacker <= b.attacker
-        and a.attacker_retreat <= b.attacker_retreat
-    )
-    le = (
-        a.defender <= b.defender
-        and a.retreat <= b.retreat
-        and a.attacker >= b.attacker
-        and a.attacker_retreat >= b.attacker_retreat
-    )
-    if ge and le:
+    ba, bb = _bounds(a), _bounds(b)
+    better = worse = True
+    for i, ((alo, ahi), (blo, bhi)) in enumerate(zip(ba, bb, strict=True)):
+        if i < 2:  # more is better
+            better = better and alo >= bhi
+            worse = worse and ahi <= blo
+        else:  # less is better
+            better = better and ahi <= blo
+            worse = worse and alo >= bhi
+    if better and worse:
         return 0
-    if ge:
+    if better:
         return 1
-    if le:
+    if worse:
         return -1
     return None
 
@@ -1011,17 +1275,20 @@ def losses_distribution(
     attack: Attack = "normal",
     section: str | None = None,
     reroll: Collection[int] = (),
+    ranking: bool = False,
 ) -> dict[Losses, Fraction]:
     """One roll on ``column`` as :class:`Losses`: hits are defender steps (Hell's Gate: the defender may turn the
-    last hit into a retreat, so ``retreat`` stays 0); codes go through the ``results`` legend."""
+    last hit into a retreat, so ``retreat`` stays 0); codes go through the ``results`` legend (``ranking``: as
+    :func:`rank_losses` reads them, for comparing columns)."""
     dist = distribution(crt, column, attack=attack, section=section, reroll=reroll)
     if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
         return _collect((Losses(0, int(h), 0), p) for h, p in dist.items())
     if crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
         return dist
     pairs = []
+    read = rank_losses if ranking else code_losses
     for code, p in dist.items():
-        loss = code_losses(str(code), results or {})
+        loss = read(str(code), results or {})
         if loss is None:
             raise UnknownValueError(f"result {code!r} has no known step counts in the results legend")
         pairs.append((loss, p))
