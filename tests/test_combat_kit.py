@@ -95,7 +95,7 @@ examples:
      at least 2 printed points: the 3rd Rifles (3)", given: {column: "3:1", die: 4, defender_lost: 2,
      attackers: [blue-3, blue-1]}, states: {result: EX, attacker_loses_at_least: 2, attacker_loses: 3}}
   - {id: advance, rule: "7", kind: combat, summary: "DR lets the attacker advance one hex",
-     given: {column: "2:1", die: 1}, states: {result: DR, advance: attacker, advance_hexes: 1}}
+     given: {column: "2:1", die: 1}, states: {result: DR, advance_by: attacker, advance_hexes: 1}}
   - {id: choice, rule: "7", kind: claim, summary: "CH lets the attacker pick DR or EX", given: {result: CH},
      states: {attacker_choices: [DR, EX]}}
 """
@@ -169,10 +169,12 @@ def test_each_kind_of_fact() -> None:
     assert cnd.holds(Condition(mobility=["foot"]), sit, unit=u).value is False
     # a fact not known leaves the verdict unknown, with the reason
     v = cnd.holds(Condition(weather=["mud"]), cnd.Situation())
-    assert v.value is None and "weather" in v.why
+    assert v.value is None
+    assert "weather" in v.why
     assert cnd.holds(Condition(role="defender", supply="unsupplied"), cnd.Situation()).value is None
     # ... unless another fact already fails
-    assert cnd.holds(Condition(weather=["mud"], attacker_side="red"), cnd.Situation(attacker_side="blue")).value is False
+    blue = cnd.Situation(attacker_side="blue")
+    assert cnd.holds(Condition(weather=["mud"], attacker_side="red"), blue).value is False
 
 
 def test_legacy_keys_are_names_for_facts() -> None:
@@ -203,7 +205,8 @@ def test_mud_halves_the_attack_in_verify() -> None:
 def test_weather_not_known_is_not_guessed() -> None:
     got = claims(classic(("given: {attack: 17, defense: 4, turn: 2}", "given: {attack: 17, defense: 4, turn: 3}")))
     status, reason = got[("mud-turn", "odds")]
-    assert status == "unchecked" and "weather" in reason
+    assert status == "unchecked"
+    assert "weather" in reason
 
 
 @pytest.mark.parametrize(
@@ -242,7 +245,8 @@ def test_rounding_in_verify() -> None:
     assert claims(up)[("mud-odds", "odds")][0] == "mismatch"
     per_unit = base.replace("rounding: down, per_unit: false", "rounding: down")
     status, reason = claims(per_unit)[("mud-odds", "odds")]
-    assert status == "unchecked" and "each unit" in reason  # a total cannot be rounded unit by unit
+    assert status == "unchecked"
+    assert "each unit" in reason
 
 
 # ==================================================================================================== check
@@ -250,8 +254,11 @@ def test_check_refuses_a_condition_no_rule_reads() -> None:
     probs = refused(classic(("condition: mud, rule", "condition: muddy, rule")))
     assert len(probs) == 1
     p = probs[0]
-    assert p.startswith("classic.yaml:") and "combat.modifiers[0].condition" in p
-    assert "did you mean 'mud'" in p and "weather" in p and "defender-terrain" in p  # the accepted forms
+    assert p.startswith("classic.yaml:")
+    assert "combat.modifiers[0].condition" in p
+    assert "did you mean 'mud'" in p
+    assert "weather" in p
+    assert "defender-terrain" in p
 
 
 @pytest.mark.parametrize(
@@ -273,7 +280,12 @@ def test_check_refuses_malformed_conditions(new: str, expect: str) -> None:
 
 
 def test_mud_key_needs_a_mud_weather_state() -> None:
-    probs = refused(classic(("states: [clear, mud]", "states: [clear, snow]"), ("{number: 2, weather: mud}", "{number: 2, weather: snow}")))
+    probs = refused(
+        classic(
+            ("states: [clear, mud]", "states: [clear, snow]"),
+            ("{number: 2, weather: mud}", "{number: 2, weather: snow}"),
+        )
+    )
     assert any("tests the weather mud" in p for p in probs), probs
 
 
@@ -289,9 +301,12 @@ def test_floor_and_ceiling_are_data() -> None:
     crt = loads(classic(), "classic.yaml").combat.crt
     assert crt is not None
     low = cb.column_for_odds(crt, 1, 4)
-    assert low.automatic and low.result == cb.NO_EFFECT and low.index is None
+    assert low.automatic
+    assert low.result == cb.NO_EFFECT
+    assert low.index is None
     high = cb.column_for_odds(crt, 40, 4)
-    assert high.label == "6:1" and not high.automatic
+    assert high.label == "6:1"
+    assert not high.automatic
     assert cb.apply_shifts(crt.columns, 0, [-1], below=crt.below).result == cb.NO_EFFECT
     assert cb.apply_shifts(crt.columns, 6, [3], above=crt.above).label == "6:1"
     diff = Crt(columns=["-1", "0", "+1", "+2"], rows=["1"], cells=[["A", "N", "D", "D"]], below={"no_effect": True},
@@ -321,7 +336,8 @@ def test_more_attack_never_a_lower_column(a: int, extra: int, d: int) -> None:
     assert crt is not None
     lo, hi = cb.column_for_odds(crt, a, d), cb.column_for_odds(crt, a + extra, d)
     if lo.index is not None:
-        assert hi.index is not None and hi.index >= lo.index
+        assert hi.index is not None
+        assert hi.index >= lo.index
 
 
 @given(st.integers(0, 200), st.integers(1, 30))
@@ -336,7 +352,8 @@ def test_floor_and_ceiling_clamp(a: int, d: int) -> None:
     elif r >= 6:
         assert pick.label == "6:1"
     else:
-        assert pick.index is not None and pick.result is None
+        assert pick.index is not None
+        assert pick.result is None
 
 
 # =================================================================================================== results
@@ -357,7 +374,7 @@ def test_result_vocabulary_in_verify() -> None:
     got = claims(classic())
     for key in ("attacker_loses_at_least", "attacker_loses"):
         assert got[("exchange", key)][0] in AGREE, got[("exchange", key)]
-    assert got[("advance", "advance")][0] in AGREE
+    assert got[("advance", "advance_by")][0] in AGREE
     assert got[("advance", "advance_hexes")][0] in AGREE
     assert got[("choice", "attacker_choices")][0] in AGREE
     wrong = claims(classic(("attacker_loses_at_least: 2, attacker_loses: 3}", "attacker_loses_at_least: 2, "
@@ -409,6 +426,7 @@ def test_exchange_legend_states_the_strength_exchange() -> None:
     assert "? step" not in text
     assert "attacker's choice of DR or EX" in text
     assert "A may advance 1 hex" in text
+    assert "Below 1:2: no effect, no roll" in text
 
 
 # =================================================================================================== ranking
@@ -429,7 +447,8 @@ def test_a_real_inversion_is_still_reported() -> None:
     """5:1 DE and 6:1 DR: the higher odds are worse on every count."""
     text = classic().replace("DRL, DE]", "DE, DR]")
     found = [f for f in _crt_findings(text) if "worse for the attacker" in f]
-    assert found and all("'DR'" in f or "6:1" in f for f in found)
+    assert found
+    assert all("'DR'" in f or "6:1" in f for f in found)
 
 
 def test_exchange_in_strength_ranks_only_where_it_must() -> None:

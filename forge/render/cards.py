@@ -632,6 +632,8 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             what = f"<b>{esc(auto.result)}</b>, no roll"
         elif auto.column:
             what = f"use the <b>{esc(auto.column)}</b> column"
+        elif auto.no_effect:
+            what = "no effect, no roll"
         else:
             what = "?"
         extra_note = f" {esc(auto.note)}" if auto.note else ""
@@ -695,7 +697,8 @@ def result_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             eff.append(f"A retreats {_num(r.attacker_retreat)}")
         if r.advance is not None:
             who = {"attacker": "A", "defender": "D", "either": "the victor"}[r.advance]
-            far = "" if r.advance_hexes is None else f" {_num(r.advance_hexes)} hex{'' if r.advance_hexes == 1 else 'es'}"
+            n = r.advance_hexes
+            far = "" if n is None else f" {_num(n)} hex{'' if n == 1 else 'es'}"
             eff.append(f"{who} may advance{far}")
         rows.append([f"<b>{esc(code)}</b>", esc(r.meaning), esc("; ".join(eff)), esc(r.rule or "")])
     return [
@@ -768,7 +771,7 @@ def modifier_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             eff.append(f"max {m.cap}")
         if m.rounding != "none":
             eff.append(f"round {m.rounding}")
-        eff.append("each unit" if m.per_unit else "per stack")
+        eff.append("each unit" if m.per_unit else "on the total" if m.multiply else "per stack")
         who = []
         if m.unit_types:
             who.append(", ".join(t.value for t in m.unit_types))

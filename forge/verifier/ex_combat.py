@@ -125,7 +125,7 @@ def _undecided(
             continue
         units = [f.facts for f in fighters] if md.per_unit and fighters else [None]
         for u in units:
-            v = cnd.holds(cnd.resolve(md.condition), sit, unit=u, role=role)
+            v = cnd.holds(md.condition, sit, unit=u, role=role)
             if v.value is None:
                 return f"whether modifier {md.id} applies is not known: {v.why}"
     return "a modifier's condition cannot be decided"
@@ -153,7 +153,7 @@ def total_modifiers(
         return total, "", ()
     live = []
     for md in mods:
-        v = cnd.holds(cnd.resolve(md.condition), sit, role=role)
+        v = cnd.holds(md.condition, sit, role=role)
         if v.value is None:
             return None, f"whether modifier {md.id} applies is not known: {v.why}", ()
         if v.value:
@@ -356,14 +356,6 @@ def _why(cond: m.Condition, sit: cnd.Situation, pos_reason: str, default: str, s
     return default
 
 
-_SUPPLY_CONDITIONS = {
-    "attacker-all-unsupplied": "attacker",
-    "attacker-some-unsupplied": "attacker",
-    "defender-all-unsupplied": "defender",
-    "defender-some-unsupplied": "defender",
-}
-
-
 def reachable_supply_situation(
     ctx: Context, shift_ids: Sequence[str], side: str | None, turn: Any
 ) -> tuple[bool | None, str]:
@@ -372,7 +364,11 @@ def reachable_supply_situation(
     needs: dict[str, str] = {}
     for sid in shift_ids:
         sh = ctx.shifts.get(sid)
-        role = _SUPPLY_CONDITIONS.get(sh.condition or "") if sh is not None else None
+        try:
+            cond = cnd.resolve(sh.condition) if sh is not None else None
+        except KeyError:
+            cond = None
+        role = cond.role if isinstance(cond, m.Condition) and cond.supply == "unsupplied" else None
         if role is None:
             continue
         if side is None:
@@ -1177,6 +1173,7 @@ def _event_probability(
         return None
 
     def losses(k: Any) -> cb.Losses | None:
+        lo: cb.Losses | None
         if isinstance(k, cb.Losses):
             lo = k
         elif isinstance(k, int):

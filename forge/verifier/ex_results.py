@@ -254,10 +254,11 @@ def ex_result_terms(ctx: Context, acc: Acc) -> None:
     """What a result makes the attacker do, from the legend: an exchange recomputed
     (:func:`forge.rules.combat.exchange_losses`: ``attacker_loses_at_least`` from ``given.defender_lost``, and
     ``attacker_loses``, the least whole-unit loss, from the ``attackers``' printed strengths or steps), the results
-    the attacker may choose between (``attacker_choices``) and who may advance how far (``advance``,
-    ``advance_hexes``)."""
+    the attacker may choose between (``attacker_choices``) and who may advance how far (``advance_by``: attacker,
+    defender, either or none; ``advance_hexes``, with ``given.unit_class`` for ``rules.retreat.advance``)."""
     st = acc.ex.states
-    keys = [k for k in ("attacker_loses_at_least", "attacker_loses", "attacker_choices", "advance", "advance_hexes")
+    keys = [k for k in ("attacker_loses_at_least", "attacker_loses", "attacker_choices", "advance_by",
+                                                  "advance_hexes")
             if k in st]
     if not keys:
         return
@@ -273,7 +274,7 @@ def ex_result_terms(ctx: Context, acc: Acc) -> None:
     acc.use(*(f"result:{c.strip()}" for c in code.split("+")))
     if "attacker_choices" in st:
         acc.check("attacker_choices", cb.attacker_choices(code, results), f"{code} in the results legend", how=how)
-    if "advance" in st or "advance_hexes" in st:
+    if "advance_by" in st or "advance_hexes" in st:
         unit_class = acc.given("unit_class")
         default = None
         if unit_class is not None and ctx.game.rules.retreat is not None:
@@ -282,7 +283,7 @@ def ex_result_terms(ctx: Context, acc: Acc) -> None:
             default = advance_length(ctx.game.rules.retreat, str(unit_class))
             acc.use("path:rules.retreat.advance")
         who, hexes = cb.advance_after(code, results, default)
-        acc.check("advance", who or "none", f"{code} in the results legend", how=how)
+        acc.check("advance_by", who or "none", f"{code} in the results legend", how=how)
         acc.check("advance_hexes", hexes if who else 0, f"{code}: {who or 'nobody'} advances", how=how)
     ex = [results[c.strip()] for c in code.split("+") if c.strip() in results and results[c.strip()].exchange]
     if not ex:

@@ -207,7 +207,7 @@ def holds(
             return Verdict(condition in situation.declared or (ident is not None and ident in situation.declared))
         if condition in ALIASES:
             return holds(resolve(condition), situation, ident=ident, unit=unit, role=role)
-        raise KeyError(condition)
+        return Verdict(None, f"condition {condition!r} is not one a rule reads")
     c = condition
     unknown: list[str] = []
 
