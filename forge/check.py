@@ -399,8 +399,11 @@ class _Checker:
             for j, tid in enumerate(mod.terrain or []):
                 self.name((*base, "modifiers", i, "terrain", j), tid, self.game.terrain, "terrain")
             self.condition((*base, "modifiers", i, "condition"), mod.condition, per_unit=mod.per_unit)
+            if mod.condition == _conditions.TERRAIN_GIVES and not mod.terrain:
+                self.err((*base, "modifiers", i, "condition"), "defender-terrain on a modifier reads its terrain list, "
+                         "which is missing (expected terrain: [ids] beside it)")
         for i, sh in enumerate(c.shifts):
-            self.condition((*base, "shifts", i, "condition"), sh.condition, per_unit=False)
+            self.condition((*base, "shifts", i, "condition"), sh.condition, per_unit=False, shift=True)
         self.check_results(c, (*base, "results"))
         for side in c.max_defenders:
             self.name((*base, "max_defenders", side), side, self.sides, "side")
@@ -411,9 +414,9 @@ class _Checker:
         if c.crt is not None:
             self.check_crt(c, (*base, "crt"))
 
-    def condition(self, path: PathT, cond: str | m.Condition | None, *, per_unit: bool) -> None:
+    def condition(self, path: PathT, cond: str | m.Condition | None, *, per_unit: bool, shift: bool = False) -> None:
         """A shift's or modifier's condition names only facts a rule reads (:mod:`forge.rules.kit.conditions`)."""
-        for sub, msg in _conditions.problems(cond, self.game, per_unit=per_unit):
+        for sub, msg in _conditions.problems(cond, self.game, per_unit=per_unit, shift=shift):
             self.err((*path, *(int(x) if x.isdigit() else x for x in sub)), msg)
 
     def check_results(self, c: m.Combat, path: PathT) -> None:

@@ -272,6 +272,7 @@ def test_check_refuses_a_condition_no_rule_reads() -> None:
         ("condition: {phase: [Combat]}", "not a phase of the sequence of play"),
         ("condition: {role: attacker}", "an empty condition holds always"),
         ("condition: {wether: [mud]}", "wether"),
+        ("condition: defender-terrain", "terrain list, which is missing"),
     ],
 )
 def test_check_refuses_malformed_conditions(new: str, expect: str) -> None:
@@ -287,6 +288,13 @@ def test_mud_key_needs_a_mud_weather_state() -> None:
         )
     )
     assert any("tests the weather mud" in p for p in probs), probs
+
+
+def test_check_refuses_unit_facts_of_nobody_on_a_shift() -> None:
+    shift = "    - {id: oos, when: x, shift: -1, condition: {supply: unsupplied}}\n"
+    crt = CRT.replace("  modifiers:\n", "  shifts:\n" + shift + "  modifiers:\n")
+    probs = refused(classic(crt=crt))
+    assert any("combat.shifts[0].condition.role" in p and "need the units' role" in p for p in probs), probs
 
 
 def test_structured_condition_is_applied() -> None:
@@ -456,3 +464,38 @@ def test_exchange_in_strength_ranks_only_where_it_must() -> None:
     assert cb.compare_for_attacker(ex, cb.Losses(1, 0)) is None  # an unknown attacker loss of at least one step
     assert cb.compare_for_attacker(cb.Losses(0, 1), ex) == 1  # the same defender loss at no cost is better
     assert cb.compare_for_attacker(cb.Losses(0, 0, attacker_eliminated=True), cb.Losses(3, 0)) == -1
+
+
+losses = st.builds(
+    cb.Losses,
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.integers(0, 2),
+    st.integers(0, 2),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([None, "steps", "strength"]),
+)
+
+
+@given(losses, losses, losses)
+def test_ranking_is_a_partial_order(a: cb.Losses, b: cb.Losses, c: cb.Losses) -> None:
+    """Antisymmetric (a better than b exactly when b is worse than a), reflexive where the counts are exact, and
+    transitive."""
+    ab, ba = cb.compare_for_attacker(a, b), cb.compare_for_attacker(b, a)
+    assert (ab is None) == (ba is None)
+    if ab is not None:
+        assert ab == -ba  # type: ignore[operator]
+    if cb.compare_for_attacker(a, b) in (0, 1) and cb.compare_for_attacker(b, c) in (0, 1):
+        assert cb.compare_for_attacker(a, c) in (0, 1)
+
+
+@given(st.integers(-30, 30))
+def test_differential_floor_and_ceiling_clamp(diff: int) -> None:
+    crt = Crt(columns=["-1", "0", "+1", "+2"], rows=["1"], cells=[["A", "N", "D", "D"]], below={"no_effect": True},
+              above={"column": "+2"})
+    pick = cb.column_for_diff(crt, diff)
+    if diff < -1:
+        assert pick.result == cb.NO_EFFECT
+    else:
+        assert pick.label == ("+2" if diff >= 2 else f"{diff:+d}" if diff else "0")

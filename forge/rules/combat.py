@@ -356,6 +356,50 @@ def apply_shifts(
     )
 
 
+@dataclass(frozen=True)
+class ShiftVerdicts:
+    """Which shifts a combat's facts apply (:func:`applicable_shifts`)."""
+
+    apply: tuple[str, ...]
+    skip: tuple[str, ...]
+    unknown: dict[str, str]
+    """Shift id -> why its condition cannot be decided (a fact not known, a condition only in words)."""
+
+
+def applicable_shifts(shifts: Iterable[Shift], situation: Situation) -> ShiftVerdicts:
+    """The shifts whose conditions hold in ``situation`` (:func:`forge.rules.kit.conditions.holds`), those whose
+    conditions do not, and those it cannot decide.  A shift without a condition, or with a :data:`~forge.rules.kit.
+    conditions.DECLARED` fact, applies only where ``situation.declared`` names it (its id or the fact); a
+    ``defender-terrain`` shift where ``situation.terrain_shifts`` does.  An engine passes what :func:`apply_shifts`
+    then sums.
+
+    >>> from forge.model import Shift
+    >>> mud = Shift(id="mud", when="mud", shift=-1, condition="mud")
+    >>> kg = Shift(id="kg", when="a KG marker near", shift=1)
+    >>> v = applicable_shifts([mud, kg], Situation(weather="mud"))
+    >>> v.apply, v.unknown
+    (('mud',), {'kg': 'a condition in words'})
+    >>> applicable_shifts([mud, kg], Situation(weather="snow", declared=frozenset({"kg"}))).apply
+    ('kg',)
+    """
+    yes: list[str] = []
+    no: list[str] = []
+    why: dict[str, str] = {}
+    for sh in shifts:
+        if sh.condition is None:
+            if situation.declared is None:
+                why[sh.id] = "a condition in words"
+            else:
+                (yes if sh.id in situation.declared else no).append(sh.id)
+            continue
+        v = holds(sh.condition, situation, ident=sh.id)
+        if v.value is None:
+            why[sh.id] = v.why
+        else:
+            (yes if v.value else no).append(sh.id)
+    return ShiftVerdicts(tuple(yes), tuple(no), why)
+
+
 # ===================================================================================================== strength
 @dataclass(frozen=True)
 class Fighter:

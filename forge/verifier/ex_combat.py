@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -211,7 +212,12 @@ def _breakdown(ctx: Context, given: Mapping[str, Any], acc: Acc, side: str) -> F
 
 
 def situation(
-    ctx: Context, acc: Acc, attackers: Sequence[str], defender_hex: str | None, turn: int | None
+    ctx: Context,
+    acc: Acc,
+    attackers: Sequence[str],
+    defender_hex: str | None,
+    turn: int | None,
+    defenders: Sequence[str] | None = None,
 ) -> tuple[cnd.Situation, str]:
     """The facts of the example's combat that conditions read (:mod:`forge.rules.kit.conditions`): the weather
     (given ``weather`` or ``ground``, else the turn's), the phase, the sides, the defender's terrain, and each
@@ -220,7 +226,7 @@ def situation(
     not known ('' when they are)."""
     dcell = ctx.cell(defender_hex) if defender_hex else None
     weather = acc.given("weather") or acc.given("ground")
-    if weather is None and turn is not None and 1 <= turn <= len(ctx.game.turns.turns):
+    if weather is None and isinstance(turn, int) and 1 <= turn <= len(ctx.game.turns.turns):
         weather = ctx.game.turns.turns[turn - 1].weather
     positions: list[Cell] | None = None
     pos_reason = "the attackers or the defender's hex are not given"
@@ -271,7 +277,8 @@ def situation(
             )
         return tuple(res)
 
-    defenders = [str(x) for x in acc.given("defenders") or []]
+    if defenders is None:
+        defenders = [str(x) for x in acc.given("defenders") or []]
     side = _side_of(ctx, acc, attackers)
     others = [x for x in ctx.sides if x != side] if side is not None else []
     dside = ctx.units[defenders[0]].side if defenders and defenders[0] in ctx.units else None
@@ -309,35 +316,40 @@ def shift_state(
     why: dict[str, str] = {}
     sit, pos_reason = situation(ctx, acc, attackers, defender_hex, turn)
     terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
+    # the terrain table decides which defender-terrain shifts the hex gives
+    owned: set[str] = set()
     for sh in ctx.combat.shifts:
+        if sh.condition != cnd.TERRAIN_GIVES or terrain is None:
+            continue
+        verdict = _terrain_shift(ctx, sh, terrain)
+        acc.use(*hex_sites(ctx, defender_hex))
+        acc.use(*(f"shift:{s.id}" for s in ctx.combat.shifts if s.condition == cnd.TERRAIN_GIVES))
+        if verdict is None:
+            why[sh.id] = "which terrain this shift belongs to is ambiguous"
+        elif verdict:
+            owned.add(sh.id)
+    sit = replace(sit, terrain_shifts=None if terrain is None else frozenset(owned))
+    decided = cb.applicable_shifts([sh for sh in ctx.combat.shifts if sh.id not in why], sit)
+    yes.update(decided.apply)
+    no.update(decided.skip)
+    supply_given = any(k in acc.ex.given for k in ("unsupplied", "out_of_supply"))
+    for sid, reason in decided.unknown.items():
+        sh = ctx.shifts[sid]
         try:
             cond = cnd.resolve(sh.condition)
         except KeyError:
-            why[sh.id] = f"condition {sh.condition!r} is not evaluated by the engine"
+            why[sid] = f"condition {sh.condition!r} is not evaluated by the engine"
             continue
         if cond == cnd.TERRAIN_GIVES:
-            if terrain is None:
-                why[sh.id] = "the defender's hex or its terrain is not known"
-                continue
-            verdict = _terrain_shift(ctx, sh, terrain)
+            why[sid] = "the defender's hex or its terrain is not known"
+        elif isinstance(cond, m.Condition):
+            why[sid] = _why(cond, sit, pos_reason, reason, supply_given)
+        else:
+            why[sid] = f"condition {cond!r} is not evaluated by the engine" if cond else "a condition in words"
+    for sid in yes | no:
+        sh = ctx.shifts[sid]
+        if isinstance(sh.condition, m.Condition) and sh.condition.terrain:
             acc.use(*hex_sites(ctx, defender_hex))
-            acc.use(*(f"shift:{s.id}" for s in ctx.combat.shifts if s.condition == cnd.TERRAIN_GIVES))
-            if verdict is None:
-                why[sh.id] = "which terrain this shift belongs to is ambiguous"
-            else:
-                (yes if verdict else no).add(sh.id)
-            continue
-        if not isinstance(cond, m.Condition):
-            why[sh.id] = f"condition {cond!r} is not evaluated by the engine" if cond else "a condition in words"
-            continue
-        v = cnd.holds(cond, sit, ident=sh.id)
-        if v.value is None:
-            supply_given = any(k in acc.ex.given for k in ("unsupplied", "out_of_supply"))
-            why[sh.id] = _why(cond, sit, pos_reason, v.why, supply_given)
-            continue
-        if cond.terrain:
-            acc.use(*hex_sites(ctx, defender_hex))
-        (yes if v.value else no).add(sh.id)
     return yes, no, why
 
 
@@ -1102,7 +1114,9 @@ def ex_strength(ctx: Context, acc: Acc) -> None:
     elif units:
         dhex = acc.given("defender_hex")
         role = str(acc.given("role") or "attacker")
-        val, why = side_strength(ctx, acc, role, units, dhex, set())
+        attacking = role == "attacker"
+        sit, _ = situation(ctx, acc, units if attacking else [], dhex, acc.given("turn"), None if attacking else units)
+        val, why = side_strength(ctx, acc, role, units, dhex, set(), sit)
         acc.check("total", val, why)
     for side in ("attack", "defense"):
         if side in st or f"{side}_before_support" in st:

@@ -259,9 +259,12 @@ def accepted_forms() -> str:
     )
 
 
-def problems(condition: str | Condition | None, game: Game, *, per_unit: bool) -> list[tuple[tuple[str, ...], str]]:
+def problems(
+    condition: str | Condition | None, game: Game, *, per_unit: bool, shift: bool = False
+) -> list[tuple[tuple[str, ...], str]]:
     """What is wrong with one condition of ``game``: (key path below the condition, message) pairs, [] when
-    every part names something a rule reads.  ``per_unit``: the condition belongs to a per-unit modifier."""
+    every part names something a rule reads.  ``per_unit``: the condition belongs to a per-unit modifier;
+    ``shift``: to a column shift (whose unit facts need a ``role``: a modifier's default to its own)."""
     out: list[tuple[tuple[str, ...], str]] = []
     if condition is None:
         return out
@@ -306,6 +309,9 @@ def problems(condition: str | Condition | None, game: Game, *, per_unit: bool) -
         if ph not in phases:
             out.append((("phase", str(i)), f"{ph!r} is not a phase of the sequence of play{suggest(ph, phases)} "
                         f"(expected one of {_listed(phases)})"))
+    if shift and c.role is None and any(getattr(c, f) not in (None, []) for f in _UNIT_FACTS):
+        out.append((("role",), "a shift's facts about units need the units' role (expected role: attacker or "
+                    "defender)"))
     if per_unit and c.units not in ("all", "any"):
         out.append((("units",), f"{c.units!r} counts units, but a per-unit modifier changes one unit at a time "
                     "(expected all, or per_unit: false on the modifier)"))
