@@ -16,7 +16,7 @@ from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
 from .notation import DiffColumn, OddsColumn, Strength
-from .rules.kit import conditions as _conditions
+from . import conditions as _conditions
 
 HEX_KEYS = {
     "hex",

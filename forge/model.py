@@ -654,6 +654,10 @@ class Condition(Base):
     phase: list[str] = []
     """The phase of the sequence of play (a ``sequence`` phase name) the combat is fought in."""
 
+    def __hash__(self) -> int:
+        # lists hash by their contents: a condition is compared with the keys of a mapping or a set
+        return hash(self.model_dump_json())
+
 
 class Shift(Base):
     id: Id

@@ -297,6 +297,20 @@ def test_check_refuses_unit_facts_of_nobody_on_a_shift() -> None:
     assert any("combat.shifts[0].condition.role" in p and "need the units' role" in p for p in probs), probs
 
 
+def test_structured_shift_condition_in_verify() -> None:
+    """A shift conditioned on the weather: the example's weather decides it, both ways, with no traceback from
+    any check (a mapping is compared with keys elsewhere)."""
+    shift = "    - {id: mud-shift, when: In mud, shift: -1, condition: {weather: [mud]}, rule: \"9\"}\n"
+    crt = CRT.replace("  modifiers:\n", "  shifts:\n" + shift + "  modifiers:\n")
+    ex = ('  - {id: shifted, rule: "9", kind: odds, summary: "s", given: {weather: mud, attack: 12, defense: 2, '
+          'defender_hex: "0402"}, states: {odds: "3:1", shifts: [mud-shift], column: "2:1"}}\n')
+    got = claims(classic(crt=crt) + ex)
+    assert got[("shifted", "shifts")][0] in AGREE
+    assert got[("shifted", "column")][0] in AGREE
+    dry = claims(classic(crt=crt) + ex.replace("weather: mud, attack: 12", "weather: clear, attack: 6"))
+    assert dry[("shifted", "shifts")][0] == "mismatch"  # the book applies a mud shift in clear weather
+
+
 def test_structured_condition_is_applied() -> None:
     got = claims(classic(("condition: mud, rule", "condition: {weather: [mud], attacker_side: blue}, rule"),
                          ("given: {attack: 17, defense: 4, weather: mud}",
