@@ -96,6 +96,8 @@ examples:
      attackers: [blue-3, blue-1]}, states: {result: EX, attacker_loses_at_least: 2, attacker_loses: 3}}
   - {id: advance, rule: "7", kind: combat, summary: "DR lets the attacker advance one hex",
      given: {column: "2:1", die: 1}, states: {result: DR, advance_by: attacker, advance_hexes: 1}}
+  - {id: second-attack, rule: "7", kind: claim, summary: "A unit that has attacked may not attack again this phase",
+     given: {unit_attacks: {blue-1: 1}, hex_attacks: 0}, states: {may_attack: false}}
   - {id: choice, rule: "7", kind: claim, summary: "CH lets the attacker pick DR or EX", given: {result: CH},
      states: {attacker_choices: [DR, EX]}}
 """
@@ -399,6 +401,7 @@ def test_result_vocabulary_in_verify() -> None:
     assert got[("advance", "advance_by")][0] in AGREE
     assert got[("advance", "advance_hexes")][0] in AGREE
     assert got[("choice", "attacker_choices")][0] in AGREE
+    assert got[("second-attack", "may_attack")][0] in AGREE
     wrong = claims(classic(("attacker_loses_at_least: 2, attacker_loses: 3}", "attacker_loses_at_least: 2, "
                                                                               "attacker_loses: 4}")))
     assert wrong[("exchange", "attacker_loses")][0] == "mismatch"

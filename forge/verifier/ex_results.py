@@ -324,6 +324,22 @@ def ex_result_terms(ctx: Context, acc: Acc) -> None:
             acc.check("attacker_loses", res.least, f"{code}: {res}", how=how)
 
 
+@handles(K.COMBAT, K.CLAIM)
+def ex_attack_limits(ctx: Context, acc: Acc) -> None:
+    """Whether another attack is allowed this combat phase (``may_attack``), from the attacks already made by each
+    attacking unit (``given.unit_attacks: {unit: n}``) and on the defender (``given.hex_attacks``), by
+    ``combat.attacks_per_unit`` and ``combat.attacks_per_defender`` (:func:`forge.rules.combat.may_attack`)."""
+    if "may_attack" not in acc.ex.states:
+        return
+    made = acc.given("unit_attacks") or {}
+    if not isinstance(made, dict):
+        raise KeyError("unit_attacks: expected a mapping from unit id to the attacks it has made this phase")
+    acc.use("path:combat.attacks_per_unit", "path:combat.attacks_per_defender")
+    counts = {str(k): int(v) for k, v in made.items()}
+    ok, why = cb.may_attack(ctx.combat, unit_attacks=counts, hex_attacks=int(acc.given("hex_attacks") or 0))
+    acc.check("may_attack", ok, why or "within combat.attacks_per_unit and combat.attacks_per_defender", how="data")
+
+
 # ============================================================================================ table probabilities
 @handles(K.PROBABILITY)
 def ex_table_roll(ctx: Context, acc: Acc) -> None:
