@@ -10,7 +10,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 
 from . import units as _units
 from .hexgrid import Grid, GridKind, LabelScheme, Orientation, Parity
@@ -658,6 +658,27 @@ class Condition(Base):
         # lists hash by their contents: a condition is compared with the keys of a mapping or a set
         return hash(self.model_dump_json())
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_value(cls, v: Any) -> Any:
+        """``weather: mud`` reads as ``weather: [mud]``: a list of one value may be written as the value."""
+        if isinstance(v, dict):
+            lists = ("weather", "terrain", "across", "unit_types", "mobility", "phase")
+            return {k: [x] if k in lists and isinstance(x, str) else x for k, x in v.items()}
+        return v
+
+
+def _condition_form(v: Any) -> str:
+    # tags start upper-case: forge.loader reads a lower-case step of an error's location as a key of the file
+    return "Key" if isinstance(v, str | int | float) and not isinstance(v, bool) else "Condition"
+
+
+ConditionRef = Annotated[
+    Annotated[Id, Tag("Key")] | Annotated[Condition, Tag("Condition")], Discriminator(_condition_form)
+]
+"""A condition: a key of the vocabulary (:mod:`forge.conditions`) or a mapping of facts (:class:`Condition`); a
+mapping is read as one, so a mistake in it is reported once, in the mapping's own terms."""
+
 
 class Shift(Base):
     id: Id
@@ -665,7 +686,7 @@ class Shift(Base):
     """The condition, in words."""
     shift: int
     """Columns: positive = right (towards the attacker), negative = left."""
-    condition: Id | Condition | None = None
+    condition: ConditionRef | None = None
     """When the shift applies: a key or a mapping of facts (:class:`Condition`, docs/FORMAT.md "Conditions");
     None: the condition is in words only, and only an example's or a position's own list of shifts applies it."""
     rule: RuleRef | None = None
@@ -713,7 +734,7 @@ class Modifier(Base):
     per_unit: bool = True
     """True: applied to (and rounded for) each unit; false: once to the side's total (a multiplier multiplies
     the sum and rounds it once; an addition is a stack bonus)."""
-    condition: Id | Condition | None = None
+    condition: ConditionRef | None = None
     """When the modifier applies (:class:`Condition`); None: always, within ``unit_types`` and ``terrain``."""
     rule: RuleRef | None = None
 

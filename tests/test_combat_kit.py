@@ -273,13 +273,20 @@ def test_check_refuses_a_condition_no_rule_reads() -> None:
         ("condition: {mobility: [tracked]}", "not a mobility class"),
         ("condition: {phase: [Combat]}", "not a phase of the sequence of play"),
         ("condition: {role: attacker}", "an empty condition holds always"),
-        ("condition: {wether: [mud]}", "wether"),
+        ("condition: {wether: [mud]}", "condition.wether: unknown key 'wether' (did you mean 'weather'?)"),
+        ("condition: [mud]", "condition: expected a mapping"),
         ("condition: defender-terrain", "terrain list, which is missing"),
     ],
 )
 def test_check_refuses_malformed_conditions(new: str, expect: str) -> None:
     probs = refused(classic(("condition: mud, rule", new + ", rule")))
-    assert any(expect in p and "combat.modifiers[0].condition" in p for p in probs), probs
+    assert len(probs) == 1, probs  # one message, in the terms of the form written (not "a valid string" too)
+    assert expect in probs[0] and "combat.modifiers[0].condition" in probs[0], probs
+
+
+def test_a_list_of_one_may_be_its_value() -> None:
+    game = loads(classic(("condition: mud, rule", "condition: {weather: mud}, rule")), "classic.yaml")
+    assert game.combat.modifiers[0].condition == Condition(weather=["mud"])
 
 
 def test_mud_key_needs_a_mud_weather_state() -> None:
