@@ -281,7 +281,8 @@ def test_check_refuses_a_condition_no_rule_reads() -> None:
 def test_check_refuses_malformed_conditions(new: str, expect: str) -> None:
     probs = refused(classic(("condition: mud, rule", new + ", rule")))
     assert len(probs) == 1, probs  # one message, in the terms of the form written (not "a valid string" too)
-    assert expect in probs[0] and "combat.modifiers[0].condition" in probs[0], probs
+    assert expect in probs[0], probs
+    assert "combat.modifiers[0].condition" in probs[0], probs
 
 
 def test_a_list_of_one_may_be_its_value() -> None:
