@@ -10,13 +10,13 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from . import conditions as _conditions
 from . import model as m
 from . import units as _units
 from .errors import Problem, suggest
 from .hexgrid import Cell, Grid
 from .keypath import Document, PathT, dotted
 from .notation import DiffColumn, OddsColumn, Strength
-from . import conditions as _conditions
 
 HEX_KEYS = {
     "hex",

@@ -7,10 +7,12 @@ reason), never an invented default.  Every rule-bearing item carries the rule nu
 from __future__ import annotations
 
 import re
+
+from pydantic import Discriminator, Tag  # the two forms of a condition (ConditionRef)
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from . import units as _units
 from .hexgrid import Grid, GridKind, LabelScheme, Orientation, Parity
