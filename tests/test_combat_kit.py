@@ -19,9 +19,10 @@ Properties:
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forge.errors import LoadError
@@ -120,6 +121,13 @@ def classic(*edits: tuple[str, str], crt: str = CRT) -> str:
 
 
 AGREE = ("engine", "data", "arithmetic")
+
+
+@cache
+def classic_crt() -> Crt:
+    crt = loads(classic(), "classic.yaml").combat.crt
+    assert crt is not None
+    return crt
 
 
 def claims(text: str) -> dict[tuple[str, str], tuple[str, str]]:
@@ -361,22 +369,22 @@ def test_check_refuses_malformed_ends(old: str, new: str, expect: str) -> None:
     assert any(expect in p and "combat.crt." in p for p in probs), probs
 
 
+@settings(deadline=None)
 @given(st.integers(1, 60), st.integers(1, 60), st.integers(1, 20))
 def test_more_attack_never_a_lower_column(a: int, extra: int, d: int) -> None:
     """Monotone: raising the attack never moves the column left, nor from a column to the floor's no effect."""
-    crt = loads(classic(), "classic.yaml").combat.crt
-    assert crt is not None
+    crt = classic_crt()
     lo, hi = cb.column_for_odds(crt, a, d), cb.column_for_odds(crt, a + extra, d)
     if lo.index is not None:
         assert hi.index is not None
         assert hi.index >= lo.index
 
 
+@settings(deadline=None)
 @given(st.integers(0, 200), st.integers(1, 30))
 def test_floor_and_ceiling_clamp(a: int, d: int) -> None:
     """Every ratio under 1:2 has no effect; every ratio from 6:1 up is resolved on 6:1; the rest on a column."""
-    crt = loads(classic(), "classic.yaml").combat.crt
-    assert crt is not None
+    crt = classic_crt()
     pick = cb.column_for_odds(crt, a, d)
     r = Fraction(a, d)
     if r < Fraction(1, 2):
@@ -503,6 +511,7 @@ losses = st.builds(
 )
 
 
+@settings(deadline=None)
 @given(losses, losses, losses)
 def test_ranking_is_a_partial_order(a: cb.Losses, b: cb.Losses, c: cb.Losses) -> None:
     """Antisymmetric (a better than b exactly when b is worse than a), reflexive where the counts are exact, and
@@ -515,6 +524,7 @@ def test_ranking_is_a_partial_order(a: cb.Losses, b: cb.Losses, c: cb.Losses) ->
         assert cb.compare_for_attacker(a, c) in (0, 1)
 
 
+@settings(deadline=None)
 @given(st.integers(-30, 30))
 def test_differential_floor_and_ceiling_clamp(diff: int) -> None:
     crt = Crt(columns=["-1", "0", "+1", "+2"], rows=["1"], cells=[["A", "N", "D", "D"]], below={"no_effect": True},
