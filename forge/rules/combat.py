@@ -14,8 +14,15 @@ Four systems are covered:
 * **dice pools** (the tabletop game): :mod:`forge.rules.dicepool`.
 
 Outcomes are distributions ``{outcome: probability}`` that sum to exactly 1.  A CRT cell is "better for the
-attacker" than another when it is no worse on every count (defender steps and retreat not lower, attacker steps not
-higher): :func:`compare_for_attacker`.
+attacker" than another when it is no worse on every count (defender steps and retreat not lower, attacker steps and
+retreat not higher; an elimination counts as every step and any retreat, an exchange as what the defender lost):
+:func:`compare_for_attacker`, a partial order.
+
+What an engine calls around one combat: :func:`applicable_shifts` (the shifts a combat's facts apply, conditions
+read by :mod:`forge.rules.kit.conditions`), :func:`combat_strength` (modifiers, rounded per unit or on the total),
+:func:`column_for_odds` / :func:`column_for_diff` and :func:`apply_shifts` (the CRT's ``below``/``above``: an
+automatic result, a column, or :data:`NO_EFFECT`), then for the result :func:`attacker_choices`,
+:func:`exchange_losses`, :func:`advance_after`, and before an attack :func:`may_attack`.
 
 >>> from forge.model import Crt
 >>> crt = Crt(columns=["1:1", "2:1", "3:1+"], rows=["1-3", "4-6"], cells=[["0/0", "0/1", "1/2"], ["0/1", "1/1", "1/2"]],
