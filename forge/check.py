@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from . import conditions as _conditions
 from . import model as m
 from . import units as _units
 from .errors import Problem, suggest
@@ -556,6 +557,13 @@ class _Checker:
         for i, mod in enumerate(c.modifiers):
             for j, tid in enumerate(mod.terrain or []):
                 self.name((*base, "modifiers", i, "terrain", j), tid, self.game.terrain, "terrain")
+            self.condition((*base, "modifiers", i, "condition"), mod.condition, per_unit=mod.per_unit)
+            if mod.condition == _conditions.TERRAIN_GIVES and not mod.terrain:
+                self.err((*base, "modifiers", i, "condition"), "defender-terrain on a modifier reads its terrain list, "
+                         "which is missing (expected terrain: [ids] beside it)")
+        for i, sh in enumerate(c.shifts):
+            self.condition((*base, "shifts", i, "condition"), sh.condition, per_unit=False, shift=True)
+        self.check_results(c, (*base, "results"))
         for side in c.max_defenders:
             self.name((*base, "max_defenders", side), side, self.sides, "side")
         if c.kind in (m.CombatKind.ODDS, m.CombatKind.DIFFERENTIAL, m.CombatKind.MAGNITUDE) and c.crt is None:
@@ -564,6 +572,29 @@ class _Checker:
             self.err(base, "combat of kind 'dice-pool' needs 'dice_pool'")
         if c.crt is not None:
             self.check_crt(c, (*base, "crt"))
+
+    def condition(self, path: PathT, cond: str | m.Condition | None, *, per_unit: bool, shift: bool = False) -> None:
+        """A shift's or modifier's condition names only facts a rule reads (:mod:`forge.rules.kit.conditions`)."""
+        for sub, msg in _conditions.problems(cond, self.game, per_unit=per_unit, shift=shift):
+            self.err((*path, *(int(x) if x.isdigit() else x for x in sub)), msg)
+
+    def check_results(self, c: m.Combat, path: PathT) -> None:
+        """The result legend's choices name results of the legend; an exchange's attacker loss is not also a
+        count; an advance's length goes with who advances."""
+        for code, rc in c.results.items():
+            p = (*path, code)
+            for j, other in enumerate(rc.attacker_choice):
+                if other == code:
+                    self.err((*p, "attacker_choice", j), f"{code!r} offers itself as a choice (expected other codes "
+                             f"of combat.results: {', '.join(k for k in c.results if k != code)})")
+                else:
+                    self.name((*p, "attacker_choice", j), other, c.results, "result code (combat.results)")
+            if rc.exchange is not None and rc.attacker_steps != 0:
+                self.err((*p, "attacker_steps"), "an exchange costs the attacker what the defender lost (exchange: "
+                         f"{rc.exchange}): expected no attacker_steps beside it")
+            if rc.advance_hexes is not None and rc.advance is None:
+                self.err((*p, "advance_hexes"), "an advance length needs who advances (expected advance: attacker, "
+                         "defender or either)")
 
     def check_crt(self, c: m.Combat, path: PathT) -> None:
         crt = c.crt
@@ -622,10 +653,23 @@ class _Checker:
                 m.CellFormat.LOSSES_ATTACKER_DEFENDER,
                 c.results,
             )
-        for end in ("below", "above"):
+        for end in ("below", "above", "high_odds"):
             auto = getattr(crt, end)
             if auto is None:
                 continue
+            given = [k for k in ("result", "column", "no_effect") if getattr(auto, k) not in (None, False)]
+            if end == "high_odds":
+                if auto.from_odds is None or auto.result is None or auto.column is not None or auto.no_effect:
+                    self.err((*path, end), "high odds give a result from some odds (expected from_odds and result)")
+            elif len(given) != 1:
+                self.err(
+                    (*path, end),
+                    f"{'gives ' + ' and '.join(given) if given else 'gives nothing'}: expected exactly one of "
+                    "result (an automatic result), column (resolve on that column) or no_effect: true",
+                )
+            elif auto.from_odds is not None:
+                self.err((*path, end, "from_odds"), "from_odds belongs to crt.high_odds (expected result, column or "
+                         "no_effect here)")
             if auto.column is not None:
                 self.name((*path, end, "column"), auto.column, crt.columns, "CRT column")
             if auto.result is not None:

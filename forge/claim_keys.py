@@ -43,6 +43,7 @@ _PLACES = "arrives at city enters hex name place town"
 
 GIVEN: dict[m.ExampleKind, frozenset[str]] = {
     K.CLAIM: _words("""
+        defender_lost unit_attacks hex_attacks
         cites step
         <side>_mech_ma <side>_mech_ma_max active_units all_attackers assault_marker_cost
         attack attack_support attacker_hexes attackers bridge cas_markers cells count_of
@@ -56,6 +57,7 @@ GIVEN: dict[m.ExampleKind, frozenset[str]] = {
         vp_difference weather
     """),
     K.COMBAT: _words("""
+        phase defender_lost unit_attacks hex_attacks
         actual_magnitude all_attackers attack attack_printed attack_support
         attack_support_markers attack_support_total attack_values attacker_hexes attackers base_column
         base_odds bombardment column defender_hex defender_steps_left defenders defense
@@ -78,6 +80,7 @@ GIVEN: dict[m.ExampleKind, frozenset[str]] = {
         unit_class unit_types units weather
     """),
     K.ODDS: _words("""
+        phase
         attack attack_printed attack_support attack_support_markers attack_support_total
         attack_values attacker_hexes attackers defender_hex defenders defense defense_printed
         defense_support defense_support_markers defense_support_total defense_values enemy
@@ -100,6 +103,7 @@ GIVEN: dict[m.ExampleKind, frozenset[str]] = {
         markers men_per_point miles_per_hex sides start turn turns unit units
     """),
     K.SHIFTS: _words("""
+        phase
         attack attack_printed attack_support attack_support_markers attack_support_total
         attack_values attacker_hexes attackers base_column base_odds column data_fields
         defender_hex defenders defense defense_printed defense_support defense_support_markers
@@ -111,6 +115,8 @@ GIVEN: dict[m.ExampleKind, frozenset[str]] = {
         attack attacker_hexes attackers defenders hex_terrain losses turn unit units units_in_target
     """),
     K.STRENGTH: _words("""
+        unsupplied out_of_supply
+        phase
         assault_marker_cost attack attack_printed attack_support attack_support_markers
         attack_support_total attack_values attacker_hexes attackers bombardment_support bonus bridge
         cap_multiplier counter_battery_support defender_hex defenders defense defense_printed
@@ -153,6 +159,7 @@ accepted silently."""
 
 STATES: dict[m.ExampleKind, frozenset[str]] = {
     K.CLAIM: _words("""
+        advance_by advance_hexes attacker_choices attacker_loses attacker_loses_at_least may_attack
         rule cited_rule printed
         replacements entry_turn entry_hex
         bombardment_value
@@ -170,6 +177,7 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
         where year zoc_hexes
     """),
     K.COMBAT: _words("""
+        advance_by advance_hexes attacker_choices attacker_loses attacker_loses_at_least may_attack
         advance advance_to advancing attacker_retreat attacker_steps base_column column defender
         defender_choice defender_eliminated defender_retreat defender_steps enemy_hex hex hits primary
         result retreat_possible second_attack_allowed secondary text to turn

@@ -7,6 +7,8 @@ reason), never an invented default.  Every rule-bearing item carries the rule nu
 from __future__ import annotations
 
 import re
+
+from pydantic import Discriminator, Tag  # the two forms of a condition (ConditionRef)
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -624,7 +626,10 @@ class AutoResult(Base):
     result: str | None = None
     """Result applied without a roll (``AL1``, ``DL1+DR``)."""
     column: str | None = None
-    """Or: resolve on this column (``5-1``)."""
+    """Or: resolve on this column (``5-1``): "odds above 6:1 are treated as 6:1"."""
+    no_effect: bool = False
+    """Or: the attack has no effect, and no die is rolled ("below 1:1 an attack has no effect").  ``below`` and
+    ``above`` give exactly one of ``result``, ``column`` and ``no_effect``."""
     from_odds: str | None = None
     """For ``Crt.high_odds``: the odds from which ``result`` applies, counted after favourable shifts, one whole
     odds step per shift past the last column (Ukraine '43 8.8: 10-1)."""
@@ -652,6 +657,19 @@ class ResultCode(Base):
     attacker_steps_if_defender_has: int | None = None
     """The attacker loses its steps only if the defender had at least this many steps to lose (Ukraine '43 DR2X:
     2 -- no attacker loss when the defender had only one)."""
+    exchange: Literal["steps", "strength"] | None = None
+    """An exchange: the attacker loses at least as much as the defender lost, counted in ``steps`` or in
+    ``strength`` points (``exchange_strength`` says which strength); ``attacker_steps`` is then not given
+    (:func:`forge.rules.combat.exchange_losses`)."""
+    exchange_strength: Literal["printed", "current"] = "printed"
+    """For a ``strength`` exchange: the units' printed combat strength, or their current (modified) strength in
+    this combat, on both sides."""
+    attacker_choice: list[str] = []
+    """The attacker chooses one of these results (codes of the legend) instead of this one."""
+    advance: Literal["attacker", "defender", "either"] | None = None
+    """Who may advance into the vacated hex after this result (None: the legend does not let anyone)."""
+    advance_hexes: Count | None = None
+    """How far the advance may go, in hexes (None: ``rules.retreat.advance`` for the unit's class, else 1)."""
     rule: RuleRef | None = None
 
 
@@ -720,14 +738,66 @@ class Crt(Base):
     data_note: DataNote = None
 
 
+class Condition(Base):
+    """When a shift or a modifier applies, from facts of the combat (:mod:`forge.rules.kit.conditions`): every
+    field given must hold; a list holds when any of its values does.  Facts about units (``supply``, ``across``,
+    ``unit_types``, ``mobility``) are about the unit a per-unit modifier changes, else about the units of
+    ``role``, ``units`` of which must meet them."""
+
+    weather: list[str] = []
+    """The turn's weather (a state of ``turns.weather.states`` or a turn's ``weather``)."""
+    terrain: list[Id] = []
+    """The defender's hex terrain or features."""
+    across: list[Id] = []
+    """The unit attacks across a hexside with one of these features."""
+    attacker_side: Id | None = None
+    defender_side: Id | None = None
+    unit_types: list[UnitType] = []
+    mobility: list[Id] = []
+    """Mobility classes (``game.mobility_classes``) of the unit."""
+    supply: Literal["supplied", "unsupplied"] | None = None
+    role: Literal["attacker", "defender"] | None = None
+    """Whose units the unit facts are about (a modifier: its own role)."""
+    units: Literal["all", "any", "some-not-all", "at-least-half"] = "all"
+    """How many units of ``role`` must meet the unit facts (shifts and stack modifiers)."""
+    phase: list[str] = []
+    """The phase of the sequence of play (a ``sequence`` phase name) the combat is fought in."""
+
+    def __hash__(self) -> int:
+        # lists hash by their contents: a condition is compared with the keys of a mapping or a set
+        return hash(self.model_dump_json())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_value(cls, v: Any) -> Any:
+        """``weather: mud`` reads as ``weather: [mud]``: a list of one value may be written as the value."""
+        if isinstance(v, dict):
+            lists = ("weather", "terrain", "across", "unit_types", "mobility", "phase")
+            return {k: [x] if k in lists and isinstance(x, str) else x for k, x in v.items()}
+        return v
+
+
+def _condition_form(v: Any) -> str:
+    # tags start upper-case: forge.loader reads a lower-case step of an error's location as a key of the file
+    return "Key" if isinstance(v, str | int | float) and not isinstance(v, bool) else "Condition"
+
+
+ConditionRef = Annotated[
+    Annotated[Id, Tag("Key")] | Annotated[Condition, Tag("Condition")], Discriminator(_condition_form)
+]
+"""A condition: a key of the vocabulary (:mod:`forge.conditions`) or a mapping of facts (:class:`Condition`); a
+mapping is read as one, so a mistake in it is reported once, in the mapping's own terms."""
+
+
 class Shift(Base):
     id: Id
     when: str
     """The condition, in words."""
     shift: int
     """Columns: positive = right (towards the attacker), negative = left."""
-    condition: Id | None = None
-    """Engine key for the condition (documented in docs/FORMAT.md), when the engine can evaluate it."""
+    condition: ConditionRef | None = None
+    """When the shift applies: a key or a mapping of facts (:class:`Condition`, docs/FORMAT.md "Conditions");
+    None: the condition is in words only, and only an example's or a position's own list of shifts applies it."""
     rule: RuleRef | None = None
 
 
@@ -769,8 +839,12 @@ class Modifier(Base):
     cap: int | None = None
     """Largest total bonus from modifiers sharing this cap."""
     rounding: Literal["up", "down", "none"] = "none"
+    """How a multiplied strength is rounded: per unit, or once on the side's total when ``per_unit`` is false."""
     per_unit: bool = True
-    condition: Id | None = None
+    """True: applied to (and rounded for) each unit; false: once to the side's total (a multiplier multiplies
+    the sum and rounds it once; an addition is a stack bonus)."""
+    condition: ConditionRef | None = None
+    """When the modifier applies (:class:`Condition`); None: always, within ``unit_types`` and ``terrain``."""
     rule: RuleRef | None = None
 
     @field_validator("multiply")
@@ -866,6 +940,10 @@ class Combat(Base):
     modifiers: list[Modifier] = []
     dice_pool: DicePool | None = None
     max_attackers_per_hexside: Count | None = None
+    attacks_per_unit: int | None = Field(default=None, ge=1)
+    """Most attacks a unit may make in one combat phase (None: the rules do not say)."""
+    attacks_per_defender: int | None = Field(default=None, ge=1)
+    """Most times one defending hex may be attacked in one combat phase (None: the rules do not say)."""
     max_defenders: dict[str, int] = {}
     """Most units of each side that defend in one hex."""
     alone_defense: list[AloneDefense] = []

@@ -632,6 +632,8 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             what = f"<b>{esc(auto.result)}</b>, no roll"
         elif auto.column:
             what = f"use the <b>{esc(auto.column)}</b> column"
+        elif auto.no_effect:
+            what = "no effect, no roll"
         else:
             what = "?"
         extra_note = f" {esc(auto.note)}" if auto.note else ""
@@ -675,8 +677,14 @@ def result_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     for code in sorted(results):
         r = results[code]
         eff = []
+        if r.attacker_choice:
+            eff.append("attacker's choice of " + " or ".join(r.attacker_choice))
         if r.attacker_eliminated:  # every attacking unit, whatever its steps: no count to print
             eff.append("A eliminated")
+        elif r.exchange == "steps":
+            eff.append("A loses as many steps as D")
+        elif r.exchange == "strength":  # a strength exchange has no step count: say what it costs
+            eff.append(f"A loses at least D's loss in {r.exchange_strength} strength points")
         elif r.attacker_steps != 0:
             eff.append(_steps(r.attacker_steps, "A loses"))
         if r.defender_eliminated:
@@ -687,6 +695,11 @@ def result_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             eff.append(f"D retreats {_num(r.defender_retreat)}")
         if r.attacker_retreat != 0:
             eff.append(f"A retreats {_num(r.attacker_retreat)}")
+        if r.advance is not None:
+            who = {"attacker": "A", "defender": "D", "either": "the victor"}[r.advance]
+            n = r.advance_hexes
+            far = "" if n is None else f" {_num(n)} hex{'' if n == 1 else 'es'}"
+            eff.append(f"{who} may advance{far}")
         rows.append([f"<b>{esc(code)}</b>", esc(r.meaning), esc("; ".join(eff)), esc(r.rule or "")])
     return [
         heading(st, "Results", level=2),
@@ -758,7 +771,7 @@ def modifier_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             eff.append(f"max {m.cap}")
         if m.rounding != "none":
             eff.append(f"round {m.rounding}")
-        eff.append("each unit" if m.per_unit else "per stack")
+        eff.append("each unit" if m.per_unit else "on the total" if m.multiply else "per stack")
         who = []
         if m.unit_types:
             who.append(", ".join(t.value for t in m.unit_types))

@@ -18,7 +18,7 @@ eliminations, and exchanges in strength points from ``rules.play.exchange``), re
 through :mod:`forge.rules.kit.victory`, ``rules.play.hold``). :func:`problems` lists what a game's data lacks;
 :func:`initial` refuses such a game.
 
-Driving a game (the same shape as :mod:`forge.rules.hells_gate`)::
+Driving a game (the same shape as :mod:`forge.rules.engine`)::
 
     state = initial(game)
     dice = Dice(seed=1)

@@ -7,15 +7,22 @@ Pure and data-driven: everything comes from the model (:class:`forge.model.Crt`,
 
 Four systems are covered:
 
-* **odds** CRTs (Hell's Gate, First Panzer Army, Ukraine '43): :func:`column_for_odds`, then :func:`apply_shifts`;
-* **differential** CRTs (the folio rules), optionally with terrain sections: :func:`column_for_diff`;
-* **magnitude** CRTs (Ukraine '43): a primary die read as a result code plus secondary dice read as
+* **odds** CRTs: :func:`column_for_odds`, then :func:`apply_shifts`;
+* **differential** CRTs, optionally with terrain sections: :func:`column_for_diff`;
+* **magnitude** CRTs: a primary die read as a result code plus secondary dice read as
   attacker/defender losses: :func:`magnitude_distribution`;
-* **dice pools** (the tabletop game): :mod:`forge.rules.dicepool`.
+* **dice pools**: :mod:`forge.rules.dicepool`.
 
 Outcomes are distributions ``{outcome: probability}`` that sum to exactly 1.  A CRT cell is "better for the
-attacker" than another when it is no worse on every count (defender steps and retreat not lower, attacker steps not
-higher): :func:`compare_for_attacker`.
+attacker" than another when it is no worse on every count (defender steps and retreat not lower, attacker steps and
+retreat not higher; an elimination counts as every step and any retreat, an exchange as what the defender lost):
+:func:`compare_for_attacker`, a partial order.
+
+What an engine calls around one combat: :func:`applicable_shifts` (the shifts a combat's facts apply, conditions
+read by :mod:`forge.rules.kit.conditions`), :func:`combat_strength` (modifiers, rounded per unit or on the total),
+:func:`column_for_odds` / :func:`column_for_diff` and :func:`apply_shifts` (the CRT's ``below``/``above``: an
+automatic result, a column, or :data:`NO_EFFECT`), then for the result :func:`attacker_choices`,
+:func:`exchange_losses`, :func:`advance_after`, and before an attack :func:`may_attack`.
 
 >>> from forge.model import Crt
 >>> crt = Crt(columns=["1:1", "2:1", "3:1+"], rows=["1-3", "4-6"], cells=[["0/0", "0/1", "1/2"], ["0/1", "1/1", "1/2"]],
@@ -55,6 +62,7 @@ from ..model import (
     Unknown,
 )
 from ..notation import DiffColumn, OddsColumn, fraction, row_range  # row_range: re-exported
+from .kit.conditions import Situation, UnitFacts, holds
 
 Attack = Literal["normal", "all-out"]
 Role = Literal["attacking", "defending"]
@@ -63,7 +71,8 @@ Number = int | Fraction
 UNKNOWN_CELL = "?"
 
 MAGNITUDE_STEPS: tuple[tuple[int, int], ...] = ((1, 1), (4, 2), (6, 3))
-"""Default magnitude thresholds (Ukraine '43, 8.4): fewest steps on either side 1-3 -> 1 die, 4-5 -> 2, 6+ -> 3."""
+"""Default magnitude thresholds (a magnitude CRT's usual dice rule): fewest steps on either side 1-3 -> 1 die,
+4-5 -> 2, 6+ -> 3."""
 
 
 class UnknownValueError(ValueError):
@@ -127,9 +136,16 @@ def _odds_upper(col: OddsColumn) -> Fraction:
     return Fraction(1, n - 1) if n > 1 else Fraction(2)
 
 
+NO_EFFECT = "no effect"
+"""The :attr:`ColumnPick.result` of an attack off the table that has no effect (``no_effect`` of
+:class:`~forge.model.AutoResult`)."""
+
+
 def _auto(end: AutoResult | None, columns: Sequence[str], side: Literal["below", "above"]) -> ColumnPick | None:
     if end is None:
         return None
+    if end.no_effect:
+        return ColumnPick(None, None, off=side, result=NO_EFFECT, note=f"{side} the table: the attack has no effect")
     if end.column is not None and end.column in columns:
         i = list(columns).index(end.column)
         return ColumnPick(
@@ -236,7 +252,7 @@ def column_index(crt: Crt, column: str | int) -> int:
 class ShiftResult(ColumnPick):
     """A column after shifts.  ``raw`` is the plain sum of the shifts, ``net`` the sum after caps, ``capped`` the
     caps that cut it (rule and columns removed), ``overflow`` how many columns the net shift ran past an end of the
-    table (Ukraine '43 counts those towards a 10-1 High Odds Attack)."""
+    table (a game may count those towards an automatic high-odds result)."""
 
     raw: int = 0
     net: int = 0
@@ -272,8 +288,8 @@ def apply_shifts(
 ) -> ShiftResult:
     """Move ``start_index`` by the **sum** of ``shifts`` (positive = right, towards the attacker).
 
-    Shifts are summed before they move the column, then clamped once: Hell's Gate 7.2 nets +2 -3 from 8:1 to one
-    column left (6:1), which clamping after each shift would get wrong.
+    Shifts are summed before they move the column, then clamped once: +2 and -3 from the last column net one
+    column left, which clamping after each shift would get wrong.
 
     ``caps`` limit the columns a group of shift ids can move the odds against one party.  A shift to the left is
     adverse to the attacker, a shift to the right adverse to the defender; a cap with ``role`` attacking limits the
@@ -348,6 +364,50 @@ def apply_shifts(
     )
 
 
+@dataclass(frozen=True)
+class ShiftVerdicts:
+    """Which shifts a combat's facts apply (:func:`applicable_shifts`)."""
+
+    apply: tuple[str, ...]
+    skip: tuple[str, ...]
+    unknown: dict[str, str]
+    """Shift id -> why its condition cannot be decided (a fact not known, a condition only in words)."""
+
+
+def applicable_shifts(shifts: Iterable[Shift], situation: Situation) -> ShiftVerdicts:
+    """The shifts whose conditions hold in ``situation`` (:func:`forge.rules.kit.conditions.holds`), those whose
+    conditions do not, and those it cannot decide.  A shift without a condition, or with a :data:`~forge.rules.kit.
+    conditions.DECLARED` fact, applies only where ``situation.declared`` names it (its id or the fact); a
+    ``defender-terrain`` shift where ``situation.terrain_shifts`` does.  An engine passes what :func:`apply_shifts`
+    then sums.
+
+    >>> from forge.model import Shift
+    >>> mud = Shift(id="mud", when="mud", shift=-1, condition="mud")
+    >>> kg = Shift(id="kg", when="a KG marker near", shift=1)
+    >>> v = applicable_shifts([mud, kg], Situation(weather="mud"))
+    >>> v.apply, v.unknown
+    (('mud',), {'kg': 'a condition in words'})
+    >>> applicable_shifts([mud, kg], Situation(weather="snow", declared=frozenset({"kg"}))).apply
+    ('kg',)
+    """
+    yes: list[str] = []
+    no: list[str] = []
+    why: dict[str, str] = {}
+    for sh in shifts:
+        if sh.condition is None:
+            if situation.declared is None:
+                why[sh.id] = "a condition in words"
+            else:
+                (yes if sh.id in situation.declared else no).append(sh.id)
+            continue
+        v = holds(sh.condition, situation, ident=sh.id)
+        if v.value is None:
+            why[sh.id] = v.why
+        else:
+            (yes if v.value else no).append(sh.id)
+    return ShiftVerdicts(tuple(yes), tuple(no), why)
+
+
 # ===================================================================================================== strength
 @dataclass(frozen=True)
 class Fighter:
@@ -360,6 +420,9 @@ class Fighter:
     unit_type: str | None = None
     conditions: frozenset[str] = frozenset()
     label: str = ""
+    facts: UnitFacts | None = None
+    """What conditions may ask about the unit (its side, supply, hexsides crossed): see
+    :mod:`forge.rules.kit.conditions`."""
 
 
 @dataclass(frozen=True)
@@ -382,14 +445,27 @@ def modifier_applies(
     unit_type: str | None,
     defender_terrain: Collection[str] | None,
     conditions: Collection[str],
+    situation: Situation | None = None,
+    unit: UnitFacts | None = None,
 ) -> bool | None:
-    """Whether ``mod`` changes a unit: True, False, or None when it depends on something unknown (the terrain)."""
+    """Whether ``mod`` changes a unit: True, False, or None when it depends on something unknown (the terrain).
+
+    The condition holds when its key is among ``conditions`` (the facts the caller states); else, given a
+    ``situation``, as :func:`forge.rules.kit.conditions.holds` finds it for ``unit`` (None: the unit's facts, or
+    the situation's, are not known); without one, a key not in ``conditions`` does not hold."""
     if mod.role != role:
         return False
     if mod.unit_types is not None and (unit_type is None or unit_type not in {t.value for t in mod.unit_types}):
         return False
-    if mod.condition is not None and mod.condition not in conditions:
-        return False
+    cond = mod.condition
+    if cond is not None and not (isinstance(cond, str) and cond in conditions):
+        if situation is None:
+            return False
+        verdict = holds(cond, situation, unit=unit, role=role).value
+        if verdict is False:
+            return False
+        if verdict is None:
+            return None
     if mod.terrain is not None:
         if defender_terrain is None:
             return None
@@ -400,8 +476,8 @@ def modifier_applies(
 
 def combat_terrain(terrain: Mapping[str, TerrainType], base: str | None, features: Iterable[str] = ()) -> set[str]:
     """The terrain ids a defender's hex fights as: its base terrain and features, except that a feature with a
-    combat effect of its own (a shift or a defence change) stands in for the base terrain -- Hell's Gate 7.1.2:
-    tanks attacking the city of Cherkassy in a clear hex are doubled, not doubled and tripled.
+    combat effect of its own (a shift or a defence change) stands in for the base terrain: tanks attacking a city
+    feature in a clear hex are doubled by the city alone, not doubled and tripled.
 
     >>> from forge.model import TerrainType
     >>> types = {"clear": TerrainType(name="Clear"),
@@ -447,15 +523,18 @@ def combat_strength(
     rounding: Literal["up", "down", "none"] | None = None,
     distinct_multipliers: bool = False,
     bonus_cap: Fraction | None = None,
+    situation: Situation | None = None,
 ) -> StrengthTotal:
     """A side's total strength after ``modifiers``.
 
     Per unit: multiply by every applicable multiplier, then round once (``rounding``, else the rounding of the
     applied modifiers -- ``up`` if any says up -- else exact); with ``distinct_multipliers`` equal multipliers count
-    once (Ukraine '43 9.2: never halved twice).  Then additive modifiers: ``per_unit`` ones on each unit, the others
+    once (a strength is never halved twice).  Then additive modifiers: ``per_unit`` ones on each unit, the others
     once on the stack; modifiers sharing a ``cap`` add at most that much together, and ``bonus_cap`` limits all
-    stack bonuses (Ukraine '43 9.1: at most twice the printed strength -- pass it).  ``conditions`` are engine keys
-    that hold for every unit (a unit's own are in :attr:`Fighter.conditions`).
+    stack bonuses (e.g. at most twice the printed strength -- pass it).  ``conditions`` are engine keys
+    that hold for every unit (a unit's own are in :attr:`Fighter.conditions`); a ``situation`` decides the other
+    conditions (:func:`modifier_applies`).  A multiplier with ``per_unit`` false multiplies the side's total, which
+    is then rounded once (its ``rounding``, or ``rounding``): "halved, fractions dropped, after adding up".
 
     >>> tank = Modifier(id="tank", role="attacker", when="tank vs clear", unit_types=["armour"], terrain=["clear"],
     ...                 multiply="3")
@@ -465,6 +544,9 @@ def combat_strength(
     >>> half = Modifier(id="half", role="attacker", when="halved", multiply="1/2", rounding="up")
     >>> combat_strength([Fighter(5), Fighter(5)], [half], role="attacker", defender_terrain=set()).total
     Fraction(6, 1)
+    >>> whole = Modifier(id="half", role="attacker", when="halved", multiply="1/2", rounding="up", per_unit=False)
+    >>> combat_strength([Fighter(5), Fighter(5)], [whole], role="attacker", defender_terrain=set()).total
+    Fraction(5, 1)
     """
     mods = list(modifiers)
     values: list[Fraction | None] = []
@@ -473,19 +555,28 @@ def combat_strength(
     unknown = False
     for f in fighters:
         conds = set(conditions) | set(f.conditions)
+        facts = f.facts
         used: list[str] = []
         mult = Fraction(1)
         seen_mult: set[Fraction] = set()
         how = "none"
         add = Fraction(0)
         for mod in mods:
+            if not mod.per_unit:  # a stack bonus or a multiplier of the total: below
+                continue
             ok = modifier_applies(
-                mod, role=role, unit_type=f.unit_type, defender_terrain=defender_terrain, conditions=conds
+                mod,
+                role=role,
+                unit_type=f.unit_type,
+                defender_terrain=defender_terrain,
+                conditions=conds,
+                situation=situation,
+                unit=facts,
             )
             if ok is None:
                 unknown = True
                 continue
-            if not ok or (not mod.per_unit and mod.add is not None and mod.multiply is None):
+            if not ok:
                 continue
             if mod.multiply is not None:
                 m = fraction(mod.multiply)
@@ -507,33 +598,50 @@ def combat_strength(
         values.append(v)
     bonus = Fraction(0)
     stack_used: list[str] = []
+    total_mult = Fraction(1)
+    total_how = "none"
     for mod in mods:
-        if mod.per_unit or mod.add is None:
+        if mod.per_unit:
             continue
         ok = modifier_applies(
-            mod, role=role, unit_type=None, defender_terrain=defender_terrain, conditions=set(conditions)
+            mod,
+            role=role,
+            unit_type=None,
+            defender_terrain=defender_terrain,
+            conditions=set(conditions),
+            situation=situation,
         )
-        if mod.unit_types is not None:  # a stack bonus for unit types: applies if any unit is of the type
-            ok = any(
+        if mod.unit_types is not None:  # a stack modifier for unit types: applies if any unit is of the type
+            found = [
                 modifier_applies(
                     mod,
                     role=role,
                     unit_type=f.unit_type,
                     defender_terrain=defender_terrain,
                     conditions=set(conditions) | set(f.conditions),
+                    situation=situation,
                 )
                 for f in fighters
-            )
+            ]
+            ok = True if any(found) else None if None in found else False
         if ok is None:
             unknown = True
             continue
         if not ok:
             continue
-        bonus += _capped_bonus(mod, cap_groups)
+        if mod.multiply is not None:
+            total_mult *= fraction(mod.multiply)
+            if mod.rounding == "up" or (mod.rounding == "down" and total_how == "none"):
+                total_how = mod.rounding
+        if mod.add is not None:
+            bonus += _capped_bonus(mod, cap_groups)
         stack_used.append(mod.id)
     if bonus_cap is not None:
         bonus = min(bonus, bonus_cap)
-    total = None if unknown else sum((v for v in values if v is not None), Fraction(0)) + bonus
+    summed = sum((v for v in values if v is not None), Fraction(0))
+    if total_mult != 1:
+        summed = _round(summed * total_mult, rounding or total_how)
+    total = None if unknown else summed + bonus
     return StrengthTotal(total, tuple(values), tuple(applied), bonus, tuple(stack_used))
 
 
@@ -602,6 +710,25 @@ class Losses(NamedTuple):
     defender: int
     retreat: int = 0
     attacker_retreat: int = 0
+    defender_eliminated: bool = False
+    """Every defender is eliminated, whatever its steps: worse for the defender than any step loss or retreat."""
+    attacker_eliminated: bool = False
+    exchange: Literal["steps", "strength"] | None = None
+    """The attacker also loses at least what the defender lost (in steps or strength points): ``attacker`` is
+    then the least it loses in steps, and in ``strength`` it may be more."""
+
+    def __repr__(self) -> str:
+        """The fields that differ from their defaults after the four counts (a plain result reads as before)."""
+        extra = [
+            f"{k}={getattr(self, k)!r}"
+            for k in ("defender_eliminated", "attacker_eliminated", "exchange")
+            if getattr(self, k) not in (False, None)
+        ]
+        counts = (
+            f"attacker={self.attacker!r}, defender={self.defender!r}, retreat={self.retreat!r}, "
+            f"attacker_retreat={self.attacker_retreat!r}"
+        )
+        return f"Losses({', '.join([counts, *extra])})"
 
     def plus(self, other: Losses) -> Losses:
         """Both losses together (``+`` would concatenate the tuples)."""
@@ -610,6 +737,9 @@ class Losses(NamedTuple):
             self.defender + other.defender,
             self.retreat + other.retreat,
             self.attacker_retreat + other.attacker_retreat,
+            self.defender_eliminated or other.defender_eliminated,
+            self.attacker_eliminated or other.attacker_eliminated,
+            self.exchange or other.exchange,
         )
 
 
@@ -679,8 +809,167 @@ def code_losses(cell: str, results: Mapping[str, ResultCode], *, defender_has: i
         need = rc.attacker_steps_if_defender_has
         if need is not None and defender_has is not None and defender_has < need:
             a = 0
-        total = total.plus(Losses(a, d, r, ar))
+        if rc.exchange == "steps":
+            a += d  # the attacker loses as many steps as the defender
+        total = total.plus(Losses(a, d, r, ar, rc.defender_eliminated, rc.attacker_eliminated, rc.exchange))
     return total
+
+
+def rank_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
+    """A code cell as losses for ranking results (:func:`compare_for_attacker`): like :func:`code_losses`, but the
+    unknown step count of a side the result eliminates reads as 0 (the elimination stands for it), and so does
+    the attacker's unknown step count in a strength exchange.
+
+    >>> legend = {"DE": ResultCode(meaning="x", defender_steps={"unknown": "all"}, defender_eliminated=True)}
+    >>> code_losses("DE", legend) is None, rank_losses("DE", legend).defender_eliminated
+    (True, True)
+    """
+    if cell.strip() == UNKNOWN_CELL:
+        return None
+    total = Losses(0, 0, 0)
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is None:
+            return None
+        a, d, r, ar = rc.attacker_steps, rc.defender_steps, rc.defender_retreat, rc.attacker_retreat
+        if isinstance(d, Unknown) and rc.defender_eliminated:
+            d = 0
+        if isinstance(a, Unknown) and (rc.attacker_eliminated or rc.exchange == "strength"):
+            a = 0
+        if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown) or isinstance(ar, Unknown):
+            return None
+        total = total.plus(Losses(a, d, r, ar, rc.defender_eliminated, rc.attacker_eliminated, rc.exchange))
+    return total
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """What an exchange costs the attacker (:func:`exchange_losses`)."""
+
+    unit: Literal["steps", "strength"]
+    """What is counted: steps, or strength points (printed or current, :attr:`~forge.model.ResultCode.
+    exchange_strength`)."""
+    at_least: Fraction
+    """The attacker must lose at least this much: what the defender lost."""
+    least: Fraction | None = None
+    """The least the attacker can lose with whole units of the values given (None: no values given)."""
+    removed: tuple[int, ...] = ()
+    """Indices of the attacking units (in the order given) that make up ``least``, fewest first."""
+    all_lost: bool = False
+    """The attackers together have less than ``at_least``: every one is lost."""
+
+    def __str__(self) -> str:
+        what = "step" if self.unit == "steps" else "strength point"
+        s = f"the attacker loses at least {self.at_least} {what}{'' if self.at_least == 1 else 's'}"
+        if self.all_lost:
+            return s + ": every attacking unit"
+        if self.least is not None and self.least != self.at_least:
+            s += f" ({self.least} with whole units)"
+        return s
+
+
+def exchange_losses(
+    result: ResultCode, defender_lost: Number, attackers: Sequence[Number] | None = None
+) -> Exchange:
+    """The attacker's side of an exchange (:attr:`~forge.model.ResultCode.exchange`): at least what the defender
+    lost (``defender_lost``, in the result's unit: steps, or the strength of the units it lost, printed or current
+    as the result says); with ``attackers`` (each unit's value in that unit), the least whole-unit loss that
+    reaches it, and the units that make it (fewest units, then the lowest indices).  An engine calls this after
+    the defender has taken its losses; the attacker chooses among the units that reach the amount.
+
+    >>> ex = ResultCode(meaning="exchange", exchange="strength")
+    >>> e = exchange_losses(ex, 6, [4, 3, 5])
+    >>> e.least, e.removed
+    (Fraction(7, 1), (0, 1))
+    >>> exchange_losses(ex, 10, [2, 3]).all_lost
+    True
+    """
+    if result.exchange is None:
+        raise ValueError(f"{result.meaning!r} is not an exchange (its exchange field is not set)")
+    need = Fraction(defender_lost)
+    if need < 0:
+        raise ValueError(f"a loss cannot be negative, not {defender_lost}")
+    if attackers is None:
+        return Exchange(result.exchange, need)
+    vals = [Fraction(v) for v in attackers]
+    if sum(vals, Fraction(0)) < need:
+        return Exchange(result.exchange, need, sum(vals, Fraction(0)), tuple(range(len(vals))), all_lost=True)
+    if need == 0:
+        return Exchange(result.exchange, need, Fraction(0))
+    best: tuple[Fraction, int, tuple[int, ...]] | None = None
+    n = len(vals)
+    if n > 20:
+        raise ValueError(f"{n} attacking units: too many to search every choice of losses")
+    for mask in range(1, 1 << n):
+        idx = tuple(i for i in range(n) if mask >> i & 1)
+        total = sum((vals[i] for i in idx), Fraction(0))
+        if total < need:
+            continue
+        key = (total, len(idx), idx)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return Exchange(result.exchange, need, best[0], best[2])
+
+
+def attacker_choices(cell: str, results: Mapping[str, ResultCode]) -> list[str]:
+    """The results the attacker may choose between for ``cell`` (:attr:`~forge.model.ResultCode.attacker_choice`):
+    the cell itself when no part of it offers a choice.
+
+    >>> legend = {"DR": ResultCode(meaning="x", defender_retreat=1), "EX": ResultCode(meaning="x", exchange="steps"),
+    ...           "C": ResultCode(meaning="DR or EX", attacker_choice=["DR", "EX"])}
+    >>> attacker_choices("C", legend), attacker_choices("DR", legend)
+    (['DR', 'EX'], ['DR'])
+    """
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is not None and rc.attacker_choice:
+            return list(rc.attacker_choice)
+    return [cell]
+
+
+def advance_after(
+    cell: str, results: Mapping[str, ResultCode], default_hexes: int | None = None
+) -> tuple[str | None, int | None]:
+    """Who may advance after ``cell`` (``attacker``, ``defender``, ``either``; None: nobody) and how far:
+    the result's ``advance_hexes``, else ``default_hexes`` (``rules.retreat.advance`` for the unit's class,
+    :func:`forge.rules.kit.retreat.advance_length`), else one hex.
+
+    >>> legend = {"DR": ResultCode(meaning="x", defender_retreat=1, advance="attacker"), "NE": ResultCode(meaning="x")}
+    >>> advance_after("DR", legend), advance_after("DR", legend, 2), advance_after("NE", legend)
+    (('attacker', 1), ('attacker', 2), (None, None))
+    """
+    for code in cell.split("+"):
+        rc = results.get(code.strip())
+        if rc is None or rc.advance is None:
+            continue
+        hexes = rc.advance_hexes if rc.advance_hexes is not None else default_hexes
+        if isinstance(hexes, Unknown):
+            return rc.advance, None
+        return rc.advance, 1 if hexes is None else int(hexes)
+    return None, None
+
+
+def may_attack(combat: Any, *, unit_attacks: Mapping[str, int], hex_attacks: int) -> tuple[bool | None, str]:
+    """Whether another attack is allowed this combat phase by ``combat.attacks_per_unit`` and
+    ``combat.attacks_per_defender``: ``unit_attacks`` the attacks each attacking unit has already made this phase,
+    ``hex_attacks`` those already made on the defender's hex.  None when the rules state neither limit.
+
+    >>> from forge.model import Combat
+    >>> c = Combat(kind="odds", attacks_per_unit=1, attacks_per_defender=1)
+    >>> may_attack(c, unit_attacks={"a": 0}, hex_attacks=0)[0], may_attack(c, unit_attacks={"a": 1}, hex_attacks=0)
+    (True, (False, 'a has attacked 1 time(s) this phase (at most 1)'))
+    """
+    per_unit, per_hex = combat.attacks_per_unit, combat.attacks_per_defender
+    if per_unit is None and per_hex is None:
+        return None, "the rules do not limit attacks per unit or per defender"
+    if per_unit is not None:
+        for uid, n in sorted(unit_attacks.items()):
+            if n >= per_unit:
+                return False, f"{uid} has attacked {n} time(s) this phase (at most {per_unit})"
+    if per_hex is not None and hex_attacks >= per_hex:
+        return False, f"the defender has been attacked {hex_attacks} time(s) this phase (at most {per_hex})"
+    return True, ""
 
 
 def convert_result(
@@ -690,9 +979,9 @@ def convert_result(
     a conversion names becomes its replacement when every attacker is of the conversion's side.  Returns the
     cell and the rules applied.  ``attacker_sides`` None (unknown) converts nothing.
 
-    >>> conv = [ResultConversion(result="DRX", becomes="DR1", all_attackers="german", rule="9.10")]
-    >>> convert_result("DRX", conv, {"german"}), convert_result("DRX", conv, {"german", "axis"})[0]
-    (('DR1', ('9.10',)), 'DRX')
+    >>> conv = [ResultConversion(result="DRX", becomes="DR1", all_attackers="blue", rule="R")]
+    >>> convert_result("DRX", conv, {"blue"}), convert_result("DRX", conv, {"blue", "red"})[0]
+    (('DR1', ('R',)), 'DRX')
     """
     if not attacker_sides:
         return cell, ()
@@ -790,11 +1079,11 @@ def defender_outcome(
 
 def odds_after_shifts(columns: Sequence[str], base: Fraction, shifts: int) -> Fraction:
     """The odds reached by ``shifts`` whole columns from ``base``, stepping one whole ratio per column past the last
-    printed one (Ukraine '43 8.8: 7-1 and three shifts is 10-1).
+    printed one (a last column of 7-1 and three shifts is 10-1).
 
-    >>> odds_after_shifts(["1-3", "1-2", "1-1", "1.5-1", "2-1", "3-1", "4-1", "5-1"], Fraction(7), 3)
+    >>> odds_after_shifts(["1-3", "1-2", "1-1", "3-2", "2-1", "3-1", "4-1", "5-1"], Fraction(7), 3)
     Fraction(10, 1)
-    >>> odds_after_shifts(["1-3", "1-2", "1-1", "1.5-1", "2-1"], Fraction(1), 2)
+    >>> odds_after_shifts(["1-3", "1-2", "1-1", "3-2", "2-1"], Fraction(1), 2)
     Fraction(2, 1)
     """
     ladder = [c for c in (OddsColumn.parse(c).low for c in columns) if c > 0]
@@ -806,30 +1095,57 @@ def odds_after_shifts(columns: Sequence[str], base: Fraction, shifts: int) -> Fr
     return ladder[min(max(i + shifts, 0), len(ladder) - 1)]
 
 
+INFINITE = 10**9
+"""Stands for "all of them" when an elimination is ranked against step counts."""
+
+
+def _bounds(x: Losses) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """(least, most) of each count, in the direction of the attacker's interest: defender steps, defender retreat
+    (both: more is better), attacker steps and attacker retreat (less is better).  An elimination is every step
+    (and leaves nothing to retreat: it counts as at least any retreat); a strength exchange costs the attacker at
+    least one step when the defender loses any, and an unknown number more."""
+    d = (INFINITE, INFINITE) if x.defender_eliminated else (x.defender, x.defender)
+    r = (INFINITE, INFINITE) if x.defender_eliminated else (x.retreat, x.retreat)
+    a_lo = x.attacker
+    a_hi = x.attacker
+    if x.exchange is not None:
+        lost = INFINITE if x.defender_eliminated else x.defender
+        if x.exchange == "steps":
+            a_lo = a_hi = x.attacker + lost
+        else:
+            a_lo, a_hi = x.attacker + (1 if lost else 0), (INFINITE if lost else x.attacker)
+    a = (INFINITE, INFINITE) if x.attacker_eliminated else (a_lo, a_hi)
+    ar = (INFINITE, INFINITE) if x.attacker_eliminated else (x.attacker_retreat, x.attacker_retreat)
+    return d, r, a, ar
+
+
 def compare_for_attacker(a: Losses, b: Losses) -> int | None:
-    """1 when ``a`` is better for the attacker than ``b``, -1 when worse, 0 when equal, None when neither
-    dominates (``EX`` against ``DR``: one costs the attacker a step, the other does not make the defender lose one).
+    """1 when ``a`` is better for the attacker than ``b`` on every count, -1 when worse on every count, 0 when
+    equal, None when neither dominates (``EX`` against ``DR``: one costs the attacker a step, the other does not
+    make the defender lose one).  The counts: defender steps and retreat (an elimination beats any of them),
+    attacker steps and retreat (an elimination is the worst; an exchange costs what the defender lost, in steps,
+    or an unknown amount of at least one step in strength points).
 
     >>> compare_for_attacker(Losses(0, 1, 1), Losses(0, 1, 0)), compare_for_attacker(Losses(1, 1), Losses(0, 0, 1))
     (1, None)
+    >>> de, drl = Losses(0, 0, defender_eliminated=True), Losses(0, 1, 1)
+    >>> compare_for_attacker(de, drl), compare_for_attacker(Losses(0, 0, 1), de)
+    (1, -1)
     """
-    ge = (
-        a.defender >= b.defender
-        and a.retreat >= b.retreat
-        and a.attacker <= b.attacker
-        and a.attacker_retreat <= b.attacker_retreat
-    )
-    le = (
-        a.defender <= b.defender
-        and a.retreat <= b.retreat
-        and a.attacker >= b.attacker
-        and a.attacker_retreat >= b.attacker_retreat
-    )
-    if ge and le:
+    ba, bb = _bounds(a), _bounds(b)
+    better = worse = True
+    for i, ((alo, ahi), (blo, bhi)) in enumerate(zip(ba, bb, strict=True)):
+        if i < 2:  # more is better
+            better = better and alo >= bhi
+            worse = worse and ahi <= blo
+        else:  # less is better
+            better = better and ahi <= blo
+            worse = worse and alo >= bhi
+    if better and worse:
         return 0
-    if ge:
+    if better:
         return 1
-    if le:
+    if worse:
         return -1
     return None
 
@@ -961,7 +1277,7 @@ def distribution(
 ) -> dict[Any, Fraction]:
     """Exact distribution of one roll (plus ``drm``, :func:`die_modifier`) on ``column``, by enumerating the die.
 
-    * hits CRTs (Hell's Gate): ``{hits: P}`` for a normal or an all-out attack;
+    * hits CRTs: ``{hits: P}`` for a normal or an all-out attack;
     * code CRTs: ``{cell: P}`` (the cell as printed, ``"DL1+DR"``);
     * losses CRTs: ``{Losses: P}``.
 
@@ -1011,17 +1327,20 @@ def losses_distribution(
     attack: Attack = "normal",
     section: str | None = None,
     reroll: Collection[int] = (),
+    ranking: bool = False,
 ) -> dict[Losses, Fraction]:
-    """One roll on ``column`` as :class:`Losses`: hits are defender steps (Hell's Gate: the defender may turn the
-    last hit into a retreat, so ``retreat`` stays 0); codes go through the ``results`` legend."""
+    """One roll on ``column`` as :class:`Losses`: hits are defender steps (where the defender may turn the
+    last hit into a retreat, so ``retreat`` stays 0); codes go through the ``results`` legend (``ranking``: as
+    :func:`rank_losses` reads them, for comparing columns)."""
     dist = distribution(crt, column, attack=attack, section=section, reroll=reroll)
     if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
         return _collect((Losses(0, int(h), 0), p) for h, p in dist.items())
     if crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
         return dist
     pairs = []
+    read = rank_losses if ranking else code_losses
     for code, p in dist.items():
-        loss = code_losses(str(code), results or {})
+        loss = read(str(code), results or {})
         if loss is None:
             raise UnknownValueError(f"result {code!r} has no known step counts in the results legend")
         pairs.append((loss, p))
@@ -1100,7 +1419,7 @@ def expected_losses(dist: Mapping[Losses, Fraction] | Mapping[int, Fraction]) ->
 
 
 def cap_losses(dist: Mapping[Losses, Fraction], attacker_steps: int, defender_steps: int) -> dict[Losses, Fraction]:
-    """Losses limited to the steps present: a side cannot lose more steps than it has (Hell's Gate 7.5: excess hits
+    """Losses limited to the steps present: a side cannot lose more steps than it has (excess hits
     are ignored once every defender is eliminated)."""
     return _collect(
         (Losses(min(k.attacker, attacker_steps), min(k.defender, defender_steps), k.retreat, k.attacker_retreat), p)
@@ -1123,8 +1442,8 @@ def unsupplied_possible(
 
     Read from the sequence of play (:class:`~forge.model.Phase` ``activities``): a side's supply status is judged
     in its ``supply`` phase and holds until its next one, so on the first turn a side whose supply phase comes
-    after the attacker's combat phase has never been judged and carries no unsupplied status (Hell's Gate turn 1:
-    the Soviet combat phase comes before the German supply phase).  Returns (answer, reason): ``False`` when no
+    after the attacker's combat phase has never been judged and carries no unsupplied status (on a first turn whose
+    first side fights before the second side's supply phase).  Returns (answer, reason): ``False`` when no
     position can show it, ``True`` when the status is judged after the enemy has moved (enemy zones can cut any
     line), ``None`` when the engine cannot decide (the setup position is not traced; the sequence does not say).
 

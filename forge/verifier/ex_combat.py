@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +14,8 @@ from .. import model as m
 from ..hexgrid import Cell
 from ..notation import DiffColumn, OddsColumn, fraction
 from ..rules import combat as cb
+from ..rules.kit import conditions as cnd
+from ..rules.kit.movement import mobility_of
 from .core import Acc, Context, gap, handles, num, same, show
 from .sites import column_sites, crt_site, hex_sites
 
@@ -29,9 +32,12 @@ def _usable_modifiers(ctx: Context, role: str) -> list[m.Modifier]:
     ]
 
 
-def _fighters(ctx: Context, ids: Sequence[str], role: str) -> tuple[list[cb.Fighter], list[str]]:
+def _fighters(
+    ctx: Context, ids: Sequence[str], role: str, sit: cnd.Situation | None = None
+) -> tuple[list[cb.Fighter], list[str]]:
     out, unknown = [], []
-    for uid in ids:
+    group = (sit.attackers if role == "attacker" else sit.defenders) if sit is not None else None
+    for k, uid in enumerate(ids):
         u = ctx.units.get(str(uid))
         if u is None:
             raise ValueError(f"unknown unit {uid!r}")
@@ -39,15 +45,35 @@ def _fighters(ctx: Context, ids: Sequence[str], role: str) -> tuple[list[cb.Figh
         value = st.attack if role == "attacker" else st.defense
         if value is None:
             unknown.append(uid)
-        out.append(cb.Fighter(value, u.type.value, label=uid))
+        facts = group[k] if group is not None and len(group) == len(ids) else _facts(ctx, u)
+        out.append(cb.Fighter(value, u.type.value, label=uid, facts=facts))
     return out, unknown
 
 
+def _facts(ctx: Context, u: m.Unit, supplied: bool | None = None, across: frozenset[str] | None = None) -> (
+    cnd.UnitFacts
+):
+    return cnd.UnitFacts(
+        side=u.side,
+        unit_type=u.type.value,
+        mobility=mobility_of(ctx.game, u.type.value),
+        supplied=supplied,
+        across=across,
+    )
+
+
 def side_strength(
-    ctx: Context, acc: Acc, role: str, ids: Sequence[str], defender_hex: str | None, conditions: set[str]
+    ctx: Context,
+    acc: Acc,
+    role: str,
+    ids: Sequence[str],
+    defender_hex: str | None,
+    conditions: set[str],
+    sit: cnd.Situation | None = None,
 ) -> tuple[Fraction | None, str]:
-    """A side's strength from its units (full strength) and the modifiers the engine can evaluate."""
-    fighters, unknown = _fighters(ctx, ids, role)
+    """A side's strength from its units (full strength) and the modifiers the engine can evaluate; ``sit``: the
+    example's facts that decide the modifiers' conditions (:mod:`forge.rules.kit.conditions`)."""
+    fighters, unknown = _fighters(ctx, ids, role, sit)
     acc.use(*(f"unit:{uid}" for uid in ids))
     terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
     acc.use(*hex_sites(ctx, defender_hex))
@@ -71,18 +97,79 @@ def side_strength(
                 )
     else:
         extra = []
+    mods = _usable_modifiers(ctx, role) + extra
     total = cb.combat_strength(
         fighters,
-        _usable_modifiers(ctx, role) + extra,
+        mods,
         role="attacker" if role == "attacker" else "defender",
         defender_terrain=terrain,
         conditions=conds,
+        situation=sit or cnd.Situation(),
     )
     if unknown:
         return None, f"the strength of {', '.join(unknown)} is not given"
     if total.total is None:
-        return None, f"the terrain of {defender_hex} is not known"
+        if terrain is None and any(md.terrain is not None for md in mods):
+            return None, f"the terrain of {defender_hex} is not known"
+        return None, _undecided(mods, role, sit or cnd.Situation(), fighters)
+    acc.use(*(f"modifier:{mid}" for used in total.applied for mid in used), *(
+        f"modifier:{mid}" for mid in total.stack_applied if not mid.startswith("terrain-")))
     return total.total, ""
+
+
+def _undecided(
+    mods: Sequence[m.Modifier], role: str, sit: cnd.Situation, fighters: Sequence[cb.Fighter] = ()
+) -> str:
+    """Why the modifiers' conditions cannot be decided (the first reason found)."""
+    for md in mods:
+        if md.role != role or md.condition is None:
+            continue
+        units = [f.facts for f in fighters] if md.per_unit and fighters else [None]
+        for u in units:
+            v = cnd.holds(md.condition, sit, unit=u, role=role)
+            if v.value is None:
+                return f"whether modifier {md.id} applies is not known: {v.why}"
+    return "a modifier's condition cannot be decided"
+
+
+def total_modifiers(
+    ctx: Context, role: str, total: Fraction | None, sit: cnd.Situation
+) -> tuple[Fraction | None, str, tuple[str, ...]]:
+    """A side's total as the book gives it (its units' strengths added up), changed by the modifiers that
+    apply to a whole side whatever its units: those with a condition and neither ``unit_types`` nor
+    ``terrain`` (a mud halving of every attack).  Returns (total, why unknown, modifiers applied); a per-unit
+    multiplier that rounds cannot be applied to a total (the units are not given)."""
+    if total is None:
+        return None, "", ()
+    mods = [
+        md
+        for md in ctx.combat.modifiers
+        if md.role == role
+        and md.condition is not None
+        and md.unit_types is None
+        and md.terrain is None
+        and md.condition != cnd.TERRAIN_GIVES
+    ]
+    if not mods:
+        return total, "", ()
+    live = []
+    for md in mods:
+        v = cnd.holds(md.condition, sit, role=role)
+        if v.value is None:
+            return None, f"whether modifier {md.id} applies is not known: {v.why}", ()
+        if v.value:
+            live.append(md)
+    if not live:
+        return total, "", ()
+    if any(md.per_unit and md.multiply is not None and md.rounding != "none" for md in live):
+        return None, "a modifier rounds each unit's strength, and only the side's total is given", ()
+    res = cb.combat_strength(
+        [cb.Fighter(total)],
+        [md.model_copy(update={"condition": None}) for md in live],
+        role="attacker" if role == "attacker" else "defender",
+        defender_terrain=set(),
+    )
+    return res.total, "", tuple(md.id for md in live)
 
 
 def _sum_parts(ctx: Context, given: Mapping[str, Any], acc: Acc, side: str) -> Fraction | None:
@@ -124,18 +211,23 @@ def _breakdown(ctx: Context, given: Mapping[str, Any], acc: Acc, side: str) -> F
     return total
 
 
-def shift_state(
-    ctx: Context, acc: Acc, attackers: Sequence[str], defender_hex: str | None, turn: int | None
-) -> tuple[set[str], set[str], dict[str, str]]:
-    """Evaluate each shift's condition: (apply, do not apply, undecidable with reasons)."""
-    yes: set[str] = set()
-    no: set[str] = set()
-    why: dict[str, str] = {}
+def situation(
+    ctx: Context,
+    acc: Acc,
+    attackers: Sequence[str],
+    defender_hex: str | None,
+    turn: int | None,
+    defenders: Sequence[str] | None = None,
+) -> tuple[cnd.Situation, str]:
+    """The facts of the example's combat that conditions read (:mod:`forge.rules.kit.conditions`): the weather
+    (given ``weather`` or ``ground``, else the turn's), the phase, the sides, the defender's terrain, and each
+    unit's supply (given ``unsupplied``) and, for attackers, the hexside features it attacks across (from
+    ``attacker_hexes`` or the units' set-up hexes).  Returns the situation and why the attackers' positions are
+    not known ('' when they are)."""
     dcell = ctx.cell(defender_hex) if defender_hex else None
     weather = acc.given("weather") or acc.given("ground")
-    if weather is None and turn is not None and 1 <= turn <= len(ctx.game.turns.turns):
+    if weather is None and isinstance(turn, int) and 1 <= turn <= len(ctx.game.turns.turns):
         weather = ctx.game.turns.turns[turn - 1].weather
-    # attacker positions
     positions: list[Cell] | None = None
     pos_reason = "the attackers or the defender's hex are not given"
     hexes = acc.given("attacker_hexes")
@@ -159,62 +251,121 @@ def shift_state(
                     a for a, c in zip(attackers, cells, strict=True) if c is None or not ctx.grid.adjacent(c, dcell)
                 ]
                 pos_reason = f"{', '.join(moved)} not next to {defender_hex} at setup/entry (they moved)"
-    terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
+    if positions is not None:
+        pos_reason = ""
     unsupplied = acc.given("unsupplied")
     if unsupplied is None:
         unsupplied = acc.given("out_of_supply")
+    out = None if unsupplied is None else {str(u) for u in unsupplied}
+
+    def crossed(p: Cell) -> frozenset[str]:
+        assert dcell is not None
+        try:
+            feats = set(ctx.hexsides.get(ctx.grid.side(p, dcell), ()))
+        except ValueError:
+            feats = set()
+        return frozenset(feats | ({cnd.RIVER} if any(ctx.is_river(f) for f in feats) else set()))
+
+    def facts(ids: Sequence[str], across: Sequence[frozenset[str] | None] | None) -> tuple[cnd.UnitFacts, ...]:
+        res = []
+        for k, uid in enumerate(ids):
+            u = ctx.units.get(uid)
+            sup = None if out is None else uid not in out
+            acr = across[k] if across is not None else None
+            res.append(
+                _facts(ctx, u, sup, acr) if u is not None else cnd.UnitFacts(supplied=sup, across=acr)
+            )
+        return tuple(res)
+
+    if defenders is None:
+        defenders = [str(x) for x in acc.given("defenders") or []]
+    side = _side_of(ctx, acc, attackers)
+    others = [x for x in ctx.sides if x != side] if side is not None else []
+    dside = ctx.units[defenders[0]].side if defenders and defenders[0] in ctx.units else None
+    if dside is None and len(others) == 1:
+        dside = others[0]
+    terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
+    phase = acc.given("phase")
+    sit = cnd.Situation(
+        weather=None if weather is None else str(weather),
+        phase=None if phase is None else str(phase),
+        attacker_side=side,
+        defender_side=dside,
+        defender_terrain=None if terrain is None else frozenset(terrain),
+        attackers=facts(attackers, None if positions is None else [crossed(p) for p in positions])
+        if attackers
+        else None,
+        defenders=facts(defenders, None) if defenders else None,
+    )
+    return sit, pos_reason
+
+
+_LEGACY_WHY = {
+    "weather": "the ground condition on that turn is not known",
+    "supply": "the units' supply state at that moment is not in the data",
+}
+
+
+def shift_state(
+    ctx: Context, acc: Acc, attackers: Sequence[str], defender_hex: str | None, turn: int | None
+) -> tuple[set[str], set[str], dict[str, str]]:
+    """Evaluate each shift's condition with :func:`forge.rules.kit.conditions.holds`: (apply, do not apply,
+    undecidable with reasons)."""
+    yes: set[str] = set()
+    no: set[str] = set()
+    why: dict[str, str] = {}
+    sit, pos_reason = situation(ctx, acc, attackers, defender_hex, turn)
+    terrain = ctx.terrain_ids(defender_hex) if defender_hex else None
+    # the terrain table decides which defender-terrain shifts the hex gives
+    owned: set[str] = set()
     for sh in ctx.combat.shifts:
-        cond = sh.condition
-        if cond == "mud":
-            if weather is None:
-                why[sh.id] = "the ground condition on that turn is not known"
-            else:
-                (yes if "mud" in str(weather).lower() else no).add(sh.id)
-        elif cond == "defender-terrain":
-            if terrain is None:
-                why[sh.id] = "the defender's hex or its terrain is not known"
-                continue
-            verdict = _terrain_shift(ctx, sh, terrain)
-            acc.use(*hex_sites(ctx, defender_hex))
-            acc.use(*(f"shift:{s.id}" for s in ctx.combat.shifts if s.condition == "defender-terrain"))
-            if verdict is None:
-                why[sh.id] = "which terrain this shift belongs to is ambiguous"
-            else:
-                (yes if verdict else no).add(sh.id)
-        elif cond in ("half-across-river", "all-across-river"):
-            if positions is None or dcell is None:
-                why[sh.id] = pos_reason
-                continue
-            across = sum(ctx.river_between(p, dcell) for p in positions)
-            holds = across * 2 >= len(positions) if cond == "half-across-river" else across == len(positions)
-            (yes if holds and across else no).add(sh.id)
-        elif cond in (
-            "defender-all-unsupplied",
-            "defender-some-unsupplied",
-            "attacker-all-unsupplied",
-            "attacker-some-unsupplied",
-        ):
-            if unsupplied is None:
-                why[sh.id] = "the units' supply state at that moment is not in the data"
-                continue
-            group = attackers if cond.startswith("attacker") else list(acc.given("defenders") or [])
-            if not group:
-                why[sh.id] = "the units are not given"
-                continue
-            out = [u for u in group if u in set(unsupplied)]
-            holds = len(out) == len(group) if "-all-" in cond else 0 < len(out) < len(group)
-            (yes if holds else no).add(sh.id)
+        if sh.condition != cnd.TERRAIN_GIVES or terrain is None:
+            continue
+        verdict = _terrain_shift(ctx, sh, terrain)
+        acc.use(*hex_sites(ctx, defender_hex))
+        acc.use(*(f"shift:{s.id}" for s in ctx.combat.shifts if s.condition == cnd.TERRAIN_GIVES))
+        if verdict is None:
+            why[sh.id] = "which terrain this shift belongs to is ambiguous"
+        elif verdict:
+            owned.add(sh.id)
+    sit = replace(sit, terrain_shifts=None if terrain is None else frozenset(owned))
+    decided = cb.applicable_shifts([sh for sh in ctx.combat.shifts if sh.id not in why], sit)
+    yes.update(decided.apply)
+    no.update(decided.skip)
+    supply_given = any(k in acc.ex.given for k in ("unsupplied", "out_of_supply"))
+    for sid, reason in decided.unknown.items():
+        sh = ctx.shifts[sid]
+        try:
+            cond = cnd.resolve(sh.condition)
+        except KeyError:
+            why[sid] = f"condition {sh.condition!r} is not evaluated by the engine"
+            continue
+        if cond == cnd.TERRAIN_GIVES:
+            why[sid] = "the defender's hex or its terrain is not known"
+        elif isinstance(cond, m.Condition):
+            why[sid] = _why(cond, sit, pos_reason, reason, supply_given)
         else:
-            why[sh.id] = f"condition {cond!r} is not evaluated by the engine" if cond else "a condition in words"
+            why[sid] = f"condition {cond!r} is not evaluated by the engine" if cond else "a condition in words"
+    for sid in yes | no:
+        sh = ctx.shifts[sid]
+        if isinstance(sh.condition, m.Condition) and sh.condition.terrain:
+            acc.use(*hex_sites(ctx, defender_hex))
     return yes, no, why
 
 
-_SUPPLY_CONDITIONS = {
-    "attacker-all-unsupplied": "attacker",
-    "attacker-some-unsupplied": "attacker",
-    "defender-all-unsupplied": "defender",
-    "defender-some-unsupplied": "defender",
-}
+def _why(cond: m.Condition, sit: cnd.Situation, pos_reason: str, default: str, supply_given: bool) -> str:
+    """Why a condition cannot be decided, in the words of the fact that is missing."""
+    if cond.weather and sit.weather is None:
+        return _LEGACY_WHY["weather"]
+    group = sit.attackers if cond.role == "attacker" else sit.defenders
+    if cond.across and (group is None or any(u.across is None for u in group)):
+        return pos_reason or "the attackers' positions are not known"
+    if cond.supply is not None:
+        if not supply_given:
+            return _LEGACY_WHY["supply"]
+        if group is None:
+            return "the units are not given"
+    return default
 
 
 def reachable_supply_situation(
@@ -225,7 +376,11 @@ def reachable_supply_situation(
     needs: dict[str, str] = {}
     for sid in shift_ids:
         sh = ctx.shifts.get(sid)
-        role = _SUPPLY_CONDITIONS.get(sh.condition or "") if sh is not None else None
+        try:
+            cond = cnd.resolve(sh.condition) if sh is not None else None
+        except KeyError:
+            cond = None
+        role = cond.role if isinstance(cond, m.Condition) and cond.supply == "unsupplied" else None
         if role is None:
             continue
         if side is None:
@@ -418,6 +573,13 @@ def base_column(ctx: Context, acc: Acc) -> tuple[cb.ColumnPick | None, str]:
     d = _sum_parts(ctx, acc.ex.given, acc, "defense")
     if a is None or d is None:
         return None, "no column, attack or defence given"
+    attackers = [str(x) for x in acc.given("attackers") or []]
+    sit, _ = situation(ctx, acc, attackers, acc.given("defender_hex"), acc.given("turn"))
+    a, why_a, used_a = total_modifiers(ctx, "attacker", a, sit)
+    d, why_d, used_d = total_modifiers(ctx, "defender", d, sit)
+    acc.use(*(f"modifier:{x}" for x in (*used_a, *used_d)))
+    if a is None or d is None:
+        return None, why_a or why_d
     if ctx.combat.kind is m.CombatKind.DIFFERENTIAL:
         return cb.column_for_diff(crt, math.floor(a - d)), ""
     return cb.column_for_odds(crt, a, d), ""
@@ -433,12 +595,17 @@ def ex_odds(ctx: Context, acc: Acc) -> None:
     dhex = acc.given("defender_hex")
     turn = acc.given("turn")
     conds: set[str] = set()
+    sit, _ = situation(ctx, acc, attackers, dhex, turn)
     # strengths from the units
     att_units, att_why = (
-        side_strength(ctx, acc, "attacker", attackers, dhex, conds) if attackers else (None, "no attacking units given")
+        side_strength(ctx, acc, "attacker", attackers, dhex, conds, sit)
+        if attackers
+        else (None, "no attacking units given")
     )
     def_units, def_why = (
-        side_strength(ctx, acc, "defender", defenders, dhex, conds) if defenders else (None, "no defending units given")
+        side_strength(ctx, acc, "defender", defenders, dhex, conds, sit)
+        if defenders
+        else (None, "no defending units given")
     )
     att_given = _sum_parts(ctx, g, acc, "attack")
     def_given = _sum_parts(ctx, g, acc, "defense")
@@ -465,15 +632,24 @@ def ex_odds(ctx: Context, acc: Acc) -> None:
         acc.done.add("partial_attack")
         for group, stated in partial.items():
             ids = str(group).split("+")
-            val, why = side_strength(ctx, acc, "attacker", ids, dhex, conds)
+            val, why = side_strength(ctx, acc, "attacker", ids, dhex, conds, _sub(sit, attackers, ids))
             acc.check_value(f"partial_attack.{group}", stated, val, why)
-    # the numbers the column is computed from: the units', else the book's own, else the given ones
-    attack = att_units if att_units is not None else num(st.get("attack")) or att_given
-    defense = def_units if def_units is not None else num(st.get("defense")) or def_given
+    # the numbers the column is computed from: the units', else the book's own, else the given ones (which are
+    # the units' strengths added up: the modifiers that change a whole side -- a weather halving -- still apply)
+    mod_why = ""
+    attack = att_units if att_units is not None else num(st.get("attack"))
+    if attack is None and att_given is not None:
+        attack, mod_why, used = total_modifiers(ctx, "attacker", att_given, sit)
+        acc.use(*(f"modifier:{x}" for x in used))
+    defense = def_units if def_units is not None else num(st.get("defense"))
+    if defense is None and def_given is not None:
+        defense, why_d, used = total_modifiers(ctx, "defender", def_given, sit)
+        mod_why = mod_why or why_d
+        acc.use(*(f"modifier:{x}" for x in used))
     if attack is None or defense is None:
         for key in ("ratio", "quotient", "odds", "column", "differential"):
             if key in st:
-                acc.skip(key, "attack or defence unknown")
+                acc.skip(key, mod_why or "attack or defence unknown", gap(mod_why) if mod_why else "engine")
     elif crt is not None:
         if "ratio" in st:
             acc.check("ratio", cb.odds_ratio(attack, defense), _ratio_note(attack, defense))
@@ -514,6 +690,16 @@ def ex_odds(ctx: Context, acc: Acc) -> None:
     for key in ("attack", "defense"):
         if key in st and key not in acc.done:
             acc.skip(key, "not computable")
+
+
+def _sub(sit: cnd.Situation, attackers: Sequence[str], ids: Sequence[str]) -> cnd.Situation:
+    """The situation of a part of the attacking force (each unit keeps its own facts)."""
+    if sit.attackers is None or len(sit.attackers) != len(attackers):
+        return cnd.Situation(**{**sit.__dict__, "attackers": None})
+    by_id = dict(zip(attackers, sit.attackers, strict=True))
+    if not all(i in by_id for i in ids):
+        return cnd.Situation(**{**sit.__dict__, "attackers": None})
+    return cnd.Situation(**{**sit.__dict__, "attackers": tuple(by_id[i] for i in ids)})
 
 
 @handles(K.SHIFTS)
@@ -803,6 +989,14 @@ def ex_combat(ctx: Context, acc: Acc) -> None:
             if hits_fmt and key in ("defender_retreat", "attacker_retreat"):
                 acc.skip(key, "a retreat is the defender's choice in this system")
                 continue
+            if key == "attacker_steps" and loss is not None and loss.exchange == "strength":
+                acc.skip(
+                    key,
+                    "an exchange in strength points: the attacker's steps depend on the units it gives up "
+                    "(compared as attacker_loses with given.defender_lost)",
+                    "book",
+                )
+                continue
             acc.check(
                 key,
                 None if loss is None else loss[idx],
@@ -920,7 +1114,9 @@ def ex_strength(ctx: Context, acc: Acc) -> None:
     elif units:
         dhex = acc.given("defender_hex")
         role = str(acc.given("role") or "attacker")
-        val, why = side_strength(ctx, acc, role, units, dhex, set())
+        attacking = role == "attacker"
+        sit, _ = situation(ctx, acc, units if attacking else [], dhex, acc.given("turn"), None if attacking else units)
+        val, why = side_strength(ctx, acc, role, units, dhex, set(), sit)
         acc.check("total", val, why)
     for side in ("attack", "defense"):
         if side in st or f"{side}_before_support" in st:
@@ -991,11 +1187,16 @@ def _event_probability(
         return None
 
     def losses(k: Any) -> cb.Losses | None:
+        lo: cb.Losses | None
         if isinstance(k, cb.Losses):
-            return k
-        if isinstance(k, int):
+            lo = k
+        elif isinstance(k, int):
             return cb.Losses(0, k)
-        return cb.code_losses(str(k), results)
+        else:
+            lo = cb.code_losses(str(k), results)
+        if lo is not None and lo.exchange == "strength" and key.startswith("attacker"):
+            return None  # the attacker's steps in a strength exchange depend on the units it gives up
+        return lo
 
     if key == "result":
         return cb.probability(dist, lambda k: str(value) in str(k).split("+") or str(k) == str(value))

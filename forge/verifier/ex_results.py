@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import model as m
-from ..notation import OddsColumn, fraction
+from ..notation import OddsColumn, Strength, fraction
 from ..rules import combat as cb
 from ..rules import dicepool as dpl
 from .core import Acc, Context, handles, num, show
@@ -247,6 +247,97 @@ def ex_defender_outcome(ctx: Context, acc: Acc) -> None:
                 f"{code}: {loss.defender} step(s) + 1 instead of the retreat",
                 how=how,
             )
+
+
+@handles(K.COMBAT, K.CLAIM)
+def ex_result_terms(ctx: Context, acc: Acc) -> None:
+    """What a result makes the attacker do, from the legend: an exchange recomputed
+    (:func:`forge.rules.combat.exchange_losses`: ``attacker_loses_at_least`` from ``given.defender_lost``, and
+    ``attacker_loses``, the least whole-unit loss, from the ``attackers``' printed strengths or steps), the results
+    the attacker may choose between (``attacker_choices``) and who may advance how far (``advance_by``: attacker,
+    defender, either or none; ``advance_hexes``, with ``given.unit_class`` for ``rules.retreat.advance``)."""
+    st = acc.ex.states
+    keys = [k for k in ("attacker_loses_at_least", "attacker_loses", "attacker_choices", "advance_by",
+                                                  "advance_hexes")
+            if k in st]
+    if not keys:
+        return
+    code, how = _result_of(ctx, acc)
+    if code is None:
+        code = None if acc.given("result") is None else str(acc.given("result"))
+        how = "data"
+    if code is None:
+        for k in keys:
+            acc.skip(k, "the result is not given", "book")
+        return
+    results = ctx.combat.results
+    acc.use(*(f"result:{c.strip()}" for c in code.split("+")))
+    if "attacker_choices" in st:
+        acc.check("attacker_choices", cb.attacker_choices(code, results), f"{code} in the results legend", how=how)
+    if "advance_by" in st or "advance_hexes" in st:
+        unit_class = acc.given("unit_class")
+        default = None
+        if unit_class is not None and ctx.game.rules.retreat is not None:
+            from ..rules.kit.retreat import advance_length
+
+            default = advance_length(ctx.game.rules.retreat, str(unit_class))
+            acc.use("path:rules.retreat.advance")
+        who, hexes = cb.advance_after(code, results, default)
+        acc.check("advance_by", who or "none", f"{code} in the results legend", how=how)
+        acc.check("advance_hexes", hexes if who else 0, f"{code}: {who or 'nobody'} advances", how=how)
+    ex = [results[c.strip()] for c in code.split("+") if c.strip() in results and results[c.strip()].exchange]
+    if not ex:
+        for k in ("attacker_loses_at_least", "attacker_loses"):
+            if k in st:
+                acc.check(k, 0, f"{code} is no exchange in the results legend", how=how)
+        return
+    lost = num(acc.given("defender_lost"))
+    if lost is None:
+        for k in ("attacker_loses_at_least", "attacker_loses"):
+            if k in st:
+                acc.skip(k, "what the defender lost is not given (given.defender_lost)", "book")
+        return
+    rc = ex[0]
+    values: list[Fraction] | None = None
+    ids = [str(x) for x in acc.given("attackers") or []]
+    if ids and all(i in ctx.units for i in ids):
+        values = []
+        for i in ids:
+            u = ctx.units[i]
+            acc.use(f"unit:{i}")
+            if rc.exchange == "steps":
+                values.append(Fraction(len(u.steps)))
+                continue
+            a = Strength.parse(u.steps[0]).attack
+            if a is None or rc.exchange_strength == "current":
+                values = None
+                break
+            values.append(Fraction(a))
+    res = cb.exchange_losses(rc, lost, values)
+    acc.check("attacker_loses_at_least", res.at_least, f"{code}: {res}", how=how)
+    if "attacker_loses" in st:
+        if res.least is None:
+            why = ("the attacking units' current strengths are not given" if rc.exchange_strength == "current"
+                   else "the attacking units are not given")
+            acc.skip("attacker_loses", why, "book")
+        else:
+            acc.check("attacker_loses", res.least, f"{code}: {res}", how=how)
+
+
+@handles(K.COMBAT, K.CLAIM)
+def ex_attack_limits(ctx: Context, acc: Acc) -> None:
+    """Whether another attack is allowed this combat phase (``may_attack``), from the attacks already made by each
+    attacking unit (``given.unit_attacks: {unit: n}``) and on the defender (``given.hex_attacks``), by
+    ``combat.attacks_per_unit`` and ``combat.attacks_per_defender`` (:func:`forge.rules.combat.may_attack`)."""
+    if "may_attack" not in acc.ex.states:
+        return
+    made = acc.given("unit_attacks") or {}
+    if not isinstance(made, dict):
+        raise KeyError("unit_attacks: expected a mapping from unit id to the attacks it has made this phase")
+    acc.use("path:combat.attacks_per_unit", "path:combat.attacks_per_defender")
+    counts = {str(k): int(v) for k, v in made.items()}
+    ok, why = cb.may_attack(ctx.combat, unit_attacks=counts, hex_attacks=int(acc.given("hex_attacks") or 0))
+    acc.check("may_attack", ok, why or "within combat.attacks_per_unit and combat.attacks_per_defender", how="data")
 
 
 # ============================================================================================ table probabilities

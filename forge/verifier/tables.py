@@ -83,7 +83,7 @@ def _parts(ctx: Context, cell: str, fmt: m.CellFormat) -> dict[str, cb.Losses | 
             return {"": cb.parse_losses(cell)}
         except ValueError:
             return {"": None}
-    return {"": cb.code_losses(cell, ctx.combat.results)}
+    return {"": cb.rank_losses(cell, ctx.combat.results)}
 
 
 def _band(row: list[dict[str, Any]], j: int, part: str) -> list[int]:
@@ -233,7 +233,7 @@ def check_grid(
         for j, label in enumerate(columns):
             try:
                 tmp = crt.model_copy(update={"cells": grid, "sections": None, "rows": rows})
-                dist = cb.losses_distribution(tmp, j, ctx.combat.results, attack=attack)
+                dist = cb.losses_distribution(tmp, j, ctx.combat.results, attack=attack, ranking=True)
             except (cb.UnknownValueError, ValueError):
                 prev = None
                 continue
@@ -265,9 +265,9 @@ def check_ends(ctx: Context, crt: m.Crt) -> None:
         auto = getattr(crt, end)
         if auto is None or auto.result is None:
             continue
-        loss = cb.code_losses(auto.result, ctx.combat.results)
+        loss = cb.rank_losses(auto.result, ctx.combat.results)
         for i, row in enumerate(grid):
-            c = _cmp(cb.code_losses(row[j], ctx.combat.results), loss)
+            c = _cmp(cb.rank_losses(row[j], ctx.combat.results), loss)
             if c is not None and c * sign < 0:
                 ctx.add(
                     "crt-odds",
@@ -291,22 +291,37 @@ def _dice(spec: str) -> str:
 
 
 def _dist_worse(left: tuple[Any, cb.Expected], right: tuple[Any, cb.Expected]) -> str:
-    """Why the right column's distribution is worse for the attacker than the left one ('' when it is not)."""
+    """Why the right column's distribution is worse for the attacker than the left one ('' when it is not).
+
+    An elimination counts as every step and as any retreat (it is never worse for the attacker than a step loss
+    or a retreat): where one is possible, the expected counts it would distort are not compared, only the chance
+    of each count being reached.  Likewise the attacker's expected steps where a strength exchange or an
+    attacker elimination makes them unknown."""
     dl, el = left
     dr, er = right
+    outcomes = [*dl, *dr]
+    elim = any(k.defender_eliminated for k in outcomes)
+    a_unknown = any(k.attacker_eliminated or k.exchange == "strength" for k in outcomes)
     reasons = []
-    if er.defender < el.defender:
+    if er.defender < el.defender and not elim:
         reasons.append(f"expected defender losses {show(er.defender)} < {show(el.defender)}")
-    if er.attacker > el.attacker:
+    if er.attacker > el.attacker and not a_unknown:
         reasons.append(f"expected attacker losses {show(er.attacker)} > {show(el.attacker)}")
-    if er.retreat < el.retreat:
+    if er.retreat < el.retreat and not elim:
         reasons.append(f"expected retreat {show(er.retreat)} < {show(el.retreat)}")
-    if er.attacker_retreat > el.attacker_retreat:
+    if er.attacker_retreat > el.attacker_retreat and not a_unknown:
         reasons.append(f"expected attacker retreat {show(er.attacker_retreat)} > {show(el.attacker_retreat)}")
-    top = max([k.defender for k in list(dl) + list(dr)], default=0)
+    top = max([k.defender for k in outcomes], default=0) + (1 if elim else 0)
     for k in range(1, top + 1):
-        pl = sum((p for x, p in dl.items() if x.defender >= k), Fraction(0))
-        pr = sum((p for x, p in dr.items() if x.defender >= k), Fraction(0))
+        pl = sum((p for x, p in dl.items() if x.defender >= k or x.defender_eliminated), Fraction(0))
+        pr = sum((p for x, p in dr.items() if x.defender >= k or x.defender_eliminated), Fraction(0))
         if pr < pl:
             reasons.append(f"P(defender loses >= {k}) {show(pr)} < {show(pl)}")
+    if elim:
+        tops = max([k.retreat for k in outcomes], default=0)
+        for k in range(1, tops + 1):
+            pl = sum((p for x, p in dl.items() if x.retreat >= k or x.defender_eliminated), Fraction(0))
+            pr = sum((p for x, p in dr.items() if x.retreat >= k or x.defender_eliminated), Fraction(0))
+            if pr < pl:
+                reasons.append(f"P(defender retreats >= {k} or is eliminated) {show(pr)} < {show(pl)}")
     return "; ".join(reasons)
