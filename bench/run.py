@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import os
 import platform
@@ -125,10 +126,18 @@ class Result:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@functools.cache
 def forge_cmd() -> list[str]:
-    """The ``forge`` console script beside this interpreter (what a user runs), else ``python -m forge``."""
+    """The ``forge`` console script beside this interpreter (what a user runs) when it runs this checkout's forge,
+    else ``python -m forge`` from this checkout (a git worktree beside an editable install of another checkout
+    would otherwise measure that other checkout's code)."""
     script = Path(sys.executable).parent / "forge"
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "forge"]
+    if script.is_file():
+        where = subprocess.run([sys.executable, "-c", "import forge; print(forge.__file__)"], cwd=script.parent,
+                               capture_output=True, text=True, check=False).stdout.strip()
+        if where and Path(where).resolve().parent.parent == ROOT:
+            return [str(script)]
+    return [sys.executable, "-m", "forge"]
 
 
 def run_once(cmd: list[str], cap_bytes: int | None = None) -> Run:
