@@ -481,7 +481,8 @@ def comparison(results: dict[str, Result], before: dict[str, Any]) -> list[str]:
             old_res.measured,
         ])
     widths = [max(len(r[i]) for r in table) for i in range(len(COMPARE_HEAD))]
-    return ["  ".join(c.ljust(w) if i in (0, 7, 8) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    left = (0, 7, 8)
+    return ["  ".join(c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
             .rstrip() for r in table]
 
 
