@@ -43,7 +43,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, FONTS_DIR, register_fonts, text_width
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, text_width
 
 __all__ = [
     "SVG_FONT_FAMILY",
@@ -299,9 +299,10 @@ class Recorder:
 def _glyph_extents(font: str) -> dict[int, tuple[float, float]]:
     """Per character code: the top and bottom of its glyph's outline above the baseline, in ems (read from the
     font's ``glyf`` table; characters without an outline, as a space, are left out)."""
-    from reportlab.pdfbase.ttfonts import TTFontFile
+    from reportlab.pdfbase import pdfmetrics
 
-    f = TTFontFile(str(FONTS_DIR / f"{font}.ttf"))
+    register_fonts()
+    f = pdfmetrics.getFont(font).face  # the registered face: the file is not parsed again
     data = f._ttf_data
     glyf = f.table["glyf"]["offset"]
     em = float(f.unitsPerEm)
