@@ -198,7 +198,9 @@ def test_the_defects_of_the_print_run_would_be_caught_again(monkeypatch: pytest.
     monkeypatch.undo()
 
     blind = map_.registration_points
-    monkeypatch.setattr(map_.tiles, "registration_points", lambda strip, obstacles=(), *, tile: blind(strip, (), tile=tile))
+    monkeypatch.setattr(
+        map_.tiles, "registration_points", lambda strip, obstacles=(), *, tile: blind(strip, (), tile=tile)
+    )
     rec = Recorder("hells_gate map")
     map_.render(game, BuildOptions(), recorder=rec)
     assert any(v.rule == "mark" and "registration mark" in v.message for v in layout.check(rec))
