@@ -554,9 +554,7 @@ class Canvas:
         alpha: float = 1.0,
     ) -> None:
         """A rectangle whose top-left corner is ``(x, y)``; ``alpha`` is the fill's opacity."""
-        st = _style(fill, stroke, width, dash, join=join, alpha=alpha)
-        if st is not None:
-            self._rect(x, y, w, h, 0.0, st)
+        self.rounded_rect(x, y, w, h, 0.0, fill=fill, stroke=stroke, width=width, dash=dash, join=join, alpha=alpha)
 
     def rounded_rect(
         self,
@@ -573,6 +571,7 @@ class Canvas:
         join: Join = "miter",
         alpha: float = 1.0,
     ) -> None:
+        """:meth:`rect` with corners rounded to radius ``r`` (0: square corners)."""
         st = _style(fill, stroke, width, dash, join=join, alpha=alpha)
         if st is not None:
             self._rect(x, y, w, h, r, st)
