@@ -106,13 +106,17 @@ def face(path: Path) -> Any:
     from reportlab.pdfbase.ttfonts import TTFontFace
 
     data = path.read_bytes()
-    file = cache_dir() / _key(path, data)
-    cached = _load(file, data)
+    try:
+        file: Path | None = cache_dir() / _key(path, data)
+    except (RuntimeError, OSError, KeyError):  # no home folder to put ~/.cache in: parse, as without a cache
+        file = None
+    cached = None if file is None else _load(file, data)
     if cached is not None:
         cached.filename = str(path)
         return cached
     parsed = TTFontFace(str(path))
-    _save(file, parsed, data)
+    if file is not None:
+        _save(file, parsed, data)
     return parsed
 
 

@@ -131,3 +131,16 @@ def test_the_cache_follows_xdg_cache_home(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert fontcache.cache_dir() == Path.home() / ".cache" / "hexforge" / "fonts"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert fontcache.cache_dir() == Path.home() / ".cache" / "hexforge" / "fonts"
+
+
+def test_no_home_folder_is_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without XDG_CACHE_HOME and without a home folder (Path.home() raises), the face is parsed, as without a
+    cache."""
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    face = fontcache.face(FONTS_DIR / f"{FONT_FACES[0]}.ttf")
+    assert face.name == FONT_FACES[0].encode()
