@@ -1,7 +1,8 @@
 """Issue 11's performance table, measured as whole processes and written to bench/RESULTS.md.
 
-Every row runs a command in a child process N times after one untimed warm-up run (so bytecode is cached and the
-files are in the page cache, as in the issue's measurements), and records the best and the median wall time, the
+Every row runs a command in a child process N times after one untimed warm-up run (so bytecode is cached, in a
+scratch folder whatever PYTHONDONTWRITEBYTECODE says, and the files are in the page cache, as in the issue's
+measurements), and records the best and the median wall time, the
 best CPU time (user + system: steadier than wall time on a shared machine) and the peak RSS (``os.wait4``'s
 ``ru_maxrss`` of each child).  The play row runs bench/bench_play.py and reads its games per CPU second.
 
@@ -15,17 +16,22 @@ Rows (``--rows`` takes their names, comma-separated):
   play       python bench/bench_play.py GAMES                                (random games per CPU second)
   huge       a 1,000 x 1,000 hex map, --only map: opt-in with --huge (minutes, gigabytes)
 
-The table is printed as it goes; bench/RESULTS.md gets the date, the machine and the figures beside the issue's
-targets and its own measurements (Hexforge then, and LaTeX's `wargame` package).  Rows not run this time are
-carried over from the previous RESULTS.md with the date they were measured.  Nothing here asserts a time.
+The bench has a memory: the figures committed in bench/RESULTS.md (its ``json`` block, written by this script)
+are the *before* of every run.  The table is printed as it goes, then a comparison of each row run with the
+committed figures (before, now and the change in per cent, of the best time and of the CPU time), so that a change
+that costs start-up time shows the first time anyone runs the bench.  With ``--record``, bench/RESULTS.md is
+rewritten with this run's figures (the date, the machine, the figures beside the issue's targets and its own
+measurements: Hexforge then, and LaTeX's `wargame` package); rows not run this time are carried over from the
+previous RESULTS.md with the date they were measured.  Without it, nothing is written.  Nothing here asserts a time.
 
-Run: python bench/run.py [--quick] [-n N] [--rows small,large] [--huge] [--results FILE | --no-results]
+Run: python bench/run.py [--quick] [-n N] [--rows small,large] [--huge] [--results FILE] [--record]
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import os
 import platform
@@ -47,7 +53,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from _kits import KITS, synthetic
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
+DATA_HEAD = "## Data"
+DATA_FENCE = "```json"
 DATA_MARK = "<!-- bench-data "
+"""The older form of the data (one HTML comment), still read."""
 PLAY_GAMES = 300
 HUGE: dict[str, Any] = {"columns": 1000, "rows": 1000, "units_per_side": 10, "listed": 20_000, "hex_size": "0.6in"}
 HUGE_ARGS = ("--only", "map")
@@ -118,10 +127,18 @@ class Result:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@functools.cache
 def forge_cmd() -> list[str]:
-    """The ``forge`` console script beside this interpreter (what a user runs), else ``python -m forge``."""
+    """The ``forge`` console script beside this interpreter (what a user runs) when it runs this checkout's forge,
+    else ``python -m forge`` from this checkout (a git worktree beside an editable install of another checkout
+    would otherwise measure that other checkout's code)."""
     script = Path(sys.executable).parent / "forge"
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "forge"]
+    if script.is_file():
+        where = subprocess.run([sys.executable, "-c", "import forge; print(forge.__file__)"], cwd=script.parent,
+                               capture_output=True, text=True, check=False).stdout.strip()
+        if where and Path(where).resolve().parent.parent == ROOT:
+            return [str(script)]
+    return [sys.executable, "-m", "forge"]
 
 
 def run_once(cmd: list[str], cap_bytes: int | None = None) -> Run:
@@ -215,6 +232,17 @@ def _now() -> str:
 def _play_rate(r: Run) -> float | None:
     m = re.search(r"games per CPU second \(one core\)\s+([\d.,]+)", r.out)
     return float(m.group(1).replace(",", "")) if m else None
+
+
+def cached_bytecode(tmp: Path) -> None:
+    """Let the children cache their bytecode, as an installed forge has it (the warm-up run writes it): in a
+    scratch folder (``PYTHONPYCACHEPREFIX``), so that nothing is written beside the sources, and whatever
+    ``PYTHONDONTWRITEBYTECODE`` says (a shell that sets it would have every run compile every module again,
+    tens of milliseconds a command that no user pays).  Likewise forge's own user cache (the parsed fonts) starts
+    empty in a scratch folder and is warm after the warm-up run."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    os.environ["XDG_CACHE_HOME"] = str(tmp / "cache")  # the font cache too (forge.fontcache): fresh, then warm
 
 
 def run_row(row: Row, n: int, tmp: Path, cap_gib: float) -> Result:
@@ -369,20 +397,105 @@ def _git_commit() -> str:
 
 
 def previous(path: Path) -> dict[str, Any]:
-    """The figures a previous RESULTS.md recorded (its embedded data), by row name; {} when there are none."""
+    """The figures a previous RESULTS.md recorded (its ``json`` block under "## Data", or the older embedded
+    comment), by row name; {} when there are none or they cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return {}
-    start = text.find(DATA_MARK)
-    end = text.find("-->", start)
-    if start < 0 or end < 0:
+    raw = None
+    head = text.find("\n" + DATA_HEAD + "\n")
+    start = text.find(DATA_FENCE + "\n", head) if head >= 0 else -1
+    end = text.find("\n```", start + len(DATA_FENCE)) if start >= 0 else -1
+    if start >= 0 and end >= 0:
+        raw = text[start + len(DATA_FENCE):end]
+    else:
+        start = text.find(DATA_MARK)
+        end = text.find("-->", start)
+        if start >= 0 and end >= 0:
+            raw = text[start + len(DATA_MARK):end]
+    if raw is None:
         return {}
     try:
-        data = json.loads(text[start + len(DATA_MARK):end])
+        data = json.loads(raw)
     except ValueError:
         return {}
-    return data.get("rows", {}) if isinstance(data, dict) else {}
+    rows = data.get("rows", {}) if isinstance(data, dict) else {}
+    return rows if isinstance(rows, dict) else {}
+
+
+def _data_block(results: dict[str, Result]) -> list[str]:
+    """The machine-readable figures: one JSON object, a row a line (so that a rerun's diff shows the rows that
+    changed)."""
+    rows = [f"  {json.dumps(k)}: {json.dumps(asdict(results[k]), sort_keys=True)}" for k in sorted(results)]
+    return [DATA_HEAD, "", "The figures above, read by `python bench/run.py` as the *before* of its comparison:", "",
+            DATA_FENCE, '{"rows": {', ",\n".join(rows), "}}", "```"]
+
+
+def change(before: float | None, now: float | None) -> float | None:
+    """The change from ``before`` to ``now`` in per cent of ``before`` (None when either is missing)."""
+    if before is None or now is None or before == 0:
+        return None
+    return (now - before) / before * 100.0
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{x:+.1f}%"
+
+
+def _verdict(pct: float | None, unit: str, noise: float = 5.0) -> str:
+    """Better, worse or the same (within ``noise`` per cent, a shared machine's jitter) for a change ``pct``."""
+    if pct is None:
+        return ""
+    if abs(pct) < noise:
+        return "same"
+    better = pct > 0 if unit == "games/s" else pct < 0
+    return "better" if better else "WORSE"
+
+
+COMPARE_HEAD = ["row", "before", "now", "change", "CPU before", "CPU now", "CPU change", "", "before measured"]
+
+
+def comparison(results: dict[str, Result], before: dict[str, Any]) -> list[str]:
+    """The table of this run's rows against the committed figures ``before`` (previous()'s rows): the best figure
+    and the CPU seconds, before, now and the change in per cent."""
+    table = [COMPARE_HEAD]
+    for row in ROWS:
+        res = results.get(row.name)
+        if res is None:
+            continue
+        old = before.get(row.name)
+        old_res = None
+        if isinstance(old, dict):
+            try:
+                old_res = Result(**old)
+            except TypeError:
+                old_res = None
+        if old_res is not None and (old_res.error or old_res.unit != res.unit):
+            old_res = None
+        unit = " games/s" if res.unit == "games/s" else " s"
+        now = "failed" if res.error else _fmt(res, res.best) + unit
+        if old_res is None:
+            table.append([row.name, "–", now, "–", "–", "–" if res.cpu is None else f"{res.cpu:.3f}", "–", "",
+                          "not recorded"])
+            continue
+        d = None if res.error else change(old_res.best, res.best)
+        dc = None if res.error else change(old_res.cpu, res.cpu)
+        table.append([
+            row.name,
+            _fmt(old_res, old_res.best) + unit,
+            now,
+            _pct(d),
+            "–" if old_res.cpu is None else f"{old_res.cpu:.3f}",
+            "–" if res.cpu is None else f"{res.cpu:.3f}",
+            _pct(dc),
+            _verdict(dc if dc is not None and res.unit == "s" else d, res.unit),
+            old_res.measured,
+        ])
+    widths = [max(len(r[i]) for r in table) for i in range(len(COMPARE_HEAD))]
+    left = (0, 7, 8)
+    return ["  ".join(c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+            .rstrip() for r in table]
 
 
 def write_results(path: Path, results: dict[str, Result], carried: set[str], info: dict[str, str]) -> None:
@@ -448,7 +561,7 @@ def write_results(path: Path, results: dict[str, Result], carried: set[str], inf
         f"{HUGE['columns']:,} x {HUGE['rows']:,} hexes of {HUGE['hex_size']} ({HUGE['listed']:,} listed with varied "
         "terrain, the rest the default), tiled on Letter, `--only map`.",
         "",
-        DATA_MARK + json.dumps({"rows": {k: asdict(v) for k, v in results.items()}}, sort_keys=True) + " -->",
+        *_data_block(results),
         "",
     ]
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -461,8 +574,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     ap = argparse.ArgumentParser(
         prog="bench/run.py",
-        description="Measure issue 11's performance table as whole processes and write bench/RESULTS.md. "
-        "Prints the table as it goes; asserts nothing.",
+        description="Measure issue 11's performance table as whole processes and compare it with the figures "
+        "committed in bench/RESULTS.md (before, now, change); --record rewrites that file. Asserts nothing.",
     )
     ap.add_argument("-n", type=int, default=None, help="timed runs per row (default 10; 3 with --quick)")
     ap.add_argument("--quick", action="store_true", help="3 runs per row")
@@ -470,8 +583,11 @@ def main(argv: list[str] | None = None) -> int:
                     "(default: all but huge)")
     ap.add_argument("--huge", action="store_true", help="also run the 1,000 x 1,000 hex map (minutes, gigabytes)")
     ap.add_argument("--cap-gib", type=float, default=8.0, help="address-space cap of the huge row's child (GiB)")
-    ap.add_argument("--results", type=Path, default=RESULTS, help="file to write (default bench/RESULTS.md)")
-    ap.add_argument("--no-results", action="store_true", help="print the table only")
+    ap.add_argument("--results", type=Path, default=RESULTS,
+                    help="figures to compare with, and with --record to rewrite (default bench/RESULTS.md)")
+    ap.add_argument("--record", action="store_true",
+                    help="rewrite the results file with this run's figures (rows not run are carried over)")
+    ap.add_argument("--no-results", action="store_true", help="print the measurements only: no comparison")
     a = ap.parse_args(argv)
     n = a.n if a.n is not None else (3 if a.quick else 10)
     if n < 1:
@@ -494,6 +610,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="hexforge-bench-") as tmp:
         SHORT.append((tmp + "/", "TMP/"))
+        cached_bytecode(Path(tmp))
         for row in ROWS:
             if row.name not in names:
                 continue
@@ -504,8 +621,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"        {res.note}", flush=True)
     if a.no_results:
         return 0
+    before = previous(a.results)
+    print()
+    print(f"compared with {_show(str(a.results))} (best figure and CPU seconds; within 5% of CPU: same):")
+    for line in comparison(results, before):
+        print(line)
+    if not a.record:
+        print("(not recorded: --record rewrites it)")
+        return 0
     carried = set()
-    for name, data in previous(a.results).items():
+    for name, data in before.items():
         if name in BY_NAME and name not in results and isinstance(data, dict):
             try:
                 results[name] = Result(**data)

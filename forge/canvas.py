@@ -9,7 +9,7 @@ Style is given per call, never left behind as state: ``fill`` and ``stroke`` are
 (don't paint); ``width`` is the stroke width in points; ``dash`` an on/off pattern in points; ``cap`` and ``join``
 the line ends and corners (butt and mitre unless asked).  Only transforms and clips live in the save/restore state.
 
-Both backends share one front (:class:`_Base`): it checks the style, skips what paints nothing and records what is
+Both backends share one front (:class:`Canvas`): it checks the style, skips what paints nothing and records what is
 placed (below), then hands the shape to the backend's few primitives (``_rect``, ``_ellipse``, ``_lines``,
 ``_path``, ``_text``, ``_pattern``).
 
@@ -36,14 +36,14 @@ import struct
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, FONTS_DIR, register_fonts, text_width
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, text_width
 
 __all__ = [
     "SVG_FONT_FAMILY",
@@ -299,9 +299,10 @@ class Recorder:
 def _glyph_extents(font: str) -> dict[int, tuple[float, float]]:
     """Per character code: the top and bottom of its glyph's outline above the baseline, in ems (read from the
     font's ``glyf`` table; characters without an outline, as a space, are left out)."""
-    from reportlab.pdfbase.ttfonts import TTFontFile
+    from reportlab.pdfbase import pdfmetrics
 
-    f = TTFontFile(str(FONTS_DIR / f"{font}.ttf"))
+    register_fonts()
+    f = pdfmetrics.getFont(font).face  # the registered face: the file is not parsed again
     data = f._ttf_data
     glyf = f.table["glyf"]["offset"]
     em = float(f.unitsPerEm)
@@ -334,180 +335,6 @@ def ink_extent(s: str, font: str, size: float) -> tuple[float, float]:
 
 
 # ==================================================================================================== protocol
-class Canvas(Protocol):
-    """What a renderer may ask of a drawing surface (points, y down, clockwise rotation)."""
-
-    def save(self) -> None:
-        """Push the transform and clip; :meth:`restore` pops them."""
-
-    def restore(self) -> None: ...
-
-    def saved(self) -> AbstractContextManager[None]:
-        """``with canvas.saved():`` save on entry, restore on exit."""
-
-    def translate(self, dx: float, dy: float) -> None: ...
-
-    def rotate(self, degrees: float) -> None:
-        """Turn what is drawn next clockwise (as seen on the page) about the current origin."""
-
-    def scale(self, f: float) -> None:
-        """Scale what is drawn next by ``f`` about the current origin."""
-
-    def clip_rect(self, x: float, y: float, w: float, h: float) -> None:
-        """Clip what is drawn next (until :meth:`restore`) to a rectangle."""
-
-    def rect(
-        self,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-        join: Join = "miter",
-        alpha: float = 1.0,
-    ) -> None:
-        """A rectangle whose top-left corner is ``(x, y)``; ``alpha`` is the fill's opacity."""
-
-    def rounded_rect(
-        self,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        r: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-        join: Join = "miter",
-        alpha: float = 1.0,
-    ) -> None: ...
-
-    def line(
-        self,
-        x1: float,
-        y1: float,
-        x2: float,
-        y2: float,
-        *,
-        stroke: Colour = "#000000",
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-        cap: Cap = "butt",
-    ) -> None: ...
-
-    def polyline(
-        self,
-        points: Sequence[Point],
-        *,
-        stroke: Colour = "#000000",
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-        cap: Cap = "butt",
-        join: Join = "miter",
-    ) -> None:
-        """An open chain of straight lines."""
-
-    def polygon(
-        self,
-        points: Sequence[Point],
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-        join: Join = "miter",
-    ) -> None:
-        """A closed outline."""
-
-    def polygons(
-        self,
-        polys: Sequence[Sequence[Point]],
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        join: Join = "miter",
-    ) -> None:
-        """Several closed outlines painted as one path (a few operators for all of them: every hex of a map)."""
-
-    def circle(
-        self,
-        cx: float,
-        cy: float,
-        r: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None: ...
-
-    def ellipse(
-        self,
-        cx: float,
-        cy: float,
-        rx: float,
-        ry: float,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-    ) -> None: ...
-
-    def path(
-        self,
-        path: Path,
-        *,
-        fill: Colour = None,
-        stroke: Colour = None,
-        width: float = 1.0,
-        dash: Sequence[float] | None = None,
-        cap: Cap = "butt",
-        join: Join = "miter",
-    ) -> None: ...
-
-    def pattern(self, polys: Sequence[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
-        """A terrain fill pattern (:class:`forge.model.Pattern`) in ``ink`` inside each of ``polys``, its marks
-        scaled for a cell ``cell`` points across and anchored to the origin, so that neighbouring cells join."""
-
-    def text(
-        self,
-        x: float,
-        y: float,
-        s: str,
-        *,
-        font: str = FONT,
-        size: float,
-        anchor: Anchor = "start",
-        fill: Colour = "#000000",
-    ) -> None:
-        """``s`` on the baseline ``y``; ``anchor`` says which point of the baseline ``x`` is.  ``font`` is one of
-        :data:`forge.pdf.FONT`, ``FONT_BOLD``, ``FONT_ITALIC`` (DejaVu Sans)."""
-
-    def begin_form(self, name: str, w: float, h: float) -> None:
-        """Draw what follows (until :meth:`end_form`) once into a reusable picture ``w`` x ``h``, origin at its
-        top-left, instead of onto the page."""
-
-    def end_form(self) -> None: ...
-
-    def use_form(self, name: str, *, record: bool = True) -> None:
-        """Place form ``name`` with its top-left at the current origin (``record=False``: a thumbnail, whose
-        records are not placed again)."""
-
-    def frame(
-        self, kind: FrameKind, x: float, y: float, w: float, h: float, label: str = "", *, cover: bool = False
-    ) -> AbstractContextManager[None]:
-        """Declare a container, symbol or mark at ``(x, y, w, h)``: what is drawn inside the ``with`` belongs to
-        it.  Only a recording canvas notes it; otherwise a no-op."""
-
-
 class _Style(NamedTuple):
     fill: str | None
     stroke: str | None
@@ -568,9 +395,11 @@ def _apply(m: _Matrix, box: Box) -> Box:
     return Box(min(xs), min(ys), max(xs), max(ys))
 
 
-class _Base:
-    """The front both backends share: style checks, the save/restore stack of the recorder's view (transform and
-    clip, y down, in page coordinates) and the recording itself."""
+class Canvas:
+    """What a renderer may ask of a drawing surface (points, y down, clockwise rotation): the front both backends
+    (:class:`PdfCanvas`, :class:`SvgCanvas`) share, with the style checks, the save/restore stack of the
+    recorder's view (transform and clip, y down, in page coordinates) and the recording itself; each backend
+    supplies the primitives (the methods whose names begin with an underscore)."""
 
     def __init__(self, recorder: Recorder | None) -> None:
         self.recorder = recorder
@@ -628,6 +457,7 @@ class _Base:
 
     # -- state
     def save(self) -> None:
+        """Push the transform and clip; :meth:`restore` pops them."""
         self._save()
         if self.recorder is not None:
             self._states.append((self._m, self._clip))
@@ -639,6 +469,7 @@ class _Base:
 
     @contextmanager
     def saved(self) -> Iterator[None]:
+        """``with canvas.saved():`` save on entry, restore on exit."""
         self.save()
         try:
             yield
@@ -651,6 +482,7 @@ class _Base:
             self._m = _times(self._m, (1.0, 0.0, 0.0, 1.0, dx, dy))
 
     def rotate(self, degrees: float) -> None:
+        """Turn what is drawn next clockwise (as seen on the page) about the current origin."""
         self._rotate(degrees)
         if self.recorder is not None:
             t = math.radians(degrees)
@@ -658,11 +490,13 @@ class _Base:
             self._m = _times(self._m, (co, si, -si, co, 0.0, 0.0))  # y down: positive turns clockwise
 
     def scale(self, f: float) -> None:
+        """Scale what is drawn next by ``f`` about the current origin."""
         self._scale(f)
         if self.recorder is not None:
             self._m = _times(self._m, (f, 0.0, 0.0, f, 0.0, 0.0))
 
     def clip_rect(self, x: float, y: float, w: float, h: float) -> None:
+        """Clip what is drawn next (until :meth:`restore`) to a rectangle."""
         self._clip_rect(x, y, w, h)
         if self.recorder is not None:
             box = _apply(self._m, Box(x, y, x + w, y + h))
@@ -675,6 +509,8 @@ class _Base:
     def frame(
         self, kind: FrameKind, x: float, y: float, w: float, h: float, label: str = "", *, cover: bool = False
     ) -> AbstractContextManager[None]:
+        """Declare a container, symbol or mark at ``(x, y, w, h)``: what is drawn inside the ``with`` belongs to
+        it.  Only a recording canvas notes it; otherwise a no-op."""
         if self.recorder is None:
             return nullcontext()
         return self._frame(self.recorder, kind, x, y, w, h, label, cover)
@@ -717,9 +553,8 @@ class _Base:
         join: Join = "miter",
         alpha: float = 1.0,
     ) -> None:
-        st = _style(fill, stroke, width, dash, join=join, alpha=alpha)
-        if st is not None:
-            self._rect(x, y, w, h, 0.0, st)
+        """A rectangle whose top-left corner is ``(x, y)``; ``alpha`` is the fill's opacity."""
+        self.rounded_rect(x, y, w, h, 0.0, fill=fill, stroke=stroke, width=width, dash=dash, join=join, alpha=alpha)
 
     def rounded_rect(
         self,
@@ -736,6 +571,7 @@ class _Base:
         join: Join = "miter",
         alpha: float = 1.0,
     ) -> None:
+        """:meth:`rect` with corners rounded to radius ``r`` (0: square corners)."""
         st = _style(fill, stroke, width, dash, join=join, alpha=alpha)
         if st is not None:
             self._rect(x, y, w, h, r, st)
@@ -766,6 +602,7 @@ class _Base:
         cap: Cap = "butt",
         join: Join = "miter",
     ) -> None:
+        """An open chain of straight lines."""
         st = _style(None, stroke, width, dash, cap, join)
         if st is not None and points:
             self._lines([points], False, False, st)
@@ -780,6 +617,7 @@ class _Base:
         dash: Sequence[float] | None = None,
         join: Join = "miter",
     ) -> None:
+        """A closed outline."""
         st = _style(fill, stroke, width, dash, join=join)
         if st is not None and points:
             self._lines([points], True, False, st)
@@ -793,6 +631,7 @@ class _Base:
         width: float = 1.0,
         join: Join = "miter",
     ) -> None:
+        """Several closed outlines painted as one path (a few operators for all of them: every hex of a map)."""
         st = _style(fill, stroke, width, None, join=join)
         polys = [p for p in polys if p]
         if st is not None and polys:
@@ -809,9 +648,7 @@ class _Base:
         width: float = 1.0,
         dash: Sequence[float] | None = None,
     ) -> None:
-        st = _style(fill, stroke, width, dash)
-        if st is not None:
-            self._ellipse(cx, cy, r, r, st)
+        self.ellipse(cx, cy, r, r, fill=fill, stroke=stroke, width=width, dash=dash)
 
     def ellipse(
         self,
@@ -845,6 +682,8 @@ class _Base:
             self._path(path, st)
 
     def pattern(self, polys: Sequence[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        """A terrain fill pattern (:class:`forge.model.Pattern`) in ``ink`` inside each of ``polys``, its marks
+        scaled for a cell ``cell`` points across and anchored to the origin, so that neighbouring cells join."""
         kept = [q for q in polys if len(q) >= 3]
         if kept and str(getattr(pattern, "value", pattern)) != "none":
             self._pattern(kept, pattern, _hex(ink), cell)
@@ -860,6 +699,8 @@ class _Base:
         anchor: Anchor = "start",
         fill: Colour = "#000000",
     ) -> None:
+        """``s`` on the baseline ``y``; ``anchor`` says which point of the baseline ``x`` is.  ``font`` is one of
+        :data:`forge.pdf.FONT`, ``FONT_BOLD``, ``FONT_ITALIC`` (DejaVu Sans)."""
         if fill is None:
             return
         self._text(x, y, s, _font(font), size, anchor, _hex(fill))
@@ -868,6 +709,8 @@ class _Base:
 
     # -- forms
     def begin_form(self, name: str, w: float, h: float) -> None:
+        """Draw what follows (until :meth:`end_form`) once into a reusable picture ``w`` x ``h``, origin at its
+        top-left, instead of onto the page."""
         self._begin_form(name, w, h)
         if self.recorder is not None:
             self._states.append((self._m, self._clip))
@@ -881,6 +724,8 @@ class _Base:
             self._m, self._clip = self._states.pop()
 
     def use_form(self, name: str, *, record: bool = True) -> None:
+        """Place form ``name`` with its top-left at the current origin (``record=False``: a thumbnail, whose
+        records are not placed again)."""
         self._use_form(name)
         if self.recorder is not None and record:
             m = self._m
@@ -924,7 +769,7 @@ def _text_code(
     return f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET", current
 
 
-class PdfCanvas(_Base):
+class PdfCanvas(Canvas):
     """Draws on a reportlab canvas, whose space is y *up*.
 
     ``top`` is the reportlab y of this canvas' origin: ``PdfCanvas(c, top=page_height)`` draws a whole page with
@@ -1164,7 +1009,7 @@ class _SvgMarks:
         pass
 
 
-class SvgCanvas(_Base):
+class SvgCanvas(Canvas):
     """Draws into an svgwrite ``Drawing`` ``width`` x ``height`` points (a viewBox in points).
 
     Output is deterministic: attributes sorted, numbers formatted with :func:`_num`, element ids sequential

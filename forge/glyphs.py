@@ -51,15 +51,66 @@ _SKIPPED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
 """Control and format characters (tab, line breaks, soft hyphen, joiners): nothing is drawn for them."""
 
 
-@cache
-def face_coverage() -> dict[str, frozenset[int]]:
-    """Code points each bundled face has a glyph for (read from the fonts' cmaps once per process)."""
+COVERAGE_FILE = "coverage.txt"
+"""In forge/fonts/: the code points each bundled face has a glyph for, as ranges (written by
+:func:`write_coverage` from the faces' cmaps; tests/test_fonts.py checks it against them), so that ``forge check``
+reads the coverage without importing a PDF library or parsing a font."""
+
+
+def _ranges(cps: frozenset[int]) -> str:
+    out: list[str] = []
+    ordered = sorted(cps)
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        out.append(f"{ordered[i]:x}" if i == j else f"{ordered[i]:x}-{ordered[j]:x}")
+        i = j + 1
+    return " ".join(out)
+
+
+def coverage_text(faces: dict[str, frozenset[int]]) -> str:
+    """The text of forge/fonts/coverage.txt for ``faces`` (face name: code points)."""
+    lines = ["# Code points each bundled face has a glyph for, in hex ranges (python -c 'from forge.glyphs import",
+             "# write_coverage; write_coverage()' rewrites it from the fonts' cmaps; do not edit by hand)."]
+    lines += [f"{name}: {_ranges(cps)}" for name, cps in faces.items()]
+    return "\n".join(lines) + "\n"
+
+
+def parsed_coverage() -> dict[str, frozenset[int]]:
+    """Code points each bundled face has a glyph for, read from the fonts' cmaps (through reportlab)."""
     from reportlab.pdfbase import pdfmetrics
 
     from .pdf import FONT_FACES, register_fonts
 
     register_fonts()
     return {name: frozenset(pdfmetrics.getFont(name).face.charToGlyph) for name in FONT_FACES}
+
+
+def write_coverage() -> None:
+    from .pdf import FONTS_DIR
+
+    (FONTS_DIR / COVERAGE_FILE).write_text(coverage_text(parsed_coverage()), encoding="utf-8")
+
+
+@cache
+def face_coverage() -> dict[str, frozenset[int]]:
+    """Code points each bundled face has a glyph for (forge/fonts/coverage.txt, read once per process)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "fonts" / COVERAGE_FILE).read_text(encoding="utf-8")
+    faces: dict[str, frozenset[int]] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name, _, spans = line.partition(": ")
+        cps: set[int] = set()
+        for span in spans.split():
+            lo, _, hi = span.partition("-")
+            cps.update(range(int(lo, 16), int(hi or lo, 16) + 1))
+        faces[name] = frozenset(cps)
+    return faces
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
@@ -37,12 +36,15 @@ _registered = False
 
 
 def register_fonts() -> None:
-    """Register the bundled TrueType fonts (embedded as subsets) once per process."""
+    """Register the bundled TrueType fonts (embedded as subsets) once per process, each parsed once per
+    installation (:mod:`forge.fontcache`)."""
     global _registered
     if _registered:
         return
+    from .fontcache import ttfont
+
     for name in FONT_FACES:
-        pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / f"{name}.ttf")))
+        pdfmetrics.registerFont(ttfont(name, FONTS_DIR / f"{name}.ttf"))
     _registered = True
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -11,6 +15,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests import the shared strategies module
+
+# The font cache (forge.fontcache) of the tests, and of the processes they start, is a fresh folder of their own:
+# a run never reads a developer's ~/.cache (or a previous run's), so every session parses the fonts once.
+os.environ["XDG_CACHE_HOME"] = _CACHE = tempfile.mkdtemp(prefix="hexforge-test-cache-")
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 @pytest.fixture(scope="session")

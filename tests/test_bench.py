@@ -88,3 +88,53 @@ def test_results_round_trip(tmp_path: Path) -> None:
     carried = {k: run.Result(**v) for k, v in run.previous(out).items()}
     run.write_results(out, carried, {"check"}, info)
     assert "†(2026-01-01 00:00 UTC)" in out.read_text(encoding="utf-8")
+
+
+def _tiny(row: object, n: int, tmp: Path, cap_gib: float) -> object:
+    """A fake workload: a Python that does nothing, measured as run.py measures a row (a real child process)."""
+    return run.measure(row, [sys.executable, "-c", "pass"], n, warm=False)
+
+
+def test_run_compares_with_the_committed_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """run.py reads the figures RESULTS.md records and prints before, now and the change; only --record rewrites
+    the file (nothing here is timed: the workload is a Python that does nothing)."""
+    info = {"date": "2026-01-02 00:00 UTC", "cores": "2", "cpu": "x", "memory": "1 GiB", "python": "3.11",
+            "os": "linux", "load": "0", "commit": "abc"}
+    old = run.Result("check", "forge check data/hells_gate.yaml", "2026-01-01 00:00 UTC", n=3, best=1000.0,
+                     median=1000.0, cpu=1000.0, rss_mb=40.0)
+    results = tmp_path / "RESULTS.md"
+    run.write_results(results, {"check": old}, set(), info)
+    committed = results.read_text(encoding="utf-8")
+    assert "```json" in committed
+    monkeypatch.setattr(run, "run_row", _tiny)
+    assert run.main(["--rows", "check", "-n", "1", "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    head = next(line for line in out.splitlines() if line.startswith("row ") and "before" in line)
+    assert head.split()[:5] == ["row", "before", "now", "change", "CPU"]
+    line = next(line for line in out.splitlines() if line.startswith("check ") and "1000" in line)
+    cells = line.split()
+    assert cells[1:3] == ["1000.0", "s"]  # before: the committed best
+    assert cells[5].startswith("-")
+    assert cells[5].endswith("%")
+    assert "better" in line
+    assert "2026-01-01 00:00 UTC" in line
+    assert results.read_text(encoding="utf-8") == committed  # not recorded without --record
+    assert run.main(["--rows", "check", "-n", "1", "--results", str(results), "--record"]) == 0
+    assert run.previous(results)["check"]["best"] < 1000.0
+
+
+def test_a_row_never_recorded_is_compared_with_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(run, "run_row", _tiny)
+    assert run.main(["--rows", "check", "-n", "1", "--results", str(tmp_path / "none.md")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("check ") and "not recorded" in x)
+    assert line.split()[1] == "–"
+
+
+def test_the_older_embedded_figures_are_still_read(tmp_path: Path) -> None:
+    old = tmp_path / "RESULTS.md"
+    old.write_text('# x\n\n<!-- bench-data {"rows": {"check": {"best": 0.25, "name": "check"}}} -->\n',
+                   encoding="utf-8")
+    assert run.previous(old) == {"check": {"best": 0.25, "name": "check"}}
+    assert run.previous(ROOT / "bench" / "RESULTS.md")["small"]["best"] > 0  # the committed file parses

@@ -206,14 +206,14 @@ def cut_map(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     geom = map_.MapGeometry(home.geometry.grid, size, -0.55 * size, -radius / 2 - 2.0)
     lay = map_.MapLayout(5 * size, 4.5 * size, geom, [map_.SheetPage("map")], title_on_map=True)
     pdfs = {}
-    original = map_.sheet_layout
+    original = map_.pages.sheet_layout  # what render() lays the sheet out with
     try:
-        map_.sheet_layout = lambda *a, **k: lay
+        map_.pages.sheet_layout = lambda *a, **k: lay
         for name, bleed in (("trim", 0.0), ("bleed", INCH_8)):
             with page_finish(PageFinish(bleed=bleed)):
                 pdfs[name] = map_.render(game, options)
     finally:
-        map_.sheet_layout = original
+        map_.pages.sheet_layout = original
     return {"game": game, "lay": lay, **pdfs}
 
 

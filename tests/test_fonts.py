@@ -73,6 +73,17 @@ def test_the_bundled_faces_and_their_licence_are_in_the_package() -> None:
     assert "fonts-dejavu-extra 2.37-6" in readme
 
 
+def test_the_shipped_coverage_is_the_fonts_cmaps() -> None:
+    """forge/fonts/coverage.txt (what ``forge check`` reads, so that it imports no PDF library) is each face's cmap."""
+    from forge.glyphs import COVERAGE_FILE, coverage_text, parsed_coverage
+
+    parsed = parsed_coverage()
+    assert face_coverage() == parsed
+    assert (FONTS_DIR / COVERAGE_FILE).read_text(encoding="utf-8") == coverage_text(parsed), (
+        "rerun: python -c 'from forge.glyphs import write_coverage; write_coverage()'"
+    )
+
+
 def test_every_face_covers_latin_greek_and_cyrillic_but_not_cjk() -> None:
     for face, cps in face_coverage().items():
         for ch in "AzÄéßŁœ–—€ΑΩαωάЖжЁёЯяЇї":

@@ -189,7 +189,7 @@ def test_the_defects_of_the_print_run_would_be_caught_again(monkeypatch: pytest.
     """Undo two fixes of issue 10 and the checker reports them on the real pages: the tile footer and scale bar run
     across the crop marks; registration marks placed blind to what the strip holds cover hex labels."""
     game = seed_game("hells_gate")
-    monkeypatch.setattr(map_, "CROP_CLEAR", -30.0)
+    monkeypatch.setattr(map_.tiles, "CROP_CLEAR", -30.0)
     rec = Recorder("hells_gate map")
     map_.render(game, BuildOptions(), recorder=rec)
     found = layout.check(rec)
@@ -199,7 +199,9 @@ def test_the_defects_of_the_print_run_would_be_caught_again(monkeypatch: pytest.
     monkeypatch.undo()
 
     blind = map_.registration_points
-    monkeypatch.setattr(map_, "registration_points", lambda strip, obstacles=(), *, tile: blind(strip, (), tile=tile))
+    monkeypatch.setattr(
+        map_.tiles, "registration_points", lambda strip, obstacles=(), *, tile: blind(strip, (), tile=tile)
+    )
     rec = Recorder("hells_gate map")
     map_.render(game, BuildOptions(), recorder=rec)
     assert any(v.rule == "mark" and "registration mark" in v.message for v in layout.check(rec))

@@ -90,7 +90,7 @@ def test_thumbnail_replay_gives_the_same_bytes(monkeypatch: pytest.MonkeyPatch) 
     game = load(ROOT / "data" / "hells_gate.yaml")
     opts = BuildOptions(paper="letter")  # tiled: a sheet form and its thumbnail
     public = M.render(game, opts)  # an ordinary map draws its thumbnail again
-    monkeypatch.setattr(M, "COMPACT_EVERY", 8)  # ... a large one replays the sheet's drawing
+    monkeypatch.setattr(M.grid, "COMPACT_EVERY", 8)  # ... a large one replays the sheet's drawing
     used = []
     replay = M._GridReplay.replay
 
@@ -276,8 +276,8 @@ def test_large_map_fast_paths_keep_the_picture(monkeypatch: pytest.MonkeyPatch) 
     opts = BuildOptions(paper="letter")
     plain_rec, fast_rec = Recorder("plain"), Recorder("fast")
     plain = M.render(game, opts, recorder=plain_rec)
-    monkeypatch.setattr(M, "COMPACT_EVERY", 8)
-    monkeypatch.setattr(M, "FAST_PATHS_ABOVE", 8)
+    monkeypatch.setattr(M.grid, "COMPACT_EVERY", 8)
+    monkeypatch.setattr(M.grid, "FAST_PATHS_ABOVE", 8)
     fast = M.render(game, opts, recorder=fast_rec)
     assert fast != plain
     assert fast.count(b"FlateDecode") == plain.count(b"FlateDecode")

@@ -212,7 +212,7 @@ def test_card_swatches_draw_the_map_icons(hg: Game, monkeypatch: pytest.MonkeyPa
         drawn.append(kind)
         real(pen, kind, *args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(map_render, "_feature_symbol", spy)
+    monkeypatch.setattr(map_render.grid, "_feature_symbol", spy)
     for greyscale in (False, True):
         drawn.clear()
         cards.render(hg, BuildOptions(greyscale=greyscale))

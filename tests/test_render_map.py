@@ -487,6 +487,6 @@ def test_a_large_map_sealed_early_gives_the_same_bytes(monkeypatch: pytest.Monke
     Both must write the same file: here Hell's Gate is drawn both ways."""
     game = load(ROOT / "data" / "hells_gate.yaml")
     public = M.render(game, BuildOptions(paper="letter"))
-    monkeypatch.setattr(M, "COMPACT_EVERY", 8)
+    monkeypatch.setattr(M.grid, "COMPACT_EVERY", 8)
     sealed = M.render(game, BuildOptions(paper="letter"))
     assert sealed == public

@@ -16,6 +16,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "data" / "hells_gate.yaml"
 RENDERERS = ("reportlab", "svgwrite", "cairosvg", "cairocffi", "pypdfium2", "PIL", "forge.render", "forge.pdf")
+DRAWING = (*RENDERERS, "fontTools", "pypdf", "forge.canvas", "forge.fontcache", "forge.outline", "forge.tiling",
+           "forge.layout", "forge.impose", "forge.pdfx", "forge.vassal", "forge.templates")
+"""Everything that draws, lays out or writes a page: neither ``forge check`` nor ``forge verify --no-print-check``
+has a use for any of it."""
+CHECK_MODULES = {"forge", "forge.check", "forge.cli", "forge.errors", "forge.glyphs", "forge.hexgrid",
+                 "forge.keypath", "forge.loader", "forge.model", "forge.notation", "forge.units",
+                 "forge.claim_keys", "forge.conditions",  # the example keys and combat conditions check refuses
+                 "forge.commands", "forge.commands.play"}  # play's options (standard library only)
+"""The forge modules ``forge check`` of a game without set-up zones imports: no more (a new one is a choice to make
+here, with its cost in docs/PERFORMANCE.md)."""
 
 
 def imported(*args: str, cwd: Path = ROOT) -> tuple[set[str], subprocess.CompletedProcess[str]]:
@@ -71,6 +81,34 @@ def test_check_imports_no_renderer() -> None:
     assert under(names, ("forge.builder", "forge.verifier", "forge.estimate")) == []
     # the die-row labels are read by forge.notation, not the combat engine; layout templates are a build's
     assert under(names, ("forge.rules", "forge.templates")) == []
+
+
+def forge_modules(names: set[str]) -> set[str]:
+    return {n for n in names if n == "forge" or n.startswith("forge.")}
+
+
+def test_check_imports_its_module_set_and_nothing_that_draws(tmp_path: Path) -> None:
+    """Also for a game whose texts need the fonts' coverage (non-ASCII place names): the coverage is read from
+    forge/fonts/coverage.txt, not from the fonts through reportlab."""
+    text = GAME.read_text(encoding="utf-8")
+    assert "name: Tichonovka" in text
+    cyrillic = tmp_path / "cyrillic.yaml"
+    cyrillic.write_text(text.replace("Tichonovka", "Тихоновка"), encoding="utf-8")  # the hex and its mentions
+    for game in (GAME, cyrillic):
+        names, r = imported("check", str(game))
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "forge.glyphs" in names
+        assert under(names, DRAWING) == [], game.name
+        assert forge_modules(names) == CHECK_MODULES, game.name
+
+
+def test_verify_without_the_print_check_imports_nothing_that_draws() -> None:
+    names, r = imported("verify", "--no-print-check", str(GAME))
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    assert "forge.verifier" in names
+    assert under(names, DRAWING) == []
+    assert forge_modules(names) >= CHECK_MODULES
+    assert under(names, ("forge.builder",)) == ["forge.builder"]  # BuildOptions only: it imports no renderer
 
 
 def test_verify_without_the_print_check_imports_no_renderer() -> None:
