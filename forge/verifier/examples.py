@@ -27,7 +27,7 @@ def check_examples(ctx: Context) -> None:
 
     for ex in ctx.game.examples:
         if ex.readings:
-            check_readings(ctx, ex)
+            check_readings(ctx, ex, recompute, report)
         else:
             report(ctx, recompute(ctx, ex))
     report_implied(ctx)

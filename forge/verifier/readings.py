@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 
 from .. import model as m
@@ -72,10 +73,14 @@ def _strip(f: Finding, ref: str) -> str:
     return f.message[len(ref) + 2 :] if f.message.startswith(f"{ref}: ") else f.message
 
 
-def check_readings(ctx: Context, ex: m.Example) -> None:
-    """Recompute every reading of ``ex`` and report as the module doc says."""
-    from .examples import recompute, report
-
+def check_readings(
+    ctx: Context,
+    ex: m.Example,
+    recompute: Callable[[Context, m.Example], Acc],
+    report: Callable[[Context, Acc], None],
+) -> None:
+    """Recompute every reading of ``ex`` with ``recompute`` and report with ``report`` (the example checker's own,
+    passed in so that this module does not import it back) as the module doc says."""
     outcomes = []
     for k, r in enumerate(ex.readings, 1):
         s = _scratch(ctx)
