@@ -73,7 +73,18 @@ def _load(file: Path, data: bytes) -> Any | None:
             return None
         face = TTFontFace.__new__(TTFontFace)
         face.__dict__.update(state)
-    except Exception:  # (anything a damaged file raises: parse instead)
+    except (
+        OSError,
+        EOFError,
+        pickle.UnpicklingError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        KeyError,
+        IndexError,
+        ImportError,
+    ):
+        # what a damaged, cut-short or foreign file raises: parse instead
         return None
     face._ttf_data = data
     return face
@@ -92,7 +103,8 @@ def _save(file: Path, face: Any, data: bytes) -> None:
             fh.write(blob)
         os.replace(tmp, file)
         tmp = None
-    except Exception:  # (an unwritable or full cache directory, or a face that does not pickle)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        # an unwritable or full cache directory, or a face that does not pickle
         pass
     finally:
         if tmp is not None:
