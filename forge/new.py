@@ -189,7 +189,22 @@ def game_text(name: str, grid: str = "hex", schema: str = f"./{SCHEMA}", system:
     own = title == tpl.own_title
     for token, (mine, neutral) in tpl.words.items():
         text = text.replace(token, mine if own else neutral)
-    return text.replace("__SCHEMA__", schema, 1).replace("__ID__", gid, 1).replace("__TITLE__", title)
+    text = text.replace("__SCHEMA__", schema, 1).replace("  id: __ID__", f"  id: {_scalar(gid)}", 1)
+    return text.replace("  title: __TITLE__", f"  title: {_scalar(title)}", 1).replace("__TITLE__", title)
+
+
+def _scalar(text: str) -> str:
+    """``text`` as a YAML value that reads back as that string: plain when it does (``River Crossing``), else in
+    double quotes (``"No"``, ``"True"`` and ``"Null"`` would read as a boolean or nothing)."""
+    import json
+
+    import yaml
+
+    try:
+        plain = yaml.safe_load(f"v: {text}") == {"v": text}
+    except yaml.YAMLError:
+        plain = False
+    return text if plain else json.dumps(text, ensure_ascii=False)
 
 
 def write(name: str, grid: str, out: Path, schema_json: str, system: str = "hits") -> Path:

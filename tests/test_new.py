@@ -333,8 +333,9 @@ def test_a_name_not_starting_with_a_letter_is_refused(
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.text(st.characters(categories=("L", "N", "Zs", "So", "Pd")), min_size=1, max_size=30))
+@given(st.text(st.characters(categories=("L", "N", "Zs", "So", "Pd")), min_size=1, max_size=12))
 def test_every_accepted_name_has_a_plain_id_and_a_loadable_game(name: str) -> None:
+    """Names of up to 12 characters of any script (at most 4 Latin letters each: the id fits in 64)."""
     if not name.strip() or not _title(name)[0].isalpha():
         with pytest.raises(NewGameError, match="expected a name starting with a letter"):
             game_id(name)
@@ -349,3 +350,11 @@ def test_every_accepted_name_has_a_plain_id_and_a_loadable_game(name: str) -> No
         return  # a title too long or with a sign YAML would misread
     game = loads(text, f"{gid}.yaml")
     assert game.game.id == gid
+
+
+@pytest.mark.parametrize("name", ["No", "TRUE", "Null", "On"])
+def test_a_title_yaml_would_misread_is_quoted(name: str) -> None:
+    """'No' was written plain and read back as the boolean false (found by the property above)."""
+    game = loads(game_text(name, "hex", system="classic"), "game.yaml")
+    assert game.game.title == name
+    assert game.game.id == name.lower()
