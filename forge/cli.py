@@ -202,7 +202,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from . import new
 
     try:
-        written = new.write(args.name, args.grid, Path(args.out), schema_json())
+        written = new.write(args.name, args.grid, Path(args.out), schema_json(), args.system)
     except new.NewGameError as e:
         print(f"forge new: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -888,6 +888,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     n.add_argument("name", metavar="NAME", help="the game's title, e.g. 'River Crossing'")
     n.add_argument("--grid", default="hex", help="hex (default) or square")
+    n.add_argument("--system", default="hits", help="hits (default: Ferry Point's rules) or classic (the standard kit)")
     n.add_argument("--out", default=".", type=_out_folder, help="folder to write into (default: the current one)")
     n.add_argument("-q", "--quiet", action="store_true", help="print only the file written")
     n.set_defaults(func=cmd_new)
