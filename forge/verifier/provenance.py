@@ -8,7 +8,8 @@ line it was typed from, and ``implied_by`` the examples it was worked out from (
 but an example reveals, a strength only an example's sum gives).  The rule (docs/VERIFY.md, *Echoes*):
 
 * a value compared with a data field (``data``) is a **cross-check** when the example names the book's second
-  statement of the fact (``stated_elsewhere``), else an **echo**: the field was typed from the same sentence;
+  statement of the fact (``stated_elsewhere``, or ``stated_otherwise`` where the two differ and the data follows the
+  other), else an **echo**: the field was typed from the same sentence;
 * a value the engine recomputed, or whose arithmetic was redone (``engine``, ``arithmetic``, or a disagreement),
   is an **echo** when any data site the example's recomputation read (:attr:`.core.Acc.uses`) is ``implied_by``
   that example or was typed from the example's own ``source_line``; otherwise it is **independent**.
@@ -91,8 +92,8 @@ def basis(ex: m.Example, key: str, how: str, uses: Iterable[str], table: dict[st
     a disagreement passes the way it was computed), from the data sites ``uses``; ``why`` says what makes an echo
     one (empty otherwise).  ``table`` is :func:`origins` of the game."""
     if how == "data":
-        if key in ex.stated_elsewhere:
-            return "cross-check", ""
+        if key in ex.stated_elsewhere or key in ex.stated_otherwise:
+            return "cross-check", ""  # the field was typed from the book's other statement of the fact
         return "echo", "compared with a data field typed from the same sentence (no stated_elsewhere)"
     own: list[str] = []
     for site in sorted(uses):

@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Finding
 from ..keypath import dotted
 from .policy import RANK, exit_code, severity
+from .provenance import BASES
 
 if TYPE_CHECKING:
     from .core import Claim
 
-__all__ = ["coverage", "not_checked", "render_findings", "rule_key"]
+__all__ = ["coverage", "echoes", "not_checked", "render_findings", "rule_key"]
 
 WHY_LABEL = {
     "book": "the book does not give what it depends on",
@@ -101,7 +102,14 @@ def coverage(claims: Sequence[Claim]) -> dict[str, Any]:
     total = len(claims)
     recomputed = total - by["unchecked"]
     checkable = total - why["book"] - why["context"]
+    basis = {b: sum(c.status != "unchecked" and c.basis == b for c in claims) for b in BASES}
+    checked = basis["independent"] + basis["cross-check"]
     return {
+        "independent": basis["independent"],
+        "cross_check": basis["cross-check"],
+        "echo": basis["echo"],
+        "checked": checked,
+        "percent_checked": round(100 * checked / total, 1) if total else 100.0,
         "total": total,
         "recomputed": recomputed,
         "engine": by["engine"],
@@ -211,6 +219,23 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _basis_txt(cl: dict[str, Any]) -> str:
+    """The three counts of :mod:`.provenance`: what the recomputed values are evidence of."""
+    return (
+        f"checked {cl['checked']} = {cl['percent_checked']}%: {cl['independent']} recomputed independently, "
+        f"{cl['cross_check']} cross-checks of two statements of the book; {cl['echo']} "
+        f"{'echo' if cl['echo'] == 1 else 'echoes'} of their own sentence, not counted as checked"
+    )
+
+
+def echoes(findings: Sequence[Finding]) -> list[tuple[str, str, str, tuple[int, int] | None]]:
+    """Every echo (``Findings.claims`` whose basis is ``echo``): (example, key, why, its (line, column) in the
+    game file), in the order of the examples."""
+    claims: Sequence[Claim] = getattr(findings, "claims", None) or []
+    where: dict[tuple[str, str], tuple[int, int]] = getattr(findings, "where", None) or {}
+    return [(c.example, c.key, c.echo, where.get((c.example, c.key))) for c in claims if c.basis == "echo"]
+
+
 def _coverage_line(cl: dict[str, Any]) -> str:
     agree = cl["engine"] + cl["data"] + cl["arithmetic"]
     return (
@@ -295,7 +320,8 @@ def _head(summary: dict[str, Any], gid: str) -> str:
     cl = summary.get("claims")
     if cl:
         ex_txt += (
-            f"; claims: {cl['total']} ({cl['recomputed']} recomputed = {cl['percent']}%: {cl['engine']} by the engine, "
+            f"; claims: {cl['total']} ({_basis_txt(cl)}; {cl['recomputed']} recomputed = {cl['percent']}%: "
+            f"{cl['engine']} by the engine, "
             f"{cl['data']} against the data ({cl['data_twice']} stated twice in the book), {cl['arithmetic']} by "
             f"arithmetic; {cl['mismatch']} disagree; "
             f"{cl['unchecked']} not checked: {_why_counts(cl)}; {cl['percent_checkable']}% of the values whose "
@@ -469,7 +495,7 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
         "the reason; they were found neither to agree nor to disagree.",
         "",
         f"**{_plural(summary['error'], 'error')}, {_plural(summary['warning'], 'warning')}.**"
-        + (f" {_coverage_line(cl)}." if cl else "")
+        + (f" Stated values {_basis_txt(cl)}. {_coverage_line(cl)}." if cl else "")
         + (f" Coverage of the book{_book_txt(summary).partition('of the book')[2]}." if "book" in summary else ""),
         "",
         "## Findings by rule",
@@ -514,6 +540,33 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
     ex = summary.get("examples")
     if ex and cl:
         lines += [_examples_line(ex["total"], getattr(findings, "claims", [])), ""]
+    if cl:
+        lines += [
+            "What the recomputed values are evidence of (docs/VERIFY.md, *Echoes*): a value recomputed from data "
+            "typed from other statements of the book is an independent check; a value compared with a field the "
+            "book states a second time (`stated_elsewhere`) is a cross-check of two statements; a value checked "
+            "against data typed from its own sentence (its example's `source_line`, or `implied_by` that example) "
+            "is an echo, listed under \"Echoes\" and never counted as checked.",
+            "",
+            "| game | independent | cross-check | echo | checked |",
+            "| --- | ---: | ---: | ---: | ---: |",
+            f"| {_code(name)} | {cl['independent']} | {cl['cross_check']} | {cl['echo']} | {cl['percent_checked']}% |",
+            "",
+        ]
+    echo_list = echoes(findings)
+    if echo_list:
+        lines += [
+            "## Echoes",
+            "",
+            f"{_plural(len(echo_list), 'value')} that agree, or disagree, only with data typed from the same "
+            "sentence: what they show is that the encoding still matches that sentence, not that the book's rules "
+            "give it.",
+            "",
+        ]
+        for ex_id, key, why, mark in echo_list:
+            at = f" (data line {mark[0]})" if mark else ""
+            lines.append(f"- {_code(ex_id)} · {_code(key)}: {_md(why)}{at}")
+        lines.append("")
     lines += ["## Not checked", ""]
     groups = not_checked(findings)
     if not groups:
