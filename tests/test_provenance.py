@@ -152,3 +152,23 @@ def test_check_refuses_an_implied_by_that_names_no_example(tmp_path: Path) -> No
     assert f"g.yaml:{line}:" in r.stderr
     assert "'t1-d6-odd' is not a known example id (did you mean 't1-d6-odds'?)" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_readme_table_of_the_three_counts_is_each_reports_row() -> None:
+    """README's table of independent, cross-check and echo counts has one row per data/ game, the row its
+    committed errata report has (tests/test_report.py keeps those current)."""
+    import re
+
+    root = DATA.parent
+    readme = (root / "README.md").read_text("utf-8")
+    head = "| game | independent | cross-check | echo | checked |"
+    assert readme.count(head) == 1, "README.md: the table of the three counts is missing"
+    lines = readme.split(head, 1)[1].splitlines()[2:]
+    table = lines[: next((i for i, ln in enumerate(lines) if not ln.startswith("|")), len(lines))]
+    want = []
+    for path in GAMES:
+        report = (root / "docs" / "errata" / f"{path.stem}.md").read_text("utf-8")
+        row = re.search(rf"^\| `{re.escape(path.stem)}` \| \d+ \| \d+ \| \d+ \| [\d.]+% \|$", report, re.M)
+        assert row, f"docs/errata/{path.stem}.md has no row of the three counts: regenerate the reports"
+        want.append(row.group(0))
+    assert table == want, "README.md: copy each errata report's row of the three counts into the table"
