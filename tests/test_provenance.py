@@ -94,7 +94,8 @@ def test_stated_elsewhere_gives_a_cross_check() -> None:
     data = [c for c in claims if c.status == "data"]
     assert {c.basis for c in data if c.twice} == {"cross-check"}
     once = next(c for c in data if not c.twice and c.example not in {e.id for e in game.examples if e.stated_otherwise})
-    assert once.basis == "echo" and "stated_elsewhere" in once.echo
+    assert once.basis == "echo"
+    assert "stated_elsewhere" in once.echo
     ex = next(e for e in game.examples if e.id == once.example)
     marked = _example(game, ex.id, stated_elsewhere={**ex.stated_elsewhere, once.key: 99_999})
     assert _basis(marked)[(once.example, once.key)] == "cross-check"

@@ -8,7 +8,8 @@ The JSON shape is stable, with sorted keys::
                    "extra": {"column": "3:1", "row": "4", "derivation": "...", ...}}],
      "summary": {"total": 3, "error": 0, "warning": 0, "info": 3, "by_kind": {"example-unchecked": 3},
                  "examples": {"total": 27, "checked": 20, "mismatched": 0, "unchecked": 7},
-                 "claims": {"total": 48, "recomputed": 35, "engine": 33, "data": 0, "arithmetic": 0,
+                 "claims": {"total": 48, "recomputed": 35, "independent": 33, "cross_check": 0, "echo": 2,
+                            "checked": 33, "percent_checked": 68.8, "engine": 33, "data": 0, "arithmetic": 0,
                             "mismatch": 2, "unchecked": 13, "percent": 72.9}, "exit": 0}}
 
 With ``--book`` the summary also has ``"book": {"statements": 21, "encoded": 6, "not_encoded": 15, "percent":
@@ -450,7 +451,8 @@ def _finding_md(f: Finding) -> list[str]:
     where += [f"{k.replace('_', ' ')} {_md(v)}" for k, v in sorted(x.items()) if k not in shown and v not in f.message]
     if f.line is not None:
         where.append(
-            f"game file line {f.line}" + (f", column {f.column}" if f.column is not None else "")
+            f"game file line {f.line}"
+            + (f", column {f.column}" if f.column is not None else "")
             + (f" ({_code(dotted(f.path))})" if f.path else "")
         )
     if f.book_line is not None:
@@ -546,7 +548,7 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
             "typed from other statements of the book is an independent check; a value compared with a field the "
             "book states a second time (`stated_elsewhere`) is a cross-check of two statements; a value checked "
             "against data typed from its own sentence (its example's `source_line`, or `implied_by` that example) "
-            "is an echo, listed under \"Echoes\" and never counted as checked.",
+            'is an echo, listed under "Echoes" and never counted as checked.',
             "",
             "| game | independent | cross-check | echo | checked |",
             "| --- | ---: | ---: | ---: | ---: |",
@@ -563,9 +565,9 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
             "give it.",
             "",
         ]
-        for ex_id, key, why, mark in echo_list:
-            at = f" (data line {mark[0]})" if mark else ""
-            lines.append(f"- {_code(ex_id)} · {_code(key)}: {_md(why)}{at}")
+        for ex_id, echo_key, why, echo_mark in echo_list:
+            at = f" (data line {echo_mark[0]})" if echo_mark else ""
+            lines.append(f"- {_code(ex_id)} · {_code(echo_key)}: {_md(why)}{at}")
         lines.append("")
     lines += ["## Not checked", ""]
     groups = not_checked(findings)
