@@ -451,8 +451,7 @@ def _finding_md(f: Finding) -> list[str]:
     where += [f"{k.replace('_', ' ')} {_md(v)}" for k, v in sorted(x.items()) if k not in shown and v not in f.message]
     if f.line is not None:
         where.append(
-            f"game file line {f.line}"
-            + (f", column {f.column}" if f.column is not None else "")
+            f"game file line {f.line}" + (f", column {f.column}" if f.column is not None else "")
             + (f" ({_code(dotted(f.path))})" if f.path else "")
         )
     if f.book_line is not None:
