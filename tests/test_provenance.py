@@ -123,7 +123,9 @@ def test_the_three_counts_add_up(path: Path) -> None:
     assert cv["independent"] + cv["cross_check"] + cv["echo"] == cv["recomputed"]
     assert cv["checked"] == cv["independent"] + cv["cross_check"]
     assert cv["echo"] == len(echoes(found))
-    head = render_findings(found, "text").splitlines()[0]
+    text = render_findings(found, "text")
+    assert (f"echoes ({cv['echo']};" in text) == bool(cv["echo"])
+    head = text.splitlines()[0]
     assert f"{cv['independent']} recomputed independently, {cv['cross_check']} cross-checks" in head
     md = render_findings(found, "markdown")
     assert f"| {cv['independent']} | {cv['cross_check']} | {cv['echo']} | {cv['percent_checked']}% |" in md

@@ -362,8 +362,8 @@ def located(f: Finding, file: str | None = None) -> str:
 
 
 def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str, file: str | None = None) -> str:
-    """One block per error and warning (and per info not listed under "Not checked"), then the coverage and every
-    value not checked, grouped by rule."""
+    """One block per error and warning (and per info not listed under "Not checked"), then the coverage, every
+    echo, and every value not checked, grouped by rule."""
     lines = [_head(summary, gid)]  # the head has the coverage
     for f in findings:
         if severity(f) == "info":
@@ -373,6 +373,12 @@ def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str, file: 
             lines.append(f"{'':36}book: {f.stated or '-'}   rules: {f.computed or '-'}")
         if where := located(f, file):
             lines.append(f"{'':36}at {where}")
+    echo_list = echoes(findings)
+    if echo_list:
+        n = len(echo_list)
+        lines.append(f"echoes ({n}; checked only against data typed from their own sentence, not counted):")
+        for ex_id, echo_key, why, echo_mark in echo_list:
+            lines.append(f"  {ex_id}.{echo_key}: {why}{f' (line {echo_mark[0]})' if echo_mark else ''}")
     groups = not_checked(findings)
     if groups:
         n = sum(len(g) for _, g in groups)
