@@ -831,7 +831,7 @@ class Shift(Base):
     None: the condition is in words only, and only an example's or a position's own list of shifts applies it."""
     rule: RuleRef | None = None
     source_line: SourceLine | None = None
-    """The seed-text line its value was typed from."""
+    """The seed-text line it was typed from (the rule or chart row that states it)."""
     implied_by: ImpliedBy = []
     """Examples its value was worked out from, where the book states it nowhere else."""
 
@@ -882,7 +882,7 @@ class Modifier(Base):
     """When the modifier applies (:class:`Condition`); None: always, within ``unit_types`` and ``terrain``."""
     rule: RuleRef | None = None
     source_line: SourceLine | None = None
-    """The seed-text line its value was typed from."""
+    """The seed-text line it was typed from (the rule or chart row that states it)."""
     implied_by: ImpliedBy = []
     """Examples its value was worked out from, where the book states it nowhere else."""
 
