@@ -144,8 +144,30 @@ class _Checker:
         self.check_text()
         self.check_limits()
         self.check_examples()
+        self.check_provenance()
         self.check_inert()
         return self.problems
+
+    def check_provenance(self) -> None:
+        """Every ``implied_by`` names an example of the game; an implied CRT cell is a cell of the table."""
+        ids = [ex.id for ex in self.game.examples]
+        items: list[tuple[PathT, list[str]]] = [(("units", i), u.implied_by) for i, u in enumerate(self.game.units)]
+        items += [(("combat", "shifts", i), s.implied_by) for i, s in enumerate(self.game.combat.shifts)]
+        items += [(("combat", "modifiers", i), md.implied_by) for i, md in enumerate(self.game.combat.modifiers)]
+        for path, implied in items:
+            for j, ex_id in enumerate(implied):
+                self.name((*path, "implied_by", j), ex_id, ids, "example id")
+        crt = self.game.combat.crt
+        if crt is None:
+            return
+        for j, c in enumerate(crt.implied_by):
+            path = ("combat", "crt", "implied_by", j)
+            self.name((*path, "example"), c.example, ids, "example id")
+            self.name((*path, "column"), c.column, crt.columns, "column of the CRT")
+            rows = crt.secondary.rows if c.secondary and crt.secondary is not None else crt.rows
+            self.name((*path, "row"), c.row, rows, "die row of the CRT")
+            if c.section is not None:
+                self.name((*path, "section"), c.section, crt.sections or [], "section of the CRT")
 
     def check_bounds(self) -> None:
         """Counts bounded by what can be printed and played (FORMAT.md, Bounds), each one located error."""

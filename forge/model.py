@@ -121,6 +121,12 @@ DataNote = Annotated[
     ),
 ]
 """The type of every ``data_note``: what players do not need on the table goes here, not in ``note``."""
+SourceLine = Annotated[int, Field(ge=1)]
+"""A line of the seed text a value was typed from (``source_line`` on a data item): ``forge verify`` counts an
+example that recomputes the value from that same line as an echo, not a check (docs/VERIFY.md, *Echoes*)."""
+ImpliedBy = Annotated[list[Id], BeforeValidator(lambda v: [v] if isinstance(v, str) else v)]
+"""The examples a value was taken from (``implied_by``: one example id or a list), because the book states it
+nowhere else: such an example recomputing it is an echo (docs/VERIFY.md, *Echoes*)."""
 
 
 # --------------------------------------------------------------------------------------------------------- game
@@ -150,6 +156,8 @@ class Side(Base):
 class Scale(Base):
     km_per_hex: Positive
     days_per_turn: Positive
+    source_line: SourceLine | None = None
+    """The seed-text line both values were typed from."""
 
 
 class Info(Base):
@@ -413,6 +421,8 @@ class TerrainType(Base):
     combat: CombatEffect = CombatEffect()
     rule: RuleRef | None = None
     data_note: DataNote = None
+    source_line: SourceLine | None = None
+    """The seed-text line its effects were typed from (a terrain chart's row)."""
 
 
 # -------------------------------------------------------------------------------------------------------- units
@@ -509,6 +519,10 @@ class Unit(Base):
     ahead on the turn track); None: it does not come back by itself."""
     reconstructed: bool = False
     note: str | None = None
+    source_line: SourceLine | None = None
+    """The seed-text line its steps (strengths, how many) were typed from."""
+    implied_by: ImpliedBy = []
+    """Examples its steps were worked out from (a strength only a worked example's sum reveals)."""
     _form: str | None = PrivateAttr(default=None)
     # The game's strength notation, set by Game: "8-4" is attack-defence in one game, strength-movement in another.
 
@@ -710,6 +724,19 @@ class MandatoryRetreat(Base):
     rule: RuleRef
 
 
+class ImpliedCell(Base):
+    """A CRT cell typed from a worked example (``Crt.implied_by``)."""
+
+    column: str
+    row: str
+    section: str | None = None
+    """The terrain section of a CRT with sections."""
+    secondary: bool = False
+    """A cell of the secondary table (``Crt.secondary``)."""
+    example: Id
+    """The example whose sentence reveals the cell."""
+
+
 class Crt(Base):
     title: str = "Combat Results Table"
     rule: RuleRef | None = None
@@ -736,6 +763,10 @@ class Crt(Base):
     note: str | None = None
     """Printed under the CRT: a rule summary players need.  A remark for the designer goes in ``data_note``."""
     data_note: DataNote = None
+    source_line: SourceLine | None = None
+    """The seed-text line where the book prints the table (its cells, unless ``implied_by`` says otherwise)."""
+    implied_by: list[ImpliedCell] = []
+    """Cells the book prints nowhere, typed from what a worked example reveals."""
 
 
 class Condition(Base):
@@ -799,6 +830,10 @@ class Shift(Base):
     """When the shift applies: a key or a mapping of facts (:class:`Condition`, docs/FORMAT.md "Conditions");
     None: the condition is in words only, and only an example's or a position's own list of shifts applies it."""
     rule: RuleRef | None = None
+    source_line: SourceLine | None = None
+    """The seed-text line it was typed from (the rule or chart row that states it)."""
+    implied_by: ImpliedBy = []
+    """Examples its value was worked out from, where the book states it nowhere else."""
 
 
 class ShiftCap(Base):
@@ -846,6 +881,10 @@ class Modifier(Base):
     condition: ConditionRef | None = None
     """When the modifier applies (:class:`Condition`); None: always, within ``unit_types`` and ``terrain``."""
     rule: RuleRef | None = None
+    source_line: SourceLine | None = None
+    """The seed-text line it was typed from (the rule or chart row that states it)."""
+    implied_by: ImpliedBy = []
+    """Examples its value was worked out from, where the book states it nowhere else."""
 
     @field_validator("multiply")
     @classmethod

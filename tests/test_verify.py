@@ -85,7 +85,7 @@ def test_hells_gate_verifies_clean_and_the_reference_sheet_cap_is_info(hells_gat
         ("t1-steps-lost", "german", "4"),
         ("t1-steps-lost", "soviet", "2"),
         ("t2-c6-chance", "probability", "1/6"),
-        ("scale", "days", "24"),
+        ("scale", "days_per_turn", "3"),  # the book gives no length in days: 24 was typed from no line
         ("vp-handicap", "handicap", "10"),
     ],
 )

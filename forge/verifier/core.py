@@ -19,6 +19,7 @@ from ..errors import Finding
 from ..hexgrid import Cell, Grid, Hexside
 from ..rules import combat as cb
 from .policy import SEVERITY
+from .provenance import Origin, origins
 
 __all__ = ["HANDLERS", "HOW", "Acc", "Context", "decimals", "handles", "num", "same", "show"]
 
@@ -51,6 +52,11 @@ class Claim(NamedTuple):
     twice: bool = False
     """Checked against the data, and the book states the fact a second time (``Example.stated_elsewhere``): the
     comparison is one of two statements of the book, not of a field with the sentence it was typed from."""
+    basis: str = ""
+    """What a recomputed value is evidence of (:data:`.provenance.BASES`: ``independent``, ``cross-check``,
+    ``echo``); empty for a value not recomputed."""
+    echo: str = ""
+    """Why it is an echo (``basis == "echo"`` only)."""
 
 
 # =================================================================================================== values
@@ -308,6 +314,8 @@ class Context:
         self.partial_map = None if status is m.MapStatus.COMPLETE else status.value
         self.choices: set[tuple[str, str]] = set()
         """(example id, key) of the values that are a choice among legal ones (:attr:`Acc.choices`)."""
+        self.origins: dict[str, Origin] = origins(game)
+        """Where the data's values were typed from (:func:`.provenance.origins`)."""
         self.uses: dict[str, set[str]] = {}
         """Example id -> the data sites its recomputation read (:attr:`Acc.uses`; :mod:`.sites` checks them)."""
 

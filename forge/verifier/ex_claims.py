@@ -23,17 +23,21 @@ def ex_scale(ctx: Context, acc: Acc) -> None:
     if dpt is None and not isinstance(sc.days_per_turn, m.Unknown):
         dpt = sc.days_per_turn
     if "days_per_turn" in st:
+        acc.use("path:game.scale.days_per_turn")
         acc.check(
             "days_per_turn",
             None if isinstance(sc.days_per_turn, m.Unknown) else sc.days_per_turn,
             "game.scale.days_per_turn",
+            how="data",
         )
     if "km_per_hex" in st:
         if acc.has("miles_per_hex"):
             acc.check("km_per_hex", num(g["miles_per_hex"]) * km_per_mile, "1 mile = 1.609 km", approx=True)  # type: ignore[operator]
         else:
-            acc.check("km_per_hex", None if isinstance(sc.km_per_hex, m.Unknown) else sc.km_per_hex)
+            acc.use("path:game.scale.km_per_hex")
+            acc.check("km_per_hex", None if isinstance(sc.km_per_hex, m.Unknown) else sc.km_per_hex, how="data")
     if "miles_per_hex" in st and not isinstance(sc.km_per_hex, m.Unknown):
+        acc.use("path:game.scale.km_per_hex")
         acc.check(
             "miles_per_hex",
             Fraction(str(sc.km_per_hex)) / km_per_mile,
@@ -41,6 +45,8 @@ def ex_scale(ctx: Context, acc: Acc) -> None:
             approx=True,
         )
     if "days" in st and turns is not None and dpt is not None:
+        if not acc.has("days_per_turn"):
+            acc.use("path:game.scale.days_per_turn")
         acc.check("days", Fraction(int(turns)) * Fraction(str(dpt)))
     if "last_turn" in st:
         acc.check("last_turn", len(ctx.game.turns.turns), "turns on the track")

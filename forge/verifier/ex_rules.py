@@ -622,7 +622,7 @@ def ex_vp(ctx: Context, acc: Acc) -> None:
     v = ctx.game.victory
     side = acc.given("side")
     if "handicap" in st:
-        acc.check("handicap", v.handicap.get(str(side), 0) if v and side else None, "victory.handicap")
+        acc.check("handicap", v.handicap.get(str(side), 0) if v and side else None, "victory.handicap", how="data")
     if "per_hex" in st and acc.has("hexes"):
         hx = acc.ex.given["hexes"]
         vps = [kv.hex_vp(ctx.game, h) for h in hx]

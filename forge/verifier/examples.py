@@ -17,6 +17,7 @@ from . import ex_refs  # noqa: F401  (the book's cross-references against the da
 from . import ex_modifiers, ex_move_rules, ex_phases, ex_scenario, ex_victory  # noqa: F401  (table DRMs, lone HQs, off-map moves, disruption, phase steps, scenario set-up, returns, VP differences)
 from .. import model as m
 from .core import HANDLERS, Acc, Claim, Context, _root, show
+from .provenance import basis
 
 __all__ = ["check_examples", "recompute", "report"]
 
@@ -144,7 +145,11 @@ def report(ctx: Context, acc: Acc) -> None:
             whys = {acc.why.get(k, "engine") for k in acc.unchecked if k == key or _root(k) == key}
             # the category that says least against the book wins: Hexforge's gap, then an unreachable difference
             why = next(w for w in ("engine", "unreachable", "book", "context") if w in whys)
-        ctx.claims.append(Claim(ex.id, key, status, reason, why, status == "data" and key in ex.stated_elsewhere))
+        base = echo = ""
+        if status != "unchecked":
+            base, echo = basis(ex, key, acc.how.get(key, "engine"), acc.uses, ctx.origins)
+        twice = status == "data" and key in ex.stated_elsewhere
+        ctx.claims.append(Claim(ex.id, key, status, reason, why, twice, base, echo))
 
 
 def report_implied(ctx: Context) -> None:

@@ -8,7 +8,8 @@ The JSON shape is stable, with sorted keys::
                    "extra": {"column": "3:1", "row": "4", "derivation": "...", ...}}],
      "summary": {"total": 3, "error": 0, "warning": 0, "info": 3, "by_kind": {"example-unchecked": 3},
                  "examples": {"total": 27, "checked": 20, "mismatched": 0, "unchecked": 7},
-                 "claims": {"total": 48, "recomputed": 35, "engine": 33, "data": 0, "arithmetic": 0,
+                 "claims": {"total": 48, "recomputed": 35, "independent": 33, "cross_check": 0, "echo": 2,
+                            "checked": 33, "percent_checked": 68.8, "engine": 33, "data": 0, "arithmetic": 0,
                             "mismatch": 2, "unchecked": 13, "percent": 72.9}, "exit": 0}}
 
 With ``--book`` the summary also has ``"book": {"statements": 21, "encoded": 6, "not_encoded": 15, "percent":
@@ -33,11 +34,12 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Finding
 from ..keypath import dotted
 from .policy import RANK, exit_code, severity
+from .provenance import BASES
 
 if TYPE_CHECKING:
     from .core import Claim
 
-__all__ = ["coverage", "not_checked", "render_findings", "rule_key"]
+__all__ = ["coverage", "echoes", "not_checked", "render_findings", "rule_key"]
 
 WHY_LABEL = {
     "book": "the book does not give what it depends on",
@@ -101,7 +103,14 @@ def coverage(claims: Sequence[Claim]) -> dict[str, Any]:
     total = len(claims)
     recomputed = total - by["unchecked"]
     checkable = total - why["book"] - why["context"]
+    basis = {b: sum(c.status != "unchecked" and c.basis == b for c in claims) for b in BASES}
+    checked = basis["independent"] + basis["cross-check"]
     return {
+        "independent": basis["independent"],
+        "cross_check": basis["cross-check"],
+        "echo": basis["echo"],
+        "checked": checked,
+        "percent_checked": round(100 * checked / total, 1) if total else 100.0,
         "total": total,
         "recomputed": recomputed,
         "engine": by["engine"],
@@ -211,6 +220,23 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _basis_txt(cl: dict[str, Any]) -> str:
+    """The three counts of :mod:`.provenance`: what the recomputed values are evidence of."""
+    return (
+        f"checked {cl['checked']} = {cl['percent_checked']}%: {cl['independent']} recomputed independently, "
+        f"{cl['cross_check']} cross-checks of two statements of the book; {cl['echo']} "
+        f"{'echo' if cl['echo'] == 1 else 'echoes'} of their own sentence, not counted as checked"
+    )
+
+
+def echoes(findings: Sequence[Finding]) -> list[tuple[str, str, str, tuple[int, int] | None]]:
+    """Every echo (``Findings.claims`` whose basis is ``echo``): (example, key, why, its (line, column) in the
+    game file), in the order of the examples."""
+    claims: Sequence[Claim] = getattr(findings, "claims", None) or []
+    where: dict[tuple[str, str], tuple[int, int]] = getattr(findings, "where", None) or {}
+    return [(c.example, c.key, c.echo, where.get((c.example, c.key))) for c in claims if c.basis == "echo"]
+
+
 def _coverage_line(cl: dict[str, Any]) -> str:
     agree = cl["engine"] + cl["data"] + cl["arithmetic"]
     return (
@@ -295,7 +321,8 @@ def _head(summary: dict[str, Any], gid: str) -> str:
     cl = summary.get("claims")
     if cl:
         ex_txt += (
-            f"; claims: {cl['total']} ({cl['recomputed']} recomputed = {cl['percent']}%: {cl['engine']} by the engine, "
+            f"; claims: {cl['total']} ({_basis_txt(cl)}; {cl['recomputed']} recomputed = {cl['percent']}%: "
+            f"{cl['engine']} by the engine, "
             f"{cl['data']} against the data ({cl['data_twice']} stated twice in the book), {cl['arithmetic']} by "
             f"arithmetic; {cl['mismatch']} disagree; "
             f"{cl['unchecked']} not checked: {_why_counts(cl)}; {cl['percent_checkable']}% of the values whose "
@@ -335,8 +362,8 @@ def located(f: Finding, file: str | None = None) -> str:
 
 
 def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str, file: str | None = None) -> str:
-    """One block per error and warning (and per info not listed under "Not checked"), then the coverage and every
-    value not checked, grouped by rule."""
+    """One block per error and warning (and per info not listed under "Not checked"), then the coverage, every
+    echo, and every value not checked, grouped by rule."""
     lines = [_head(summary, gid)]  # the head has the coverage
     for f in findings:
         if severity(f) == "info":
@@ -346,6 +373,12 @@ def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str, file: 
             lines.append(f"{'':36}book: {f.stated or '-'}   rules: {f.computed or '-'}")
         if where := located(f, file):
             lines.append(f"{'':36}at {where}")
+    echo_list = echoes(findings)
+    if echo_list:
+        n = len(echo_list)
+        lines.append(f"echoes ({n}; checked only against data typed from their own sentence, not counted):")
+        for ex_id, echo_key, why, echo_mark in echo_list:
+            lines.append(f"  {ex_id}.{echo_key}: {why}{f' (line {echo_mark[0]})' if echo_mark else ''}")
     groups = not_checked(findings)
     if groups:
         n = sum(len(g) for _, g in groups)
@@ -469,7 +502,7 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
         "the reason; they were found neither to agree nor to disagree.",
         "",
         f"**{_plural(summary['error'], 'error')}, {_plural(summary['warning'], 'warning')}.**"
-        + (f" {_coverage_line(cl)}." if cl else "")
+        + (f" Stated values {_basis_txt(cl)}. {_coverage_line(cl)}." if cl else "")
         + (f" Coverage of the book{_book_txt(summary).partition('of the book')[2]}." if "book" in summary else ""),
         "",
         "## Findings by rule",
@@ -514,6 +547,33 @@ def _markdown(findings: Sequence[Finding], summary: dict[str, Any], gid: str, ti
     ex = summary.get("examples")
     if ex and cl:
         lines += [_examples_line(ex["total"], getattr(findings, "claims", [])), ""]
+    if cl:
+        lines += [
+            "What the recomputed values are evidence of (docs/VERIFY.md, *Echoes*): a value recomputed from data "
+            "typed from other statements of the book is an independent check; a value compared with a field the "
+            "book states a second time (`stated_elsewhere`) is a cross-check of two statements; a value checked "
+            "against data typed from its own sentence (its example's `source_line`, or `implied_by` that example) "
+            'is an echo, listed under "Echoes" and never counted as checked.',
+            "",
+            "| game | independent | cross-check | echo | checked |",
+            "| --- | ---: | ---: | ---: | ---: |",
+            f"| {_code(name)} | {cl['independent']} | {cl['cross_check']} | {cl['echo']} | {cl['percent_checked']}% |",
+            "",
+        ]
+    echo_list = echoes(findings)
+    if echo_list:
+        lines += [
+            "## Echoes",
+            "",
+            f"{_plural(len(echo_list), 'value')} that agree, or disagree, only with data typed from the same "
+            "sentence: what they show is that the encoding still matches that sentence, not that the book's rules "
+            "give it.",
+            "",
+        ]
+        for ex_id, echo_key, why, echo_mark in echo_list:
+            at = f" (data line {echo_mark[0]})" if echo_mark else ""
+            lines.append(f"- {_code(ex_id)} · {_code(echo_key)}: {_md(why)}{at}")
+        lines.append("")
     lines += ["## Not checked", ""]
     groups = not_checked(findings)
     if not groups:
