@@ -1178,7 +1178,14 @@ class RuleEffect(Base):
     @model_validator(mode="after")
     def _keys_of_kind(self) -> RuleEffect:
         needs, may = EFFECT_KEYS[self.kind]
-        given = {k for k in self.model_fields_set if k not in ("kind", "turns")}
+        # A key counts as given when it says something: a value other than its default (an empty list or null
+        # says nothing, and a game dumped whole -- model_dump() -- writes every key with its default).
+        fields = type(self).model_fields
+        given = {
+            k
+            for k in self.model_fields_set
+            if k not in ("kind", "turns") and getattr(self, k) != fields[k].get_default(call_default_factory=True)
+        }
         if "places" in given or "hexes" in given:
             given = (given - {"places", "hexes"}) | {"where"}
         allowed = set(needs) | set(may)
