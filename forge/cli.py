@@ -231,8 +231,15 @@ def cmd_export(args: argparse.Namespace) -> int:
         if game is None:
             status = EXIT_BAD_INPUT
             continue
+        dpi = args.dpi if args.dpi is not None else vassal.fit_dpi(game)
+        if dpi < vassal.DEFAULT_DPI and args.dpi is None:
+            print(
+                f"forge export: {path}: the map sheet is too large for a {vassal.DEFAULT_DPI} dpi board image; "
+                f"exporting at {dpi} dpi (--dpi to choose)",
+                file=sys.stderr,
+            )
         try:
-            vassal.refuse(game, path)  # a located error before anything is rendered
+            vassal.refuse(game, path, dpi=dpi)  # a located error before anything is rendered
             if not args.quiet:
                 print(f"exporting {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
             gid = game.game.id
@@ -241,7 +248,9 @@ def cmd_export(args: argparse.Namespace) -> int:
                 bar.step(f"{gid}: {step}")
 
             try:
-                written = vassal.export(game, Path(args.out), file=path, progress=stage, templates=templates)
+                written = vassal.export(
+                    game, Path(args.out), dpi=dpi, file=path, progress=stage, templates=templates
+                )
             finally:
                 bar.close()
         except vassal.VassalUnavailable as e:  # an ImportError: pywargame is not installed
@@ -352,6 +361,19 @@ def _out_folder(text: str) -> str:
     if why:
         raise argparse.ArgumentTypeError(f"{text!r}: {why} (expected a folder to write into, or where one can be made)")
     return text
+
+
+def _export_dpi(text: str) -> int:
+    """``forge export --dpi``: a whole number in the range the export accepts."""
+    from .vassal import MAX_DPI, MIN_DPI
+
+    try:
+        dpi = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of dots per inch") from None
+    if not MIN_DPI <= dpi <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{dpi}: expected {MIN_DPI} to {MAX_DPI} dots per inch")
+    return dpi
 
 
 def _report_file(text: str) -> str:
@@ -907,6 +929,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="output folder (default: output); the module goes to OUT/<game id>/<game id>.vmod",
     )
     _templates_option(e, ", for the pieces' images and the charts")
+    e.add_argument(
+        "--dpi",
+        type=_export_dpi,
+        default=None,
+        help="resolution of the board and counter images (default: 300, lowered to fit a large map sheet)",
+    )
     e.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     e.set_defaults(func=cmd_export)
 

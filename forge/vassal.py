@@ -21,8 +21,9 @@ extra ``hexforge[vassal]``).  The module holds:
 
 The same game and ``dpi`` give the same bytes: the zip's entries are written in a fixed order with a fixed
 timestamp, and every image is rendered deterministically.  A map whose board image would be too large for VASSAL
-(or for memory), or whose grid VASSAL's numbering cannot name, is refused with one located
-:class:`~forge.errors.LoadError` before anything is written.
+(or for memory) at the ``dpi`` asked for, or whose grid VASSAL's numbering cannot name, is refused with one located
+:class:`~forge.errors.LoadError` before anything is written; without ``--dpi`` the command line exports a large
+sheet at the resolution :func:`fit_dpi` chooses instead (and says so).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ __all__ = [
     "GridSpec",
     "VassalUnavailable",
     "export",
+    "fit_dpi",
     "grid_spec",
     "problems",
     "pywargame",
@@ -70,6 +72,10 @@ MAX_BOARD_PIXELS = 80_000_000
 larger one needs more than about a gigabyte here and in VASSAL."""
 
 MIN_DPI, MAX_DPI = 20, 600
+
+DEFAULT_DPI = 300
+"""The resolution a module is exported at when ``--dpi`` is not given, lowered by :func:`fit_dpi` for a sheet
+whose board image would be larger than :data:`MAX_BOARD_PIXELS`."""
 
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)
 """Timestamp of every zip entry: the same input gives the same bytes."""
@@ -292,6 +298,31 @@ def _board_pixels(game: m.Game, dpi: int) -> tuple[int, int]:
     return math.ceil(lay.sheet_w / 72 * dpi), math.ceil(lay.sheet_h / 72 * dpi)
 
 
+def _largest_dpi(sheet_w: float, sheet_h: float, want: int) -> int:
+    """The largest resolution at most ``want`` at which a ``sheet_w`` x ``sheet_h`` point sheet's board image has
+    at most :data:`MAX_BOARD_PIXELS` pixels (:func:`_board_pixels` rounds each side up); :data:`MIN_DPI` when
+    none does (the export then refuses it)."""
+
+    def pixels(dpi: int) -> int:
+        return math.ceil(sheet_w / 72 * dpi) * math.ceil(sheet_h / 72 * dpi)
+
+    dpi = min(want, math.floor(math.sqrt(MAX_BOARD_PIXELS / max(sheet_w / 72 * sheet_h / 72, 1e-9))))
+    while dpi > MIN_DPI and pixels(dpi) > MAX_BOARD_PIXELS:
+        dpi -= 1
+    return max(dpi, MIN_DPI)
+
+
+def fit_dpi(game: m.Game, want: int = DEFAULT_DPI) -> int:
+    """The resolution to export ``game`` at: ``want``, or the largest one below it at which the map sheet's board
+    image fits :data:`MAX_BOARD_PIXELS` (a 56x32in sheet is exported at about 208 dpi rather than refused).  The
+    command line uses it when ``--dpi`` is not given, and says so on stderr when it lowers the resolution."""
+    from .builder import BuildOptions
+    from .render.map import sheet_layout
+
+    lay = sheet_layout(game, BuildOptions())
+    return _largest_dpi(lay.sheet_w, lay.sheet_h, want)
+
+
 def problems(game: m.Game, *, dpi: int = 300) -> list[tuple[Where, str]]:
     """Why ``game`` cannot be exported at ``dpi``, as (key path, message) pairs; empty when it can."""
     out: list[tuple[Where, str]] = []
@@ -300,12 +331,18 @@ def problems(game: m.Game, *, dpi: int = 300) -> list[tuple[Where, str]]:
     if w * h > MAX_BOARD_PIXELS:
         sheet = f"{game.map.sheet} " if game.map.sheet else ""
         area = MAX_BOARD_PIXELS / dpi**2
+        fits = fit_dpi(game, dpi)
+        remedy = (
+            f"export it at --dpi {fits} or less (without --dpi the resolution is lowered to fit)"
+            if fits < dpi and math.prod(_board_pixels(game, fits)) <= MAX_BOARD_PIXELS
+            else "expected a smaller map sheet"
+        )
         out.append(
             (
                 ("map", "sheet") if game.map.sheet else ("map", "grid"),
                 f"the {sheet}map sheet is {w}x{h} pixels at {dpi} dpi, more than the {MAX_BOARD_PIXELS:,} a VASSAL "
-                f"board image may have here (expected a sheet of at most about {area:,.0f} square inches, "
-                f"e.g. 34x22in)",
+                f"board image may have here (a sheet of at most about {area:,.0f} square inches at {dpi} dpi): "
+                f"{remedy}",
             )
         )
     from .rules.combat import dice_spec

@@ -262,3 +262,42 @@ def test_dice_the_button_cannot_roll_are_refused() -> None:
     odd = game.model_copy(update={"game": game.game.model_copy(update={"dice": "a bag of chits"})})
     assert [path for path, _ in vassal.problems(odd, dpi=DPI)] == [("game", "dice")]
     assert vassal.problems(game, dpi=DPI) == []
+
+
+# ----------------------------------------------------------------------------------- a sheet too large at 300 dpi
+def test_a_large_sheet_gets_the_largest_resolution_that_fits() -> None:
+    game = load(str(DATA / "ukraine_43.yaml"))
+    assert vassal.problems(game, dpi=300)  # 17,074 x 9,750 px at 300 dpi: past the guard
+    dpi = vassal.fit_dpi(game)
+    assert vassal.MIN_DPI < dpi < 300
+    assert vassal.problems(game, dpi=dpi) == []
+    assert vassal.problems(game, dpi=dpi + 1)  # the largest that fits, not just any
+    (_, message), *_ = vassal.problems(game, dpi=300)
+    assert f"--dpi {dpi}" in message
+    small = load(str(DATA / "hells_gate.yaml"))
+    assert vassal.fit_dpi(small) == 300  # a sheet that fits keeps the default
+    assert vassal.fit_dpi(small, 150) == 150
+
+
+def test_export_without_dpi_lowers_it_to_fit_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line exports Ukraine '43 rather than refusing it; the guard is lowered here so that the real
+    export (about 17 s and 700 MB at 207 dpi) runs at a test's size: the same path, a smaller image."""
+    from forge.cli import main
+
+    _pywargame()
+    monkeypatch.setattr(vassal, "MAX_BOARD_PIXELS", 1_500_000)
+    game_file = str(DATA / "ukraine_43.yaml")
+    assert main(["export", "vassal", game_file, "--out", str(tmp_path), "-q"]) == 0
+    err = capsys.readouterr().err
+    dpi = vassal.fit_dpi(load(game_file))
+    assert f"exporting at {dpi} dpi" in err
+    with zipfile.ZipFile(tmp_path / "ukraine_43" / "ukraine_43.vmod") as z:
+        from PIL import Image
+
+        board = Image.open(io.BytesIO(z.read("images/ukraine_43-map.png")))
+        assert board.width * board.height <= 1_500_000
+    # Asked for explicitly, a resolution too large is refused, naming one that fits.
+    assert main(["export", "vassal", game_file, "--out", str(tmp_path / "b"), "--dpi", "300", "-q"]) == 2
+    assert f"--dpi {dpi} or less" in capsys.readouterr().err
