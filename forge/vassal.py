@@ -62,6 +62,7 @@ __all__ = [
     "problems",
     "pywargame",
     "refuse",
+    "snap",
 ]
 
 VASSAL_VERSION = "3.7.0"
@@ -268,6 +269,32 @@ def grid_spec(grid: Grid, size: float, ox: float, oy: float, scale: float, board
         first = "V" if column_first else "H"
     numbering = _numbering(first=first, sep=sep, h=h, v=v)
     return GridSpec("hex", sideways, spec_x0, spec_y0, dx, dy, numbering)
+
+
+def _java_round(x: float) -> int:
+    return math.floor(x + 0.5)  # Java's Math.round: halves up, not to even
+
+
+def snap(spec: GridSpec, x: float, y: float) -> tuple[int, int]:
+    """The pixel VASSAL snaps a piece dropped in the space whose exact centre is ``x``, ``y`` (board pixels) to.
+
+    VASSAL 3.7's ``HexGrid.snapToHex`` finds the space's raw index and puts its centre at ``(int)(dx * nx + x0)``,
+    ``(int)(dy * ny + y0)`` (odd lines ``(int)(dy / 2)`` lower), truncating; ``SquareGrid.snapTo`` rounds
+    ``x0 + nx * dx`` (in a sideways hex grid x and y are swapped).  An at-start piece placed there is where VASSAL
+    would put it if it were picked up and dropped again, rather than up to 1.4 px off.
+    """
+    if spec.kind == "square":
+        nx, ny = _java_round((x - spec.x0) / spec.dx), _java_round((y - spec.y0) / spec.dy)
+        return spec.x0 + _java_round(nx * spec.dx), spec.y0 + _java_round(ny * spec.dy)
+    if spec.sideways:
+        x, y = y, x
+    dx, dy, x0, y0 = spec.dx, spec.dy, spec.x0, spec.y0
+    nx = math.floor((x - x0 + dx / 2) / dx)
+    even = nx % 2 == 0
+    ny = math.floor((y - y0 + dy / 2) / dy) if even else math.floor((y - y0) / dy)
+    cx = math.trunc(dx * nx + x0)
+    cy = math.trunc(dy * ny + y0) if even else math.trunc(dy * ny + math.trunc(dy / 2) + y0)
+    return (cy, cx) if spec.sideways else (cx, cy)
 
 
 def _numbering(*, first: str, sep: str, h: tuple[str, int, int, bool], v: tuple[str, int, int, bool]) -> dict[str, str]:
@@ -697,7 +724,8 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
     g = geom.grid
     for label in sorted(by_hex, key=lambda lb: g.parse(lb)):
         x, y = geom.center(g.parse(label))
-        at_start(main, "Map", label, round(x * scale), round(y * scale), by_hex[label])
+        sx, sy = snap(spec, x * scale, y * scale)  # where VASSAL's own snap puts a piece in this space
+        at_start(main, "Map", label, sx, sy, by_hex[label])
 
     # --- the Entry and Trays windows
     for window, where, icon in (("Entry", "entry", "/images/map.gif"), ("Trays", "tray", "/images/map.gif")):

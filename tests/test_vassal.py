@@ -103,6 +103,24 @@ def vassal_location(
     return _full_name(num, row, col)
 
 
+def vassal_snap(kind: str, grid: dict[str, str], x: int, y: int) -> tuple[int, int]:
+    """Where VASSAL snaps a piece dropped at board point (x, y): HexGrid.hexPoint (its first candidate, the
+    rectangle test; exact for points well inside a space) and hexPointCenterFromRawIndex; SquareGrid.snapTo."""
+    ox, oy = int(grid["x0"]), int(grid["y0"])
+    dx, dy = float(grid["dx"]), float(grid["dy"])
+    if kind == "square":
+        nx, ny = 2 * _java_round((x - ox) / dx), 2 * _java_round((y - oy) / dy)
+        return ox + _java_round(nx * dx / 2), oy + _java_round(ny * dy / 2)
+    sideways = grid["sideways"] == "true"
+    px, py = (y, x) if sideways else (x, y)
+    nx = int(math.floor((px - ox + dx / 2) / dx))
+    odd = _java_rem(nx, 2) != 0
+    ny = int(math.floor((py - oy) / dy)) if odd else int(math.floor((py - oy + dy / 2) / dy))
+    cx = int(dx * nx + ox)
+    cy = int(dy * ny + int(dy / 2) + oy) if odd else int(dy * ny + oy)
+    return (cy, cx) if sideways else (cx, cy)
+
+
 # ------------------------------------------------------------------------------------------------ grid_spec alone
 GRIDS = [
     Grid(GridKind.HEX, 7, 7, Orientation.POINTY, Parity.EVEN, LabelScheme.LETTER_ROW, rows_up=True),  # Hell's Gate
@@ -137,6 +155,26 @@ def test_grid_numbering_names_every_space_as_printed(grid: Grid) -> None:
         if got != grid.label(cell):
             wrong.append((grid.label(cell), got))
     assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("grid", GRIDS, ids=str)
+@pytest.mark.parametrize("dpi", [40, 150, 300])
+def test_snap_is_where_vassal_snaps_a_piece_in_that_space(grid: Grid, dpi: int) -> None:
+    """Property: the point vassal.snap gives a space is VASSAL's snap of a piece dropped at its centre, a fixed
+    point of VASSAL's snap, and in the space (VASSAL names it with the space's label)."""
+    size, ox, oy, scale = 50.0, 37.3, 21.9, dpi / 72
+    gw, gh = grid.extent(size)
+    board = (math.ceil((2 * ox + gw) * scale), math.ceil((2 * oy + gh) * scale))
+    spec = vassal.grid_spec(grid, size, ox, oy, scale, board)
+    attrs = {"x0": str(spec.x0), "y0": str(spec.y0), "dx": str(spec.dx), "dy": str(spec.dy)}
+    attrs["sideways"] = "true" if spec.sideways else "false"
+    for cell in grid.cells():
+        cx, cy = grid.center(cell, size)
+        x, y = (ox + cx) * scale, (oy + cy) * scale
+        got = vassal.snap(spec, x, y)
+        assert got == vassal_snap(spec.kind, attrs, round(x), round(y)), grid.label(cell)
+        assert vassal_snap(spec.kind, attrs, *got) == got
+        assert vassal_location(spec.kind, attrs, spec.numbering, board, *got) == grid.label(cell)
 
 
 # --------------------------------------------------------------------------------------------- the module itself
@@ -181,6 +219,8 @@ def test_setup_hexes_read_back_with_their_labels(exported: dict[str, tuple[Any, 
     placed = 0
     for stack in main.getAtStarts(single=False):
         assert stack["useGridLocation"] == "false"
+        # Placed where VASSAL's own snap would put it: picking a piece up and dropping it does not move it.
+        assert vassal_snap(kind, grid_attrs, int(stack["x"]), int(stack["y"])) == (int(stack["x"]), int(stack["y"]))
         where = vassal_location(kind, grid_attrs, num_attrs, size, int(stack["x"]), int(stack["y"]))
         for piece in stack.getPieces(asdict=False):
             unit = units[piece["entryName"].split("#")[0]]
