@@ -14,7 +14,8 @@ extra ``hexforge[vassal]``).  The module holds:
   (and one for those whose turn the rules do not give, one for units with neither a setup hex nor an entry);
   substitute counters and markers in a *Trays* window, one box per kind; units that set up in a zone
   (``map.setup_zones``) in a *Set-up* window, one at-start stack per zone named for it, and units that start in
-  the pool in one stack per turn they become available; a unit that starts reduced shows that face;
+  the pool in one stack per turn they become available; a unit that starts reduced shows that face; every box of
+  these windows is a zone named for it, so that VASSAL reports a piece there as in its box, not "offboard";
 - **charts**: every reference card (the CRT and its shifts, the terrain effects chart, the other tables, the
   sequence of play, victory ...) as an image in a *Charts* window;
 - **the game's dice** as a button.
@@ -553,10 +554,14 @@ def _font(px: int) -> Any:
     return ImageFont.truetype(str(Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"), px)
 
 
+Box = tuple[int, int, int, int]
+
+
 def _tray(
     title: str, boxes: list[tuple[str, int]], piece: int
-) -> tuple[bytes, int, int, dict[str, list[tuple[int, int]]]]:
-    """A plain board with one labelled box per ``(name, counters)``: the PNG, its size and each box's slots."""
+) -> tuple[bytes, int, int, dict[str, list[tuple[int, int]]], dict[str, Box]]:
+    """A plain board with one labelled box per ``(name, counters)``: the PNG, its size, each box's slots and each
+    box's rectangle (left, top, right, bottom, in pixels)."""
     from PIL import Image, ImageDraw
 
     pad = max(4, piece // 6)
@@ -575,15 +580,25 @@ def _tray(
     font = _font(max(8, head * 3 // 4))
     draw.text((pad, pad), title, fill=(20, 20, 20), font=font)
     slots: dict[str, list[tuple[int, int]]] = {}
+    rects: dict[str, Box] = {}
     for name, n, top, rows in layout:
-        draw.rectangle((pad, top, width + pad, top + head + rows * slot + pad), outline=(90, 90, 90), width=2)
+        rects[name] = (pad, top, width + pad, top + head + rows * slot + pad)
+        draw.rectangle(rects[name], outline=(90, 90, 90), width=2)
         draw.text((2 * pad, top + 2), name, fill=(20, 20, 20), font=font)
         cells = []
         for i in range(n):
             r, c = divmod(i, _TRAY_COLUMNS)
             cells.append((2 * pad + c * slot + piece // 2, top + head + pad + r * slot + piece // 2))
         slots[name] = cells
-    return _png(img), img.width, img.height, slots
+    return _png(img), img.width, img.height, slots, rects
+
+
+def _zones(board: Any, rects: dict[str, Box]) -> None:
+    """A zone per box of a window's board, named for the box: VASSAL reports a piece there as in that box (its
+    location is the box's name) rather than "offboard", which a board without a grid would."""
+    zoned = board.addZonedGrid()
+    for name, (x0, y0, x1, y1) in rects.items():
+        zoned.addZone(name=name, locationFormat="$name$", path=f"{x0},{y0};{x1},{y0};{x1},{y1};{x0},{y1}")
 
 
 # ==================================================================================================== module
@@ -736,13 +751,15 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
         if not boxes:
             continue
         order = sorted(boxes, key=_box_key)
-        png, tw, th, slots = _tray(f"{title}: {window.lower()}", [(b, len(boxes[b])) for b in order], piece_px)
+        png, tw, th, slots, rects = _tray(
+            f"{title}: {window.lower()}", [(b, len(boxes[b])) for b in order], piece_px
+        )
         image = f"{gid}-{window.lower()}.png"
         files[f"images/{image}"] = png
         wmap = mod.addMap(mapName=window, buttonName=window, launch="true", icon=icon, hotkey="")
         _map_basics(wmap)
         wboard = wmap.addBoardPicker().addBoard(name=window, image=image, width=tw, height=th)
-        _ = wboard
+        _zones(wboard, rects)
         for b in order:
             for c, (x, y) in zip(boxes[b], slots[b], strict=True):
                 at_start(wmap, window, f"{b}: {c.key}", x, y, [c])
@@ -755,12 +772,12 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
     if boxes:
         zone_boxes = [f"Set up: {_zone_title(game, zid)}" for zid in game.map.setup_zones]
         order = [b for b in zone_boxes if b in boxes] + sorted((b for b in boxes if b not in zone_boxes), key=_pool_key)
-        png, tw, th, slots = _tray(f"{title}: set-up", [(b, 1) for b in order], piece_px)
+        png, tw, th, slots, rects = _tray(f"{title}: set-up", [(b, 1) for b in order], piece_px)
         image = f"{gid}-setup.png"
         files[f"images/{image}"] = png
         smap = mod.addMap(mapName="Set-up", buttonName="Set-up", launch="true", icon="/images/map.gif", hotkey="")
         _map_basics(smap)
-        smap.addBoardPicker().addBoard(name="Set-up", image=image, width=tw, height=th)
+        _zones(smap.addBoardPicker().addBoard(name="Set-up", image=image, width=tw, height=th), rects)
         for b in order:
             ((x, y),) = slots[b]
             at_start(smap, "Set-up", b, x, y, boxes[b])

@@ -341,3 +341,29 @@ def test_export_without_dpi_lowers_it_to_fit_and_says_so(
     # Asked for explicitly, a resolution too large is refused, naming one that fits.
     assert main(["export", "vassal", game_file, "--out", str(tmp_path / "b"), "--dpi", "300", "-q"]) == 2
     assert f"--dpi {dpi} or less" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["hells_gate", "first_panzer_army"])
+def test_every_piece_off_the_map_is_in_a_named_zone(exported: dict[str, tuple[Any, Path]], name: str) -> None:
+    """The Entry, Trays and Set-up windows have no grid: each of their boxes is a zone named for the box, so VASSAL
+    names a piece's location there (not "offboard")."""
+    _, path = exported[name]
+    build, _ = _read(path)
+    windows = [mp for mp in build.getGame().getMaps(asdict=False) if mp["mapName"] != "Map"]
+    assert windows
+    seen = 0
+    for mp in windows:
+        (board,) = mp.getBoards(asdict=False)
+        (zoned,) = board.getZonedGrids(single=False)
+        zones = []
+        for zone in zoned.getZones(asdict=False):
+            assert zone["locationFormat"] == "$name$"
+            xs, ys = zip(*(map(int, pt.split(",")) for pt in zone["path"].split(";")), strict=True)
+            zones.append((zone["name"], min(xs), min(ys), max(xs), max(ys)))
+        for stack in mp.getAtStarts(single=False):
+            x, y = int(stack["x"]), int(stack["y"])
+            inside = [z for z, x0, y0, x1, y1 in zones if x0 <= x <= x1 and y0 <= y <= y1]
+            assert len(inside) == 1, (mp["mapName"], stack["name"], inside)
+            assert stack["name"] == inside[0] or stack["name"].startswith(f"{inside[0]}: ")
+            seen += 1
+    assert seen
