@@ -82,6 +82,12 @@ whose board image would be larger than :data:`MAX_BOARD_PIXELS`."""
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)
 """Timestamp of every zip entry: the same input gives the same bytes."""
 
+DATE_SAVED_MS = 946_684_800_000
+"""The module's ``dateSaved`` (milliseconds since 1970): :data:`ZIP_DATE`, 2000-01-01 00:00 UTC, the same fixed
+instant as the zip's entries.  Not the clock (the same game must give the same bytes) and not 0 (VASSAL would show
+the module as saved in 1970); a date derived from the game file's content would be an arbitrary-looking instant
+that changes with every edit without meaning anything, so one documented fixed value is used."""
+
 FLIP_KEY = "70,130"
 """Ctrl-F in VASSAL's key-stroke encoding (key code 70, modifier 130 = Ctrl): flips a counter."""
 
@@ -804,7 +810,7 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
     d.addVASSALVersion(version=VASSAL_VERSION)
     d.addName(name=title)
     d.addDescription(description=f"{title}: exported by Hexforge")
-    d.addDateSaved(milisecondsSinceEpoch=0)
+    d.addDateSaved(milisecondsSinceEpoch=DATE_SAVED_MS)
     files["buildFile.xml"] = build.encode()
     files["moduledata"] = data.encode()
     return files

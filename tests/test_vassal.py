@@ -367,3 +367,13 @@ def test_every_piece_off_the_map_is_in_a_named_zone(exported: dict[str, tuple[An
             assert stack["name"] == inside[0] or stack["name"].startswith(f"{inside[0]}: ")
             seen += 1
     assert seen
+
+
+def test_date_saved_is_the_fixed_zip_date_not_zero(exported: dict[str, tuple[Any, Path]]) -> None:
+    import calendar
+
+    _, path = exported["hells_gate"]
+    with zipfile.ZipFile(path) as z:
+        data = z.read("moduledata").decode("utf-8")
+    (saved,) = re.findall(r"<dateSaved>(\d+)</dateSaved>", data)
+    assert int(saved) == calendar.timegm(vassal.ZIP_DATE + (0, 0, 0)) * 1000 != 0
