@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def _n(count: int, singular: str, plural: str = "") -> str:
+    """``1 modifier``, ``2 modifiers``, ``0 hexes``: a count and its noun."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
 def _summary(game: Game) -> str:
     from .model import Unknown
 
@@ -37,28 +42,30 @@ def _summary(game: Game) -> str:
     lines.append(
         f"  map      {grid.kind.value} {grid.columns}x{grid.rows} ({grid.labels.value} labels), "
         f"{game.map.status.value}; "
-        f"{len(game.map.hexes)} hexes described, {len(game.map.hexsides)} hexsides, {len(game.map.paths)} paths; "
-        f"{sum(1 for h in game.map.hexes.values() if h.supply)} supply sources"
+        f"{_n(len(game.map.hexes), 'hex', 'hexes')} described, {_n(len(game.map.hexsides), 'hexside')}, "
+        f"{_n(len(game.map.paths), 'path')}; {_n(sum(1 for h in game.map.hexes.values() if h.supply), 'supply source')}"
     )
     per_side = Counter(u.side for u in game.units for _ in range(u.copies))
     steps: Counter[str] = Counter()
     for u in game.units:
         steps[u.side] += len(u.steps) * u.copies
     reinf = sum(len(v) for v in game.reinforcements().values())
-    side_txt = ", ".join(f"{s.name} {per_side.get(s.id, 0)} ({steps.get(s.id, 0)} steps)" for s in g.sides)
-    lines.append(f"  units    {sum(per_side.values())}: {side_txt}; {reinf} arrive as reinforcements")
+    side_txt = ", ".join(f"{s.name} {per_side.get(s.id, 0)} ({_n(steps.get(s.id, 0), 'step')})" for s in g.sides)
+    arrive = "arrives as a reinforcement" if reinf == 1 else "arrive as reinforcements"
+    lines.append(f"  units    {sum(per_side.values())}: {side_txt}; {reinf} {arrive}")
     if game.map.setup_zones:
         from .rules.kit import setup as kit
 
         how = Counter(s.how for s in kit.starts(game))
         lines.append(
-            f"           {len(game.map.setup_zones)} set-up zones hold {how['zone']} units; "
-            f"{how['pool']} start in the pool"
+            f"           {_n(len(game.map.setup_zones), 'set-up zone')} "
+            f"{'holds' if len(game.map.setup_zones) == 1 else 'hold'} {_n(how['zone'], 'unit')}; "
+            f"{how['pool']} {'starts' if how['pool'] == 1 else 'start'} in the pool"
         )
     unknown_str = sum(1 for u in game.units for s in u.strengths() if not s.known)
     if unknown_str:
-        lines.append(f"           {unknown_str} unit faces with a strength the rulebook does not give")
-    lines.append(f"  markers  {len(game.markers)} kinds")
+        lines.append(f"           {_n(unknown_str, 'unit face')} with a strength the rulebook does not give")
+    lines.append(f"  markers  {_n(len(game.markers), 'kind')}")
     lines.append(f"  turns    {len(game.turns.turns)}")
     c = game.combat
     if c.crt is not None:
@@ -66,16 +73,17 @@ def _summary(game: Game) -> str:
         if isinstance(crt.cells, Unknown):
             state = "cells unknown"
         elif isinstance(crt.cells, dict):
-            state = f"{len(crt.sections or [])} terrain sections"
+            state = _n(len(crt.sections or []), "terrain section")
         else:
             known = sum(1 for row in crt.cells for x in row if x != "?")
             state = f"{known}/{len(crt.rows) * len(crt.columns)} cells known"
         lines.append(
             f"  combat   {c.kind.value} CRT {len(crt.rows)}x{len(crt.columns)} "
-            f"({crt.columns[0]} .. {crt.columns[-1]}), {state}; {len(c.shifts)} shifts, {len(c.modifiers)} modifiers"
+            f"({crt.columns[0]} .. {crt.columns[-1]}), {state}; {_n(len(c.shifts), 'shift')}, "
+            f"{_n(len(c.modifiers), 'modifier')}"
         )
     else:
-        lines.append(f"  combat   {c.kind.value}; {len(c.modifiers)} modifiers")
+        lines.append(f"  combat   {c.kind.value}; {_n(len(c.modifiers), 'modifier')}")
     lines.append(f"  tables   {len(game.tables)}: {', '.join(t.id for t in game.tables) or '-'}")
     kinds = Counter(e.kind.value for e in game.examples)
     lines.append(
@@ -334,7 +342,13 @@ def _components(text: str) -> tuple[str, ...]:
     parts = tuple(p.strip() for p in text.split(",") if p.strip())
     bad = [p for p in parts if p not in COMPONENTS]
     if bad or not parts:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}")
+        import difflib
+
+        close = {p: difflib.get_close_matches(p, COMPONENTS, n=1, cutoff=0.6) for p in bad}
+        hint = "".join(f"; {p!r}: did you mean {c[0]!r}?" for p, c in close.items() if c)
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}{hint}"
+        )
     return parts
 
 
@@ -662,9 +676,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             found, statements = check_book(game, book)
             findings.extend(found)
             findings.book = book_coverage(statements)
-        reports.append(
-            render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
-        )
+        report = render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
+        reports.append(_quiet_report(report) if args.quiet and args.format == "text" else report)
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
     text = "\n".join(reports)
@@ -676,10 +689,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report = Path(args.report)
         remove_stale(report.parent, [report.name])
         write_atomic(report, text.encode("utf-8"))
-        print(report)  # a written file is listed on standard output, as build lists its files
+        if not args.quiet:
+            print(report)  # a written file is listed on standard output, as build lists its files
     else:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     return status
+
+
+def _quiet_report(text: str) -> str:
+    """A text report cut to its headline and its error and warning blocks (``forge verify -q``): the sections
+    "not checked (...)" and "data notes (...)" (each a line at the margin, then indented lines) are left out."""
+    out: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        if not line.startswith(" "):
+            skipping = line.startswith(("not checked (", "data notes ("))
+        if not skipping:
+            out.append(line)
+    return "\n".join(out) + "\n"
 
 
 EXAMPLES = {
@@ -885,6 +912,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
     v.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="text format: print only each game's headline and its errors and warnings (no 'not checked' or data "
+        "notes); with --report, do not print the path written",
+    )
+    v.add_argument(
         "--book",
         metavar="RULES",
         help="also read the rulebook (.txt, .md or .pdf) and check its numbering, cross-references, places, "
@@ -1037,6 +1071,26 @@ def _dashes_as_value(parser: argparse.ArgumentParser, argv: Sequence[str]) -> No
             parser.error(f"argument {name}: expected a value, got '--' (which marks the end of the options)")
 
 
+def _command_typo(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """Refuse a mistyped command with the closest one (``forge bild``: did you mean 'build'?), which argparse's
+    "invalid choice" does not suggest."""
+    if not argv or argv[0].startswith("-"):
+        return
+    from .errors import suggest
+
+    commands = [
+        name
+        for a in parser._actions
+        if isinstance(a, argparse._SubParsersAction)
+        for name in a.choices  # type: ignore[union-attr]
+    ]
+    if argv[0] in commands:
+        return
+    hint = suggest(argv[0], commands)
+    if hint:
+        parser.error(f"argument COMMAND: {argv[0]!r} is not a command{hint} (choose from {', '.join(commands)})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status.  This is the one place where exceptions become messages: a
     signal (exit 128 + its number), a file that cannot be written (exit 2), a closed standard output."""
@@ -1046,6 +1100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser = build_parser()
             given = _joined_offsets(sys.argv[1:] if argv is None else argv)
             _dashes_as_value(parser, given)
+            _command_typo(parser, given)
             args = parser.parse_args(given)
             if not getattr(args, "func", None):
                 parser.print_help()

@@ -630,12 +630,29 @@ def read_regular(path: str | Path, expected: str = "a YAML game file") -> bytes:
             raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         what = "a symbolic link to a file that does not exist" if os.path.islink(p) else "no such file"
-        raise LoadError([Problem(file, None, None, "", what)]) from None
+        raise LoadError([Problem(file, None, None, "", what + _near_file(p))]) from None
     except OSError as e:
         raise LoadError([Problem(file, None, None, "", f"cannot read the file ({e.strerror})")]) from None
     if len(raw) > MAX_BYTES:
         raise LoadError([Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")])
     return raw
+
+
+def _near_file(path: Path) -> str:
+    """`` (did you mean 'data/hells_gate.yaml'?)``: a file in ``path``'s folder whose name is close to the one
+    given, written as the path was; empty when none is, or the folder cannot be listed."""
+    import difflib
+    import os
+
+    try:
+        with os.scandir(path.parent) as it:
+            names = sorted(e.name for e in it if e.is_file() and not e.name.startswith("."))[:5000]
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.6)
+    if not close:
+        return ""
+    return f" (did you mean {str(path.with_name(close[0]))!r}?)"
 
 
 def _regular(file: str, mode: int, expected: str = "a YAML game file") -> None:
