@@ -113,9 +113,9 @@ def vassal_snap(kind: str, grid: dict[str, str], x: int, y: int) -> tuple[int, i
         return ox + _java_round(nx * dx / 2), oy + _java_round(ny * dy / 2)
     sideways = grid["sideways"] == "true"
     px, py = (y, x) if sideways else (x, y)
-    nx = int(math.floor((px - ox + dx / 2) / dx))
+    nx = math.floor((px - ox + dx / 2) / dx)
     odd = _java_rem(nx, 2) != 0
-    ny = int(math.floor((py - oy) / dy)) if odd else int(math.floor((py - oy + dy / 2) / dy))
+    ny = math.floor((py - oy) / dy) if odd else math.floor((py - oy + dy / 2) / dy)
     cx = int(dx * nx + ox)
     cy = int(dy * ny + int(dy / 2) + oy) if odd else int(dy * ny + oy)
     return (cy, cx) if sideways else (cx, cy)
@@ -376,4 +376,4 @@ def test_date_saved_is_the_fixed_zip_date_not_zero(exported: dict[str, tuple[Any
     with zipfile.ZipFile(path) as z:
         data = z.read("moduledata").decode("utf-8")
     (saved,) = re.findall(r"<dateSaved>(\d+)</dateSaved>", data)
-    assert int(saved) == calendar.timegm(vassal.ZIP_DATE + (0, 0, 0)) * 1000 != 0
+    assert int(saved) == calendar.timegm((*vassal.ZIP_DATE, 0, 0, 0)) * 1000 != 0
