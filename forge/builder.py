@@ -151,6 +151,17 @@ def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]
     return out
 
 
+SELF_REPORTING = frozenset({"handout"})
+"""Components whose renderer tells ``options.progress`` of its own parts (the handout: each set as it starts, a
+ten-set handout being most of a build's time) instead of :func:`build` announcing the component once."""
+
+
+def progress_steps(options: BuildOptions) -> int:
+    """How many times :func:`build` (with its renderers) calls ``options.progress``: once per component, the
+    handout once per set.  The command line's progress bar counts these."""
+    return sum(max(1, options.sets) if name in SELF_REPORTING else 1 for name in options.only)
+
+
 def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files (with
     the renderers' warnings as ``.warnings``: see :func:`forge.errors.warn`).
@@ -182,7 +193,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     )
     with collect_warnings() as warnings, page_finish(finish), use_templates(options.templates):
         for name in options.only:
-            if options.progress:
+            if options.progress and name not in SELF_REPORTING:
                 options.progress(f"rendering {name}")
             rendered[name] = renderer(name)(game, options)
     targets = {name: _targets(folder, name, data) for name, data in rendered.items()}  # refuse bad paths first

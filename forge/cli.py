@@ -453,7 +453,7 @@ class Progress:
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from .builder import DEFAULT_COMPONENTS, PRESETS, preset_options
+    from .builder import DEFAULT_COMPONENTS, PRESETS, preset_options, progress_steps
 
     preset = PRESETS[args.preset]
     default_only: tuple[str, ...] = preset.get("only", DEFAULT_COMPONENTS)  # type: ignore[assignment]
@@ -491,7 +491,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     if templates is False:
         return EXIT_BAD_INPUT
     t0 = time.perf_counter()
-    bar = Progress(len(args.files) * len(only), quiet=args.quiet)
     options = preset_options(
         args.preset,
         paper=args.paper,
@@ -513,6 +512,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         sets=args.sets or 1,
         templates=templates,
     )
+    bar = Progress(len(args.files) * progress_steps(options), quiet=args.quiet)
     if args.output_intent and not options.pdfx:
         print("forge build: --output-intent is the printing condition of --pdfx: add --pdfx", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -556,11 +556,11 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     """Build one game file for ``cmd_build``, each component a step of ``bar``; its exit status."""
     import dataclasses
 
-    from .builder import build
+    from .builder import build, progress_steps
 
     game = _load_or_report(path, options)
     if game is None:
-        bar.done += len(options.only)
+        bar.done += progress_steps(options)
         return EXIT_BAD_INPUT
     if not args.quiet:
         bar.close()
