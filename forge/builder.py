@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # BuildOptions alone (verify --no-print-check, the estimate) 
 
 COMPONENTS = ("map", "counters", "cards", "handout", "images", "board")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
+FOLDER_COMPONENTS = frozenset({"images", "board"})
+"""The components written as a folder of files (``OUT/<game>/images/``), replaced whole on every build."""
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     import importlib
 
     from .errors import collect_warnings
-    from .pdf import PageFinish, commit, discard, page_finish, remove_stale, stage_file, stage_folder
+    from .pdf import PageFinish, commit, discard, linked_folder, page_finish, remove_stale, stage_file, stage_folder
     from .templates import use as use_templates
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
@@ -184,6 +186,9 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
         return module.render
 
     folder = out / game.game.id
+    for name in options.only:  # a folder component's place as a link: refused before anything is rendered
+        if name in FOLDER_COMPONENTS and (folder / name).is_symlink():
+            raise linked_folder(folder / name)
     rendered: dict[str, Rendered] = {}
     finish = PageFinish(
         bleed=page_bleed(options),
