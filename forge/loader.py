@@ -375,12 +375,16 @@ def _colon_hint(text: str, e: Any) -> str:
     for n in range(max(0, first - 1), min(len(lines), last + 1)):
         hit = next((ch for ch in lines[n] if ch in _COLON_LOOKALIKES), None)
         if hit:
-            col = lines[n].index(hit) + 1
-            return (
-                f" (line {n + 1}, column {col} has {_char(hit)}, which YAML reads as text, not as the ':' that "
-                "separates a key from its value: write ':' followed by a space)"
-            )
+            return f" (line {n + 1}, column {lines[n].index(hit) + 1} has {_colon_note(hit)})"
     return ""
+
+
+def _colon_note(ch: str) -> str:
+    """What a look-alike of ':' is and what to write instead."""
+    return (
+        f"{_char(ch)}, which YAML reads as text, not as the ':' that separates a key from its value: write ':' "
+        "followed by a space"
+    )
 
 
 def _compose(source: Any, text: str, file: str) -> _Composer:
@@ -689,7 +693,8 @@ def _schema_problems(
                 mk[0] if mk else None,
                 mk[1] if mk else None,
                 dotted(path),
-                f"unknown key {key!r}{suggest(key, accepted)} (accepted keys: {', '.join(accepted)})",
+                f"unknown key {key!r}{suggest(key, accepted)} (accepted keys: {', '.join(accepted)})"
+                + "".join(f"; the key holds {_colon_note(ch)}" for ch in dict.fromkeys(key) if ch in _COLON_LOOKALIKES),
             )
         )
     for path, keys in missing.items():

@@ -112,3 +112,30 @@ def test_underscores_are_not_digits_where_a_number_goes() -> None:
 def test_1e1_is_the_number_ten() -> None:
     game = loads(FP.replace("columns: 7,", "columns: 1e1,", 1).replace("sheet:", "# sheet:", 1), "game.yaml")
     assert game.map.grid.columns == 10
+
+
+def test_a_colon_look_alike_inside_a_key_is_pointed_at() -> None:
+    msg = "\n".join(problems(FP.replace("    - {number: 2}\n", "    - {number\uff1a 2}\n", 1)))
+    assert "unknown key" in msg
+    assert "U+FF1A FULLWIDTH COLON" in msg
+
+
+def test_the_wording_fuzz_cases_are_refused_in_the_formats_words() -> None:
+    """bench/fuzz_options.py's wording kind, in process: each case is refused naming what it was made to find, and
+    never in a library's words."""
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import fuzz_options
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    for name, text, what, expected in fuzz_options.wording_cases(30, seed=25):
+        found = "\n".join(problems(text))
+        if not found:
+            assert not expected, (name, what)  # a fraction or a word some fields take
+            continue
+        assert not fuzz_options.library_words(found), (what, found)
+        assert expected in found, (what, expected, found[:400])
