@@ -395,3 +395,18 @@ def test_commit_leaves_no_empty_old_folder_when_moving_aside_fails(
         commit([(tmp, target)])
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".old")] == []
     assert (target / "old.png").read_bytes() == b"old"
+
+
+def test_the_fuzz_linked_output_place_finds_no_crash(tmp_path: Path) -> None:
+    """bench/fuzz.py's ``{linkout}``: a build into a game folder whose images/ and board/ are links is refused,
+    the linked folder untouched, no ``.old`` or ``.tmp`` left (the crash it found before the fix)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import fuzz
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    o = fuzz.run_cli_case(fuzz.CliCase(["build", "{game}", "--out", "{linkout}", "--only", "images,map"]), tmp_path)
+    assert o.crash is None, o.crash
+    assert o.status == 2
