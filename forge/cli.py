@@ -676,8 +676,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             found, statements = check_book(game, book)
             findings.extend(found)
             findings.book = book_coverage(statements)
-        report = render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
-        reports.append(_quiet_report(report) if args.quiet and args.format == "text" else report)
+        rendered = render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
+        reports.append(_quiet_report(rendered) if args.quiet and args.format == "text" else rendered)
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
     text = "\n".join(reports)
@@ -1082,7 +1082,7 @@ def _command_typo(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
         name
         for a in parser._actions
         if isinstance(a, argparse._SubParsersAction)
-        for name in a.choices  # type: ignore[union-attr]
+        for name in a.choices
     ]
     if argv[0] in commands:
         return
