@@ -10,7 +10,8 @@ Two kinds of case:
   check passes, ``forge build`` and ``forge verify``.
 * a *command-line* case is an argument list for ``forge`` (check, build, verify, schema, none, or a bogus command)
   with option values that are bad, huge, negative, empty or unicode, arguments missing or extra, and paths that are
-  folders, FIFOs, ``/dev/null``, missing, unwritable or very long.
+  folders, FIFOs, ``/dev/null``, missing, unwritable or very long, or an ``--out`` whose game folder holds ``images``
+  and ``board`` as symbolic links to a folder of the user's (which must be refused, untouched, no ``.old`` left).
 
 A case *crashes* when an exception escapes ``forge.cli.main``, it exits with a status other than 0, 1 or 2, it exits
 2 without a message naming the file or the option, it writes an output file on exit 2 or leaves a temporary behind,
@@ -530,6 +531,7 @@ PLACES = {
     "{unwritable}": "a folder under /proc, where nothing can be made",
     "{long}": "a path longer than PATH_MAX",
     "{longname}": "a file name longer than NAME_MAX",
+    "{linkout}": "an output folder whose game folder holds images/ and board/ as links to a folder of the user's",
 }
 
 PATHS = [
@@ -569,6 +571,7 @@ def _values(option: str) -> list[str]:
         "--out": [
             *("{dir}/out", "{dir}/out", "{missing}/a/b", "{file}", "{file}/out", "{fifo}", "/dev/null"),
             *("{unwritable}", "{long}", "{longname}", "\u03a9\u65e5\u672c", "-"),
+            "{linkout}",  # OUT/<game>/images and board are symbolic links to a folder of the user's
         ],
         "--paper": [*PAPER, "A4", "b5", "letter ", "\u00e9"],
         "--only": [*COMPONENTS, "map,counters", "cards,cards", ",", "map,", "MAP", "map;cards", "handout,images"],
@@ -654,6 +657,12 @@ def _setup_places(workdir: Path) -> dict[str, str]:
     (workdir / "file.txt").write_bytes(b"\x89PNG\r\n\x1a\n not a game\n")
     (workdir / "gamelink.yaml").symlink_to(game)
     os.link(game, workdir / "gamehard.yaml")
+    linked = workdir / "linkout" / GOOD_GAME
+    linked.mkdir(parents=True)
+    (workdir / "mine").mkdir()
+    (workdir / "mine" / "keep.txt").write_bytes(b"the user's")
+    for component in ("images", "board"):
+        (linked / component).symlink_to(workdir / "mine", target_is_directory=True)
     return {
         "{game}": str(game),
         "{gamelink}": str(workdir / "gamelink.yaml"),
@@ -664,6 +673,7 @@ def _setup_places(workdir: Path) -> dict[str, str]:
         "{fifo}": str(fifo),
         "{file}": str(workdir / "file.txt"),
         "{missing}": str(workdir / "missing"),
+        "{linkout}": str(workdir / "linkout"),
         "{unwritable}": "/proc/hexforge-fuzz",
         "{long}": f"{workdir}/" + ("a" * 200 + "/") * 25 + "x.yaml",  # 5,000 characters (PATH_MAX is 4,096)
         "{longname}": str(workdir / ("n" * 300 + ".yaml")),
@@ -725,8 +735,10 @@ def run_cli_case(case: CliCase, workdir: Path) -> Outcome:
         o.crash = f"exit 2, but the message names no argument: {o.stderr.strip()[:300]!r}"
     elif o.status == 2 and (stray := [f for f in new if not re.search(r"(^|/)tabletop_hells_gate/", f)]):
         o.crash = f"exit 2, but files were written: {stray[:5]}"
-    elif left := [f for f in new if f.endswith(".tmp")]:
+    elif left := [str(p) for p in workdir.rglob(".*") if p.name.endswith((".tmp", ".old"))]:
         o.crash = f"temporaries left behind: {left[:3]}"
+    elif sorted(p.name for p in (workdir / "mine").iterdir()) != ["keep.txt"]:
+        o.crash = "a folder a symbolic link in the output pointed to was written into"
     return o
 
 

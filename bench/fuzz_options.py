@@ -42,8 +42,17 @@ or program), one with ``--card-size`` must have every page of cards.pdf trimmed 
 either way up; and in one case in four (and a third of the --card-size cases) the output folder first holds an
 earlier build, which a refusal must leave byte for byte as it was (``written`` otherwise).
 
-Run: python bench/fuzz_options.py [--cases N] [--games N] [--mutated N] [--seed S] [--jobs J] [--timeout SECONDS]
-  [--large] [--only-hostile] [--only-new] [-v]
+Session 25 added a *wording* kind (``--wording N``, run alone with ``--only-wording``): seed games with an id holding
+a look-alike character (a Cyrillic letter, a decomposed accent, a fullwidth letter, a capital, a space), a key
+followed by a look-alike of ':' (fullwidth, ratio, small colon), a number written with underscores, as a word or as
+a fraction, turns numbered out of order, and documents of more than 200,000 values with and without aliases.  Every
+refusal, of every kind, is a defect ``worded`` when it is in a library's words (pydantic's "Input should be ...",
+a raw pattern, PyYAML's message without the look-alike named, "alias bomb" for a file with no alias), and a wording
+case is ``worded`` too when its message does not name what it was made to find (the character's code point, the
+underscored value, the ordinal).
+
+Run: python bench/fuzz_options.py [--cases N] [--games N] [--mutated N] [--wording N] [--seed S] [--jobs J]
+  [--timeout SECONDS] [--large] [--only-hostile] [--only-new] [--only-wording] [-v]
   prints one line per defect and a summary table of outcomes; exit 1 when a defect was found.
 """
 
@@ -495,7 +504,28 @@ def classify_cli(argv: list[str], workdir: Path, out_option: bool = True) -> dic
         return {**res, "outcome": "traceback" if "Traceback" in o.stderr else "unlocated", "why": o.crash}
     if o.status == 2 and not _located(o.stderr, full) and not _located_in_file(o.stderr):
         return {**res, "outcome": "unlocated", "why": o.stderr.strip()[:300]}
+    if o.status == 2 and (words := library_words(o.stderr)):
+        return {**res, "outcome": "worded", "why": f"{words!r} in {o.stderr.strip()[:300]}"}
     return {**res, "outcome": "located" if o.status == 2 else "ok", "why": o.stderr.strip().splitlines()[-1:]}
+
+
+LIBRARY_WORDS = (
+    "Input should",
+    "String should",
+    "List should",
+    "Dictionary should",
+    "should match pattern",
+    "unable to parse",
+    "[type=",
+    "Value error,",
+    "^[a-z0-9]",
+)
+"""Phrases only a library writes (pydantic's messages, a raw pattern): a refusal must be in the format's words."""
+
+
+def library_words(stderr: str) -> str:
+    """The first library phrase in ``stderr``; empty when there is none."""
+    return next((w for w in LIBRARY_WORDS if w in stderr), "")
 
 
 def _located_in_file(stderr: str) -> bool:
@@ -940,6 +970,86 @@ def game_job(text: str) -> Callable[[Path], Any]:
     return job
 
 
+# ---------------------------------------------------------------------------------------------- wording (s25)
+LOOKALIKE_ID_CHARS = ["\u0435", "\u0430", "\u043e", "\u0440", "\u0301", "\uff46", "\uff11", "E", " x", "\u00e9"]
+LOOKALIKE_COLONS = ["\uff1a", "\u2236", "\ufe55", "\ua789"]
+
+
+def wording_cases(n: int, seed: int) -> list[tuple[str, str, str, str]]:
+    """``n`` game texts made to be refused in words the format must give: (seed name, text, what, expected), where
+    ``expected`` is a phrase the refusal must hold (empty: only the general rule, no library words)."""
+    import re
+
+    games = [DATA / "ferry_point.yaml", DATA / "tabletop_hells_gate.yaml", DATA / "hells_gate.yaml"]
+    out = []
+    for i in range(n):
+        rng = random.Random(f"{seed}:wording:{i}")
+        path = rng.choice(games)
+        text = path.read_text(encoding="utf-8")
+        kind = rng.choice(["id", "id", "colon", "number", "number", "turns", "big"])
+        if kind == "id":
+            spots = list(re.finditer(r"\bid: ([a-z0-9][a-z0-9_.-]*)", text))
+            m = rng.choice(spots)
+            ch = rng.choice(LOOKALIKE_ID_CHARS)
+            at = rng.randrange(1, len(m[1]) + 1)
+            new = m[1][:at] + ch + m[1][at:]
+            text = text[: m.start(1)] + f'"{new}"' + text[m.end(1) :]
+            code = f"U+{ord(ch.strip()[0]):04X}" if ch.strip() else "U+0020"
+            out.append((path.name, text, f"id {m[1]!r} -> {new!r}", code if ch != " x" else "U+0020"))
+        elif kind == "colon":
+            spots = list(re.finditer(r"(?m)^( +)([a-z_]+): ", text))
+            m = rng.choice(spots)
+            colon = rng.choice(LOOKALIKE_COLONS)
+            text = text[: m.start()] + f"{m[1]}{m[2]}{colon} " + text[m.end() :]
+            out.append((path.name, text, f"{m[2]}{colon}", f"U+{ord(colon):04X}"))
+        elif kind == "number":
+            spots = list(re.finditer(r"\b(columns|rows|number|mp|km_per_hex|days_per_turn): (\d+)\b", text))
+            # not an example's given or states values: free-form data the model keeps as written
+            spots = [m for m in spots if not re.search(r"(given|states): \{", text[: m.start()].rsplit("\n", 1)[-1])]
+            m = rng.choice(spots)
+            written = rng.choice(["under", "word", "fraction"])
+            value = {"under": "_".join(m[2]) + "_0" if len(m[2]) == 1 else "_".join(m[2]), "word": "twelve"}.get(
+                written, f"{m[2]}/2"
+            )
+            text = text[: m.start(2)] + value + text[m.end(2) :]
+            expected = "is text in YAML 1.2, not a number" if written == "under" else ""
+            out.append((path.name, text, f"{m[1]}: {value}", expected))
+        elif kind == "turns":
+            spots = list(re.finditer(r"\{number: (\d+)", text))
+            if len(spots) < 3:
+                continue
+            k = rng.randrange(1, len(spots))
+            m = spots[k]
+            text = text[: m.start(1)] + "99" + text[m.end(1) :]
+            ordinal = {1: "st", 2: "nd", 3: "rd"}.get((k + 1) % 10 if not 10 <= (k + 1) % 100 <= 20 else 0, "th")
+            out.append((path.name, text, f"turn {k + 1} numbered 99", f"listed {k + 1}{ordinal}"))
+        else:
+            aliased = rng.random() < 0.5
+            if aliased:
+                lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+                lines += [f"a{j}: &a{j} [{', '.join([f'*a{j - 1}'] * 10)}]" for j in range(1, 7)]
+                text = "\n".join(lines) + "\n"
+            else:
+                text = "a: [" + "0, " * 200_001 + "0]\n"
+            out.append(("big.yaml", text, f"200,001 values {'through aliases' if aliased else 'written out'}",
+                        "alias bomb" if aliased else "holds more than"))
+    return out
+
+
+def wording_job(text: str, expected: str) -> Callable[[Path], Any]:
+    def job(workdir: Path) -> Any:
+        game = workdir / "game.yaml"
+        game.write_text(text, encoding="utf-8")
+        r = classify_cli(["check", "-q", str(game)], workdir, out_option=False)
+        if r["outcome"] == "located" and expected and expected not in r["stderr"]:
+            r = {**r, "outcome": "worded", "why": f"expected {expected!r} in {r['stderr'].strip()[:300]!r}"}
+        if r["outcome"] == "located" and "alias bomb" in r["stderr"] and "*" not in text:
+            r = {**r, "outcome": "worded", "why": "a file with no alias called an alias bomb"}
+        return [r]
+
+    return job
+
+
 # ---------------------------------------------------------------------------------------------------- driver
 def _places(w: Path) -> None:
     """The files hostile cases name: ``{w}/grid112.yaml``, a 112 x 60 grid of 1 in hexes without ``map.sheet`` (its
@@ -973,6 +1083,10 @@ def _cli_job(argv: list[str]) -> Callable[[Path], Any]:
 
 def jobs_for(a: argparse.Namespace) -> list[tuple[str, Callable[[Path], Any]]]:
     jobs: list[tuple[str, Callable[[Path], Any]]] = []
+    for name, text, what, expected in wording_cases(a.wording, a.seed):
+        jobs.append((f"{name}: {what}", wording_job(text, expected)))
+    if a.only_wording:
+        return jobs
     if not a.only_hostile:
         for i in range(a.cases):
             rng = random.Random(f"{a.seed}:opt:{i}")
@@ -1015,6 +1129,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=150, help="game files with hostile new-field values (default 150)")
     ap.add_argument("--mutated", type=int, default=30, help="bench/fuzz.py's mutated games with --outline-text (30)")
     ap.add_argument("--quantities", type=int, default=60, help="seed games with a quantity at or past its bound (60)")
+    ap.add_argument("--wording", type=int, default=60, help="games refused for what their messages must name (60)")
+    ap.add_argument("--only-wording", action="store_true", help="session 25's wording cases only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=60, help="CPU seconds per case (default 60)")
     ap.add_argument("--memory", type=int, default=2048, help="address space per case in MB (default 2048)")

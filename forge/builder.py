@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # BuildOptions alone (verify --no-print-check, the estimate) 
 
 COMPONENTS = ("map", "counters", "cards", "handout", "images", "board")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
+FOLDER_COMPONENTS = frozenset({"images", "board"})
+"""The components written as a folder of files (``OUT/<game>/images/``), replaced whole on every build."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,17 @@ def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]
     return out
 
 
+SELF_REPORTING = frozenset({"handout"})
+"""Components whose renderer tells ``options.progress`` of its own parts (the handout: each set as it starts, a
+ten-set handout being most of a build's time) instead of :func:`build` announcing the component once."""
+
+
+def progress_steps(options: BuildOptions) -> int:
+    """How many times :func:`build` (with its renderers) calls ``options.progress``: once per component, the
+    handout once per set.  The command line's progress bar counts these."""
+    return sum(max(1, options.sets) if name in SELF_REPORTING else 1 for name in options.only)
+
+
 def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files (with
     the renderers' warnings as ``.warnings``: see :func:`forge.errors.warn`).
@@ -164,7 +177,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     import importlib
 
     from .errors import collect_warnings
-    from .pdf import PageFinish, commit, discard, page_finish, remove_stale, stage_file, stage_folder
+    from .pdf import PageFinish, commit, discard, linked_folder, page_finish, remove_stale, stage_file, stage_folder
     from .templates import use as use_templates
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
@@ -173,6 +186,9 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
         return module.render
 
     folder = out / game.game.id
+    for name in options.only:  # a folder component's place as a link: refused before anything is rendered
+        if name in FOLDER_COMPONENTS and (folder / name).is_symlink():
+            raise linked_folder(folder / name)
     rendered: dict[str, Rendered] = {}
     finish = PageFinish(
         bleed=page_bleed(options),
@@ -182,7 +198,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     )
     with collect_warnings() as warnings, page_finish(finish), use_templates(options.templates):
         for name in options.only:
-            if options.progress:
+            if options.progress and name not in SELF_REPORTING:
                 options.progress(f"rendering {name}")
             rendered[name] = renderer(name)(game, options)
     targets = {name: _targets(folder, name, data) for name, data in rendered.items()}  # refuse bad paths first

@@ -508,7 +508,7 @@ class _Checker:
             if t.number != i + 1:
                 self.err(
                     ("turns", "turns", i, "number"),
-                    f"turn {t.number} is listed {i + 1}th: number the turns 1, 2, 3 ... in order",
+                    f"turn {t.number} is listed {_ordinal(i + 1)}: number the turns 1, 2, 3 ... in order",
                 )
             for side in t.replacements:
                 self.name(("turns", "turns", i, "replacements", side), side, self.sides, "side")
@@ -939,3 +939,9 @@ def _each(value: Any) -> Iterator[tuple[int | None, Any]]:
 def cross_check(game: m.Game, doc: Document, file: str) -> list[Problem]:
     """Every cross-reference problem in ``game``."""
     return _Checker(game, doc, file).run()
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``12th``, ``13th``, ``21st`` ..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

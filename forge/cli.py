@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def _n(count: int, singular: str, plural: str = "") -> str:
+    """``1 modifier``, ``2 modifiers``, ``0 hexes``: a count and its noun."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
 def _summary(game: Game) -> str:
     from .model import Unknown
 
@@ -37,28 +42,30 @@ def _summary(game: Game) -> str:
     lines.append(
         f"  map      {grid.kind.value} {grid.columns}x{grid.rows} ({grid.labels.value} labels), "
         f"{game.map.status.value}; "
-        f"{len(game.map.hexes)} hexes described, {len(game.map.hexsides)} hexsides, {len(game.map.paths)} paths; "
-        f"{sum(1 for h in game.map.hexes.values() if h.supply)} supply sources"
+        f"{_n(len(game.map.hexes), 'hex', 'hexes')} described, {_n(len(game.map.hexsides), 'hexside')}, "
+        f"{_n(len(game.map.paths), 'path')}; {_n(sum(1 for h in game.map.hexes.values() if h.supply), 'supply source')}"
     )
     per_side = Counter(u.side for u in game.units for _ in range(u.copies))
     steps: Counter[str] = Counter()
     for u in game.units:
         steps[u.side] += len(u.steps) * u.copies
     reinf = sum(len(v) for v in game.reinforcements().values())
-    side_txt = ", ".join(f"{s.name} {per_side.get(s.id, 0)} ({steps.get(s.id, 0)} steps)" for s in g.sides)
-    lines.append(f"  units    {sum(per_side.values())}: {side_txt}; {reinf} arrive as reinforcements")
+    side_txt = ", ".join(f"{s.name} {per_side.get(s.id, 0)} ({_n(steps.get(s.id, 0), 'step')})" for s in g.sides)
+    arrive = "arrives as a reinforcement" if reinf == 1 else "arrive as reinforcements"
+    lines.append(f"  units    {sum(per_side.values())}: {side_txt}; {reinf} {arrive}")
     if game.map.setup_zones:
         from .rules.kit import setup as kit
 
         how = Counter(s.how for s in kit.starts(game))
         lines.append(
-            f"           {len(game.map.setup_zones)} set-up zones hold {how['zone']} units; "
-            f"{how['pool']} start in the pool"
+            f"           {_n(len(game.map.setup_zones), 'set-up zone')} "
+            f"{'holds' if len(game.map.setup_zones) == 1 else 'hold'} {_n(how['zone'], 'unit')}; "
+            f"{how['pool']} {'starts' if how['pool'] == 1 else 'start'} in the pool"
         )
     unknown_str = sum(1 for u in game.units for s in u.strengths() if not s.known)
     if unknown_str:
-        lines.append(f"           {unknown_str} unit faces with a strength the rulebook does not give")
-    lines.append(f"  markers  {len(game.markers)} kinds")
+        lines.append(f"           {_n(unknown_str, 'unit face')} with a strength the rulebook does not give")
+    lines.append(f"  markers  {_n(len(game.markers), 'kind')}")
     lines.append(f"  turns    {len(game.turns.turns)}")
     c = game.combat
     if c.crt is not None:
@@ -66,16 +73,17 @@ def _summary(game: Game) -> str:
         if isinstance(crt.cells, Unknown):
             state = "cells unknown"
         elif isinstance(crt.cells, dict):
-            state = f"{len(crt.sections or [])} terrain sections"
+            state = _n(len(crt.sections or []), "terrain section")
         else:
             known = sum(1 for row in crt.cells for x in row if x != "?")
             state = f"{known}/{len(crt.rows) * len(crt.columns)} cells known"
         lines.append(
             f"  combat   {c.kind.value} CRT {len(crt.rows)}x{len(crt.columns)} "
-            f"({crt.columns[0]} .. {crt.columns[-1]}), {state}; {len(c.shifts)} shifts, {len(c.modifiers)} modifiers"
+            f"({crt.columns[0]} .. {crt.columns[-1]}), {state}; {_n(len(c.shifts), 'shift')}, "
+            f"{_n(len(c.modifiers), 'modifier')}"
         )
     else:
-        lines.append(f"  combat   {c.kind.value}; {len(c.modifiers)} modifiers")
+        lines.append(f"  combat   {c.kind.value}; {_n(len(c.modifiers), 'modifier')}")
     lines.append(f"  tables   {len(game.tables)}: {', '.join(t.id for t in game.tables) or '-'}")
     kinds = Counter(e.kind.value for e in game.examples)
     lines.append(
@@ -231,8 +239,15 @@ def cmd_export(args: argparse.Namespace) -> int:
         if game is None:
             status = EXIT_BAD_INPUT
             continue
+        dpi = args.dpi if args.dpi is not None else vassal.fit_dpi(game)
+        if dpi < vassal.DEFAULT_DPI and args.dpi is None:
+            print(
+                f"forge export: {path}: the map sheet is too large for a {vassal.DEFAULT_DPI} dpi board image; "
+                f"exporting at {dpi} dpi (--dpi to choose)",
+                file=sys.stderr,
+            )
         try:
-            vassal.refuse(game, path)  # a located error before anything is rendered
+            vassal.refuse(game, path, dpi=dpi)  # a located error before anything is rendered
             if not args.quiet:
                 print(f"exporting {path} -> {Path(args.out) / game.game.id}/", file=sys.stderr)
             gid = game.game.id
@@ -241,7 +256,9 @@ def cmd_export(args: argparse.Namespace) -> int:
                 bar.step(f"{gid}: {step}")
 
             try:
-                written = vassal.export(game, Path(args.out), file=path, progress=stage, templates=templates)
+                written = vassal.export(
+                    game, Path(args.out), dpi=dpi, file=path, progress=stage, templates=templates
+                )
             finally:
                 bar.close()
         except vassal.VassalUnavailable as e:  # an ImportError: pywargame is not installed
@@ -325,7 +342,13 @@ def _components(text: str) -> tuple[str, ...]:
     parts = tuple(p.strip() for p in text.split(",") if p.strip())
     bad = [p for p in parts if p not in COMPONENTS]
     if bad or not parts:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}")
+        import difflib
+
+        close = {p: difflib.get_close_matches(p, COMPONENTS, n=1, cutoff=0.6) for p in bad}
+        hint = "".join(f"; {p!r}: did you mean {c[0]!r}?" for p, c in close.items() if c)
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a comma-separated list of {', '.join(COMPONENTS)}{hint}"
+        )
     return parts
 
 
@@ -352,6 +375,19 @@ def _out_folder(text: str) -> str:
     if why:
         raise argparse.ArgumentTypeError(f"{text!r}: {why} (expected a folder to write into, or where one can be made)")
     return text
+
+
+def _export_dpi(text: str) -> int:
+    """``forge export --dpi``: a whole number in the range the export accepts."""
+    from .vassal import MAX_DPI, MIN_DPI
+
+    try:
+        dpi = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of dots per inch") from None
+    if not MIN_DPI <= dpi <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{dpi}: expected {MIN_DPI} to {MAX_DPI} dots per inch")
+    return dpi
 
 
 def _report_file(text: str) -> str:
@@ -417,7 +453,7 @@ class Progress:
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from .builder import DEFAULT_COMPONENTS, PRESETS, preset_options
+    from .builder import DEFAULT_COMPONENTS, PRESETS, preset_options, progress_steps
 
     preset = PRESETS[args.preset]
     default_only: tuple[str, ...] = preset.get("only", DEFAULT_COMPONENTS)  # type: ignore[assignment]
@@ -455,7 +491,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     if templates is False:
         return EXIT_BAD_INPUT
     t0 = time.perf_counter()
-    bar = Progress(len(args.files) * len(only), quiet=args.quiet)
     options = preset_options(
         args.preset,
         paper=args.paper,
@@ -477,6 +512,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         sets=args.sets or 1,
         templates=templates,
     )
+    bar = Progress(len(args.files) * progress_steps(options), quiet=args.quiet)
     if args.output_intent and not options.pdfx:
         print("forge build: --output-intent is the printing condition of --pdfx: add --pdfx", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -520,11 +556,11 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     """Build one game file for ``cmd_build``, each component a step of ``bar``; its exit status."""
     import dataclasses
 
-    from .builder import build
+    from .builder import build, progress_steps
 
     game = _load_or_report(path, options)
     if game is None:
-        bar.done += len(options.only)
+        bar.done += progress_steps(options)
         return EXIT_BAD_INPUT
     if not args.quiet:
         bar.close()
@@ -640,9 +676,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             found, statements = check_book(game, book)
             findings.extend(found)
             findings.book = book_coverage(statements)
-        reports.append(
-            render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
-        )
+        rendered = render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
+        reports.append(_quiet_report(rendered) if args.quiet and args.format == "text" else rendered)
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))
     text = "\n".join(reports)
@@ -654,10 +689,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report = Path(args.report)
         remove_stale(report.parent, [report.name])
         write_atomic(report, text.encode("utf-8"))
-        print(report)  # a written file is listed on standard output, as build lists its files
+        if not args.quiet:
+            print(report)  # a written file is listed on standard output, as build lists its files
     else:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     return status
+
+
+def _quiet_report(text: str) -> str:
+    """A text report cut to its headline and its error and warning blocks (``forge verify -q``): the sections
+    "not checked (...)" and "data notes (...)" (each a line at the margin, then indented lines) are left out."""
+    out: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        if not line.startswith(" "):
+            skipping = line.startswith(("not checked (", "data notes ("))
+        if not skipping:
+            out.append(line)
+    return "\n".join(out) + "\n"
 
 
 EXAMPLES = {
@@ -863,6 +912,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     v.add_argument("--no-print-check", action="store_true", help="skip building the PDFs and reading their tables back")
     v.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="text format: print only each game's headline and its errors and warnings (no 'not checked' or data "
+        "notes); with --report, do not print the path written",
+    )
+    v.add_argument(
         "--book",
         metavar="RULES",
         help="also read the rulebook (.txt, .md or .pdf) and check its numbering, cross-references, places, "
@@ -908,6 +964,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="output folder (default: output); the module goes to OUT/<game id>/<game id>.vmod",
     )
     _templates_option(e, ", for the pieces' images and the charts")
+    e.add_argument(
+        "--dpi",
+        type=_export_dpi,
+        default=None,
+        help="resolution of the board and counter images (default: 300, lowered to fit a large map sheet)",
+    )
     e.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     e.set_defaults(func=cmd_export)
 
@@ -1010,6 +1072,26 @@ def _dashes_as_value(parser: argparse.ArgumentParser, argv: Sequence[str]) -> No
             parser.error(f"argument {name}: expected a value, got '--' (which marks the end of the options)")
 
 
+def _command_typo(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """Refuse a mistyped command with the closest one (``forge bild``: did you mean 'build'?), which argparse's
+    "invalid choice" does not suggest."""
+    if not argv or argv[0].startswith("-"):
+        return
+    from .errors import suggest
+
+    commands = [
+        name
+        for a in parser._actions
+        if isinstance(a, argparse._SubParsersAction)
+        for name in a.choices
+    ]
+    if argv[0] in commands:
+        return
+    hint = suggest(argv[0], commands)
+    if hint:
+        parser.error(f"argument COMMAND: {argv[0]!r} is not a command{hint} (choose from {', '.join(commands)})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status.  This is the one place where exceptions become messages: a
     signal (exit 128 + its number), a file that cannot be written (exit 2), a closed standard output."""
@@ -1019,6 +1101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser = build_parser()
             given = _joined_offsets(sys.argv[1:] if argv is None else argv)
             _dashes_as_value(parser, given)
+            _command_typo(parser, given)
             args = parser.parse_args(given)
             if not getattr(args, "func", None):
                 parser.print_help()

@@ -152,6 +152,7 @@ class _Composer:
         self.doc = Document(None)
         self.problems: list[Problem] = []
         self.budget = MAX_NODES
+        self.aliases = 0  # aliases read: a document past the budget without one is large, not an alias bomb
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Frame] = []
         self.done = False
@@ -192,6 +193,7 @@ class _Composer:
                     frame.container, frame.size, ev, is_scalar=False, merge=False, placed=True, frame_path=frame.path
                 )
             elif isinstance(ev, yaml.AliasEvent):
+                self.aliases += 1
                 if ev.anchor not in self.anchors:
                     raise _Stop(ev.start_mark, f"alias *{ev.anchor} refers to no anchor defined before it")
                 value, size = self.anchors[ev.anchor]
@@ -280,7 +282,15 @@ class _Composer:
     ) -> None:
         self.budget -= size if not placed else 0
         if self.budget < 0:
-            raise _Stop(ev.start_mark, f"the document expands to more than {MAX_NODES} values (an alias bomb?)")
+            if self.aliases:
+                raise _Stop(
+                    ev.start_mark, f"the document expands to more than {MAX_NODES:,} values through its aliases "
+                    "(an alias bomb?)"
+                )
+            raise _Stop(
+                ev.start_mark,
+                f"the document holds more than {MAX_NODES:,} values (expected a game file of at most that many)",
+            )
         mark = (ev.start_mark.line + 1, ev.start_mark.column + 1)
         if not self.stack:
             self.doc.data = value
@@ -350,6 +360,33 @@ _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 """YAML's line breaks (str.splitlines also breaks at form feeds and other separators, which YAML does not)."""
 
 
+_COLON_LOOKALIKES = "\uff1a\ufe55\ufe13\u2236\ua789\u02d0\u0589\u05c3"
+"""Characters that look like ':' (fullwidth, small, ratio, modifier letter ...), which YAML reads as text."""
+
+
+def _colon_hint(text: str, e: Any) -> str:
+    """When the lines a YAML syntax error spans hold a look-alike of ':' (a fullwidth colon typed with a CJK input
+    method), say where and what to write instead: PyYAML's bare "could not find expected ':'" does not."""
+    marks = [mk for mk in (e.context_mark, e.problem_mark) if mk is not None]
+    if not marks:
+        return ""
+    lines = text.splitlines()
+    first, last = min(mk.line for mk in marks), max(mk.line for mk in marks)
+    for n in range(max(0, first - 1), min(len(lines), last + 1)):
+        hit = next((ch for ch in lines[n] if ch in _COLON_LOOKALIKES), None)
+        if hit:
+            return f" (line {n + 1}, column {lines[n].index(hit) + 1} has {_colon_note(hit)})"
+    return ""
+
+
+def _colon_note(ch: str) -> str:
+    """What a look-alike of ':' is and what to write instead."""
+    return (
+        f"{_char(ch)}, which YAML reads as text, not as the ':' that separates a key from its value: write ':' "
+        "followed by a space"
+    )
+
+
 def _compose(source: Any, text: str, file: str) -> _Composer:
     """``text`` read with the event parser ``source``.  Raises :class:`_Syntax` when the parser refuses it,
     :class:`LoadError` for what forge refuses in it, and (libyaml only) :class:`_PurePython`."""
@@ -369,6 +406,7 @@ def _compose(source: Any, text: str, file: str) -> _Composer:
         mark = e.problem_mark or e.context_mark
         what = " ".join(x for x in (e.context, e.problem) if x)
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        what += _colon_hint(text, e)
         raise _Syntax(LoadError([Problem(file, line, col, "", f"invalid YAML: {what}")])) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow, at a character offset
         prefix = text.encode("utf-8")[: e.position].decode("utf-8", "ignore") if libyaml else text[: e.position]
@@ -539,6 +577,74 @@ def _clean_loc(data: Any, loc: tuple[Any, ...]) -> PathT:
     return tuple(out)
 
 
+_PATTERNS = {
+    r"^[a-z0-9][a-z0-9_.\-]*$": (
+        "an id",
+        "lowercase ASCII letters a-z, digits 0-9, '_', '.' and '-', starting with a letter or digit",
+    ),
+    r"^#[0-9a-fA-F]{6}$": ("a colour", "#rrggbb, six hexadecimal digits"),
+    r"^[0-9A-Za-z][0-9A-Za-z.\-/ ]*$": (
+        "a rule number",
+        "ASCII letters, digits, '.', '-', '/' and spaces, starting with a letter or digit, e.g. 7.2",
+    ),
+}
+"""The patterns of the model's constrained texts (forge.model: ``Id``, ``Colour``, ``RuleRef``) in words."""
+
+
+def _char(ch: str) -> str:
+    """``'е' (U+0435 CYRILLIC SMALL LETTER IE)``: a character as a message names it, visible when it looks like
+    another (a Cyrillic letter, a combining accent, a fullwidth form)."""
+    import unicodedata
+
+    name = unicodedata.name(ch, "")
+    shown = repr(ch) if unicodedata.category(ch)[0] not in "MC" else "a combining or control character"
+    return f"{shown} (U+{ord(ch):04X}{' ' + name if name else ''})"
+
+
+def _first_refused(pattern: str, text: str) -> int | None:
+    """The index of the first character of ``text`` at which ``pattern`` (anchored, and refusing no prefix of a
+    text it accepts, as the model's are) stops matching; None when no prefix is refused (the text is too short,
+    or the pattern is not of that kind)."""
+    rx = re.compile(pattern)
+    for i in range(1, len(text) + 1):
+        if rx.fullmatch(text[:i]) is None:
+            return i - 1 if (i == 1 or rx.fullmatch(text[: i - 1])) else None
+    return None
+
+
+def _plain_message(e: Any) -> str:
+    """A pydantic error in the format's words (what was expected, the value given, and for a text refused by a
+    pattern the offending character), or empty to keep pydantic's."""
+    typ, given, ctx = e["type"], e.get("input"), e.get("ctx", {})
+    shown = _short(str(given)) if isinstance(given, str) else repr(given)
+    if typ in ("int_parsing", "int_type", "int_from_float", "int_parsing_size"):
+        return f"expected a whole number, got {shown}"
+    if typ in ("float_parsing", "float_type", "finite_number"):
+        return f"expected a {'finite ' if typ == 'finite_number' else ''}number, got {shown}"
+    if typ in ("bool_parsing", "bool_type"):
+        return f"expected true or false, got {shown}"
+    if typ == "string_type":
+        return f"expected text, got {shown}"
+    if typ in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+        bound = {"greater_than": "more than", "greater_than_equal": "at least", "less_than": "less than"}
+        limit = next(iter(ctx.values()), "")
+        limit = f"{limit:g}" if isinstance(limit, int | float) else limit
+        return f"expected {bound.get(typ, 'at most')} {limit}, got {shown}"
+    if typ in ("too_short", "too_long"):
+        n = ctx.get("min_length" if typ == "too_short" else "max_length")
+        return f"expected {'at least' if typ == 'too_short' else 'at most'} {n} item{'s' if n != 1 else ''}"
+    if typ == "string_pattern_mismatch" and isinstance(given, str):
+        pattern = str(ctx.get("pattern", ""))
+        noun, expected = _PATTERNS.get(pattern, ("this text", f"text matching {pattern}"))
+        if not given:
+            return f"an empty text is not {noun} (expected {expected})"
+        i = _first_refused(pattern, given)
+        if i is None:
+            return f"{shown} is not {noun} (expected {expected})"
+        return f"{shown}: character {i + 1}, {_char(given[i])}, is not allowed in {noun} (expected {expected})"
+    return ""
+
+
 def _schema_problems(
     doc: Document, file: str, err: ValidationError, root: type[BaseModel] | None = None
 ) -> list[Problem]:
@@ -570,6 +676,8 @@ def _schema_problems(
             msg = "expected a mapping"
         elif typ == "list_type":
             msg = "expected a list"
+        else:
+            msg = _plain_message(e) or msg
         msgs = by_path.setdefault(path, [])
         if msg not in msgs:
             msgs.append(msg)
@@ -585,7 +693,8 @@ def _schema_problems(
                 mk[0] if mk else None,
                 mk[1] if mk else None,
                 dotted(path),
-                f"unknown key {key!r}{suggest(key, accepted)} (accepted keys: {', '.join(accepted)})",
+                f"unknown key {key!r}{suggest(key, accepted)} (accepted keys: {', '.join(accepted)})"
+                + "".join(f"; the key holds {_colon_note(ch)}" for ch in dict.fromkeys(key) if ch in _COLON_LOOKALIKES),
             )
         )
     for path, keys in missing.items():
@@ -599,7 +708,8 @@ def _schema_problems(
         if any("unknown" in x for x in msgs) and len(msgs) > 1:
             text = "expected a number or 'unknown' (" + text + ")"
         elif path in unknown_too:
-            text += ", or 'unknown'"
+            head, got, tail = text.partition(", got ")
+            text = f"{head} or 'unknown', got {tail}" if got else text + ", or 'unknown'"
         problems.append(Problem(file, mk[0] if mk else None, mk[1] if mk else None, dotted(path), text))
     return problems
 
@@ -630,12 +740,29 @@ def read_regular(path: str | Path, expected: str = "a YAML game file") -> bytes:
             raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         what = "a symbolic link to a file that does not exist" if os.path.islink(p) else "no such file"
-        raise LoadError([Problem(file, None, None, "", what)]) from None
+        raise LoadError([Problem(file, None, None, "", what + _near_file(p))]) from None
     except OSError as e:
         raise LoadError([Problem(file, None, None, "", f"cannot read the file ({e.strerror})")]) from None
     if len(raw) > MAX_BYTES:
         raise LoadError([Problem(file, None, None, "", f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB")])
     return raw
+
+
+def _near_file(path: Path) -> str:
+    """`` (did you mean 'data/hells_gate.yaml'?)``: a file in ``path``'s folder whose name is close to the one
+    given, written as the path was; empty when none is, or the folder cannot be listed."""
+    import difflib
+    import os
+
+    try:
+        with os.scandir(path.parent) as it:
+            names = sorted(e.name for e in it if e.is_file() and not e.name.startswith("."))[:5000]
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.6)
+    if not close:
+        return ""
+    return f" (did you mean {str(path.with_name(close[0]))!r}?)"
 
 
 def _regular(file: str, mode: int, expected: str = "a YAML game file") -> None:
@@ -673,10 +800,58 @@ def loads_document(raw: bytes | str, file: str = "<string>") -> tuple[m.Game, Do
         game = m.Game.model_validate(doc.data)
     except ValidationError as e:
         raise LoadError(_schema_problems(doc, file, e)) from None
+    problems = _underscored_numbers(game, doc, file)  # first: the checks below would see 50 for "5_0"
+    if problems:
+        raise LoadError(problems)
     problems = list(cross_check(game, doc, file))
     if problems:
         raise LoadError(problems)
     return game, doc
+
+
+_UNDERSCORED = re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]*)?$")
+
+
+def _underscored_numbers(game: m.Game, doc: Document, file: str) -> list[Problem]:
+    """A value such as ``5_0`` where a number is expected: YAML 1.2 (docs/FORMAT.md) reads it as the text "5_0", but
+    pydantic would turn that text into 50 as Python does.  Refused at the value, so the format reads as documented.
+    (A text field keeps such a value as text: only a value the model holds as a number is refused.)"""
+    out = []
+    for path, value in iter_paths(doc.data):
+        if not (isinstance(value, str) and "_" in value and _UNDERSCORED.match(value)):
+            continue
+        held = _held(game, path)
+        if isinstance(held, int | float) and not isinstance(held, bool):
+            mk = doc.mark(path)
+            out.append(
+                Problem(
+                    file,
+                    mk[0] if mk else None,
+                    mk[1] if mk else None,
+                    dotted(path),
+                    f"{_short(value)} is text in YAML 1.2, not a number: underscores are not digits (expected a "
+                    f"number written without them, e.g. {value.replace('_', '')})",
+                )
+            )
+    return out
+
+
+def _held(game: m.Game, path: PathT) -> Any:
+    """The validated value at the document's ``path`` (model fields, mapping keys, list items); None when the model
+    holds it in another shape."""
+    obj: Any = game
+    for key in path:
+        if isinstance(obj, BaseModel):
+            obj = getattr(obj, str(key), None) if str(key) in type(obj).model_fields else None
+        elif isinstance(obj, dict):
+            obj = obj.get(key)
+        elif isinstance(obj, list | tuple) and isinstance(key, int) and 0 <= key < len(obj):
+            obj = obj[key]
+        else:
+            return None
+        if obj is None:
+            return None
+    return obj
 
 
 def iter_paths(data: Any, path: PathT = ()) -> Iterator[tuple[PathT, Any]]:

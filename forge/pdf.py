@@ -510,6 +510,8 @@ def commit(staged: Sequence[tuple[Path, Path]]) -> None:
     when a target is of the wrong kind (a folder where a file goes, or the reverse).
     """
     for tmp, target in staged:
+        if tmp.is_dir() and target.is_symlink():
+            raise linked_folder(target)
         if tmp.is_dir() and (target.is_symlink() or target.exists()) and not target.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, "is not a folder (a set of files goes there)", str(target))
         if not tmp.is_dir() and target.is_dir():
@@ -522,7 +524,11 @@ def commit(staged: Sequence[tuple[Path, Path]]) -> None:
                 continue
             if target.is_dir():
                 old = Path(tempfile.mkdtemp(prefix=_prefix(target), suffix=".old", dir=target.parent))
-                os.replace(target, old)  # onto an empty folder: allowed
+                try:
+                    os.replace(target, old)  # onto an empty folder: allowed
+                except BaseException:
+                    old.rmdir()  # never leave the empty stand-in behind
+                    raise
                 aside.append(old)
                 try:
                     os.replace(tmp, target)
@@ -533,6 +539,18 @@ def commit(staged: Sequence[tuple[Path, Path]]) -> None:
                 os.replace(tmp, target)
     for old in aside:
         shutil.rmtree(old)
+
+
+def linked_folder(target: Path) -> OSError:
+    """The error for a folder component (``images/``, ``board/``) whose place is a symbolic link: a set of files is
+    replaced whole by renaming folders, which would replace the link itself, not what it points to; so the build
+    refuses it (the user made the link on purpose) before anything is written."""
+    return FileExistsError(
+        errno.EEXIST,
+        "is a symbolic link: this folder is replaced whole on every build, which would replace the link, not what "
+        "it points to (remove the link; to write the files elsewhere, give that place as --out)",
+        str(target),
+    )
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -14,15 +14,17 @@ extra ``hexforge[vassal]``).  The module holds:
   (and one for those whose turn the rules do not give, one for units with neither a setup hex nor an entry);
   substitute counters and markers in a *Trays* window, one box per kind; units that set up in a zone
   (``map.setup_zones``) in a *Set-up* window, one at-start stack per zone named for it, and units that start in
-  the pool in one stack per turn they become available; a unit that starts reduced shows that face;
+  the pool in one stack per turn they become available; a unit that starts reduced shows that face; every box of
+  these windows is a zone named for it, so that VASSAL reports a piece there as in its box, not "offboard";
 - **charts**: every reference card (the CRT and its shifts, the terrain effects chart, the other tables, the
   sequence of play, victory ...) as an image in a *Charts* window;
 - **the game's dice** as a button.
 
 The same game and ``dpi`` give the same bytes: the zip's entries are written in a fixed order with a fixed
 timestamp, and every image is rendered deterministically.  A map whose board image would be too large for VASSAL
-(or for memory), or whose grid VASSAL's numbering cannot name, is refused with one located
-:class:`~forge.errors.LoadError` before anything is written.
+(or for memory) at the ``dpi`` asked for, or whose grid VASSAL's numbering cannot name, is refused with one located
+:class:`~forge.errors.LoadError` before anything is written; without ``--dpi`` the command line exports a large
+sheet at the resolution :func:`fit_dpi` chooses instead (and says so).
 """
 
 from __future__ import annotations
@@ -56,10 +58,12 @@ __all__ = [
     "GridSpec",
     "VassalUnavailable",
     "export",
+    "fit_dpi",
     "grid_spec",
     "problems",
     "pywargame",
     "refuse",
+    "snap",
 ]
 
 VASSAL_VERSION = "3.7.0"
@@ -71,8 +75,18 @@ larger one needs more than about a gigabyte here and in VASSAL."""
 
 MIN_DPI, MAX_DPI = 20, 600
 
+DEFAULT_DPI = 300
+"""The resolution a module is exported at when ``--dpi`` is not given, lowered by :func:`fit_dpi` for a sheet
+whose board image would be larger than :data:`MAX_BOARD_PIXELS`."""
+
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)
 """Timestamp of every zip entry: the same input gives the same bytes."""
+
+DATE_SAVED_MS = 946_684_800_000
+"""The module's ``dateSaved`` (milliseconds since 1970): :data:`ZIP_DATE`, 2000-01-01 00:00 UTC, the same fixed
+instant as the zip's entries.  Not the clock (the same game must give the same bytes) and not 0 (VASSAL would show
+the module as saved in 1970); a date derived from the game file's content would be an arbitrary-looking instant
+that changes with every edit without meaning anything, so one documented fixed value is used."""
 
 FLIP_KEY = "70,130"
 """Ctrl-F in VASSAL's key-stroke encoding (key code 70, modifier 130 = Ctrl): flips a counter."""
@@ -264,6 +278,32 @@ def grid_spec(grid: Grid, size: float, ox: float, oy: float, scale: float, board
     return GridSpec("hex", sideways, spec_x0, spec_y0, dx, dy, numbering)
 
 
+def _java_round(x: float) -> int:
+    return math.floor(x + 0.5)  # Java's Math.round: halves up, not to even
+
+
+def snap(spec: GridSpec, x: float, y: float) -> tuple[int, int]:
+    """The pixel VASSAL snaps a piece dropped in the space whose exact centre is ``x``, ``y`` (board pixels) to.
+
+    VASSAL 3.7's ``HexGrid.snapToHex`` finds the space's raw index and puts its centre at ``(int)(dx * nx + x0)``,
+    ``(int)(dy * ny + y0)`` (odd lines ``(int)(dy / 2)`` lower), truncating; ``SquareGrid.snapTo`` rounds
+    ``x0 + nx * dx`` (in a sideways hex grid x and y are swapped).  An at-start piece placed there is where VASSAL
+    would put it if it were picked up and dropped again, rather than up to 1.4 px off.
+    """
+    if spec.kind == "square":
+        nx, ny = _java_round((x - spec.x0) / spec.dx), _java_round((y - spec.y0) / spec.dy)
+        return spec.x0 + _java_round(nx * spec.dx), spec.y0 + _java_round(ny * spec.dy)
+    if spec.sideways:
+        x, y = y, x
+    dx, dy, x0, y0 = spec.dx, spec.dy, spec.x0, spec.y0
+    nx = math.floor((x - x0 + dx / 2) / dx)
+    even = nx % 2 == 0
+    ny = math.floor((y - y0 + dy / 2) / dy) if even else math.floor((y - y0) / dy)
+    cx = math.trunc(dx * nx + x0)
+    cy = math.trunc(dy * ny + y0) if even else math.trunc(dy * ny + math.trunc(dy / 2) + y0)
+    return (cy, cx) if spec.sideways else (cx, cy)
+
+
 def _numbering(*, first: str, sep: str, h: tuple[str, int, int, bool], v: tuple[str, int, int, bool]) -> dict[str, str]:
     def b(x: bool) -> str:
         return "true" if x else "false"
@@ -292,6 +332,31 @@ def _board_pixels(game: m.Game, dpi: int) -> tuple[int, int]:
     return math.ceil(lay.sheet_w / 72 * dpi), math.ceil(lay.sheet_h / 72 * dpi)
 
 
+def _largest_dpi(sheet_w: float, sheet_h: float, want: int) -> int:
+    """The largest resolution at most ``want`` at which a ``sheet_w`` x ``sheet_h`` point sheet's board image has
+    at most :data:`MAX_BOARD_PIXELS` pixels (:func:`_board_pixels` rounds each side up); :data:`MIN_DPI` when
+    none does (the export then refuses it)."""
+
+    def pixels(dpi: int) -> int:
+        return math.ceil(sheet_w / 72 * dpi) * math.ceil(sheet_h / 72 * dpi)
+
+    dpi = min(want, math.floor(math.sqrt(MAX_BOARD_PIXELS / max(sheet_w / 72 * sheet_h / 72, 1e-9))))
+    while dpi > MIN_DPI and pixels(dpi) > MAX_BOARD_PIXELS:
+        dpi -= 1
+    return max(dpi, MIN_DPI)
+
+
+def fit_dpi(game: m.Game, want: int = DEFAULT_DPI) -> int:
+    """The resolution to export ``game`` at: ``want``, or the largest one below it at which the map sheet's board
+    image fits :data:`MAX_BOARD_PIXELS` (a 56x32in sheet is exported at about 208 dpi rather than refused).  The
+    command line uses it when ``--dpi`` is not given, and says so on stderr when it lowers the resolution."""
+    from .builder import BuildOptions
+    from .render.map import sheet_layout
+
+    lay = sheet_layout(game, BuildOptions())
+    return _largest_dpi(lay.sheet_w, lay.sheet_h, want)
+
+
 def problems(game: m.Game, *, dpi: int = 300) -> list[tuple[Where, str]]:
     """Why ``game`` cannot be exported at ``dpi``, as (key path, message) pairs; empty when it can."""
     out: list[tuple[Where, str]] = []
@@ -300,12 +365,18 @@ def problems(game: m.Game, *, dpi: int = 300) -> list[tuple[Where, str]]:
     if w * h > MAX_BOARD_PIXELS:
         sheet = f"{game.map.sheet} " if game.map.sheet else ""
         area = MAX_BOARD_PIXELS / dpi**2
+        fits = fit_dpi(game, dpi)
+        remedy = (
+            f"export it at --dpi {fits} or less (without --dpi the resolution is lowered to fit)"
+            if fits < dpi and math.prod(_board_pixels(game, fits)) <= MAX_BOARD_PIXELS
+            else "expected a smaller map sheet"
+        )
         out.append(
             (
                 ("map", "sheet") if game.map.sheet else ("map", "grid"),
                 f"the {sheet}map sheet is {w}x{h} pixels at {dpi} dpi, more than the {MAX_BOARD_PIXELS:,} a VASSAL "
-                f"board image may have here (expected a sheet of at most about {area:,.0f} square inches, "
-                f"e.g. 34x22in)",
+                f"board image may have here (a sheet of at most about {area:,.0f} square inches at {dpi} dpi): "
+                f"{remedy}",
             )
         )
     from .rules.combat import dice_spec
@@ -489,10 +560,14 @@ def _font(px: int) -> Any:
     return ImageFont.truetype(str(Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"), px)
 
 
+Box = tuple[int, int, int, int]
+
+
 def _tray(
     title: str, boxes: list[tuple[str, int]], piece: int
-) -> tuple[bytes, int, int, dict[str, list[tuple[int, int]]]]:
-    """A plain board with one labelled box per ``(name, counters)``: the PNG, its size and each box's slots."""
+) -> tuple[bytes, int, int, dict[str, list[tuple[int, int]]], dict[str, Box]]:
+    """A plain board with one labelled box per ``(name, counters)``: the PNG, its size, each box's slots and each
+    box's rectangle (left, top, right, bottom, in pixels)."""
     from PIL import Image, ImageDraw
 
     pad = max(4, piece // 6)
@@ -511,15 +586,25 @@ def _tray(
     font = _font(max(8, head * 3 // 4))
     draw.text((pad, pad), title, fill=(20, 20, 20), font=font)
     slots: dict[str, list[tuple[int, int]]] = {}
+    rects: dict[str, Box] = {}
     for name, n, top, rows in layout:
-        draw.rectangle((pad, top, width + pad, top + head + rows * slot + pad), outline=(90, 90, 90), width=2)
+        rects[name] = (pad, top, width + pad, top + head + rows * slot + pad)
+        draw.rectangle(rects[name], outline=(90, 90, 90), width=2)
         draw.text((2 * pad, top + 2), name, fill=(20, 20, 20), font=font)
         cells = []
         for i in range(n):
             r, c = divmod(i, _TRAY_COLUMNS)
             cells.append((2 * pad + c * slot + piece // 2, top + head + pad + r * slot + piece // 2))
         slots[name] = cells
-    return _png(img), img.width, img.height, slots
+    return _png(img), img.width, img.height, slots, rects
+
+
+def _zones(board: Any, rects: dict[str, Box]) -> None:
+    """A zone per box of a window's board, named for the box: VASSAL reports a piece there as in that box (its
+    location is the box's name) rather than "offboard", which a board without a grid would."""
+    zoned = board.addZonedGrid()
+    for name, (x0, y0, x1, y1) in rects.items():
+        zoned.addZone(name=name, locationFormat="$name$", path=f"{x0},{y0};{x1},{y0};{x1},{y1};{x0},{y1}")
 
 
 # ==================================================================================================== module
@@ -660,7 +745,8 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
     g = geom.grid
     for label in sorted(by_hex, key=lambda lb: g.parse(lb)):
         x, y = geom.center(g.parse(label))
-        at_start(main, "Map", label, round(x * scale), round(y * scale), by_hex[label])
+        sx, sy = snap(spec, x * scale, y * scale)  # where VASSAL's own snap puts a piece in this space
+        at_start(main, "Map", label, sx, sy, by_hex[label])
 
     # --- the Entry and Trays windows
     for window, where, icon in (("Entry", "entry", "/images/map.gif"), ("Trays", "tray", "/images/map.gif")):
@@ -671,13 +757,15 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
         if not boxes:
             continue
         order = sorted(boxes, key=_box_key)
-        png, tw, th, slots = _tray(f"{title}: {window.lower()}", [(b, len(boxes[b])) for b in order], piece_px)
+        png, tw, th, slots, rects = _tray(
+            f"{title}: {window.lower()}", [(b, len(boxes[b])) for b in order], piece_px
+        )
         image = f"{gid}-{window.lower()}.png"
         files[f"images/{image}"] = png
         wmap = mod.addMap(mapName=window, buttonName=window, launch="true", icon=icon, hotkey="")
         _map_basics(wmap)
         wboard = wmap.addBoardPicker().addBoard(name=window, image=image, width=tw, height=th)
-        _ = wboard
+        _zones(wboard, rects)
         for b in order:
             for c, (x, y) in zip(boxes[b], slots[b], strict=True):
                 at_start(wmap, window, f"{b}: {c.key}", x, y, [c])
@@ -690,12 +778,12 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
     if boxes:
         zone_boxes = [f"Set up: {_zone_title(game, zid)}" for zid in game.map.setup_zones]
         order = [b for b in zone_boxes if b in boxes] + sorted((b for b in boxes if b not in zone_boxes), key=_pool_key)
-        png, tw, th, slots = _tray(f"{title}: set-up", [(b, 1) for b in order], piece_px)
+        png, tw, th, slots, rects = _tray(f"{title}: set-up", [(b, 1) for b in order], piece_px)
         image = f"{gid}-setup.png"
         files[f"images/{image}"] = png
         smap = mod.addMap(mapName="Set-up", buttonName="Set-up", launch="true", icon="/images/map.gif", hotkey="")
         _map_basics(smap)
-        smap.addBoardPicker().addBoard(name="Set-up", image=image, width=tw, height=th)
+        _zones(smap.addBoardPicker().addBoard(name="Set-up", image=image, width=tw, height=th), rects)
         for b in order:
             ((x, y),) = slots[b]
             at_start(smap, "Set-up", b, x, y, boxes[b])
@@ -722,7 +810,7 @@ def _build(game: m.Game, *, dpi: int, progress: Callable[[str], None] | None) ->
     d.addVASSALVersion(version=VASSAL_VERSION)
     d.addName(name=title)
     d.addDescription(description=f"{title}: exported by Hexforge")
-    d.addDateSaved(milisecondsSinceEpoch=0)
+    d.addDateSaved(milisecondsSinceEpoch=DATE_SAVED_MS)
     files["buildFile.xml"] = build.encode()
     files["moduledata"] = data.encode()
     return files

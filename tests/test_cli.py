@@ -157,3 +157,67 @@ def test_verify_report_never_replaces_the_rulebook(tmp_path: Path, capsys: pytes
     assert main(["verify", str(game), "--no-print-check", "--book", str(book), "--report", str(book)]) == 2
     assert f"--report {book} is the input {book}" in capsys.readouterr().err
     assert book.read_text() == "1.0 Introduction\n1.1 Two players.\n"
+
+
+# ------------------------------------------------------------------------------------- did you mean; -q; plurals
+def test_a_mistyped_command_gets_the_closest(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["bild", "x.yaml"])
+    assert e.value.code == 2
+    assert "did you mean 'build'?" in capsys.readouterr().err
+
+
+def test_a_mistyped_component_gets_the_closest(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["build", "--only", "map,handot", str(DATA / "hells_gate.yaml")])
+    assert e.value.code == 2
+    assert "'handot': did you mean 'handout'?" in capsys.readouterr().err
+
+
+def test_a_mistyped_game_path_gets_a_close_file_in_its_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "hells_gate.yaml").write_bytes((DATA / "hells_gate.yaml").read_bytes())
+    (tmp_path / "notes.txt").write_text("x")
+    assert main(["check", str(tmp_path / "hells_gat.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert f"no such file (did you mean {str(tmp_path / 'hells_gate.yaml')!r}?)" in err
+    assert main(["check", str(tmp_path / "zzzz.yaml")]) == 2
+    assert "did you mean" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.yaml")))
+def test_check_summary_counts_agree_with_their_nouns(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    assert main(["check", str(DATA / name)]) == 0
+    out = capsys.readouterr().out
+    assert not re.search(r"(?<![\d./:])1 (?:[a-z-]+ )?(?:modifiers|shifts|hexes|hexsides|paths|steps|supply sources|"
+                         r"kinds|unit faces|terrain sections|set-up zones|units)\b", out), out
+
+
+def test_check_summary_plural_of_one_modifier(capsys: pytest.CaptureFixture[str]) -> None:
+    from forge.cli import _n
+
+    assert [_n(0, "modifier"), _n(1, "modifier"), _n(2, "hex", "hexes")] == ["0 modifiers", "1 modifier", "2 hexes"]
+
+
+def test_verify_quiet_prints_the_headline_and_the_findings_that_fail(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = str(DATA / "hells_gate.yaml")
+    loud = main(["verify", "--no-print-check", game])
+    full = capsys.readouterr().out
+    assert "not checked (" in full  # so that leaving it out is seen
+    assert main(["verify", "--no-print-check", "-q", game]) == loud
+    quiet = capsys.readouterr().out
+    assert quiet.splitlines()[0] == full.splitlines()[0]
+    assert "not checked (" not in quiet
+    assert "data notes (" not in quiet
+    assert [ln for ln in full.splitlines() if ln.startswith(("error", "warning"))] == [
+        ln for ln in quiet.splitlines() if ln.startswith(("error", "warning"))
+    ]
+    report = tmp_path / "r.txt"
+    main(["verify", "--no-print-check", "-q", "--report", str(report), game])
+    assert capsys.readouterr().out == ""
+    assert report.read_text() == quiet

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import DATA
 
 from forge.cli import EXAMPLES, Progress, build_parser
@@ -110,3 +111,28 @@ def test_progress_bar_on_a_terminal_only() -> None:
     bar.close()
     assert piped.getvalue() == ""
 
+
+
+def test_a_handout_build_reports_each_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ten-set handout is most of a build's time: the bar moves once a set, not once for the whole handout, and
+    it counts exactly the steps the build reports."""
+    import forge.cli as cli
+
+    seen: list[tuple[int, int, str]] = []
+    real_step = Progress.step
+
+    def step(self: Progress, label: str) -> None:
+        seen.append((self.done, self.total, label))
+        real_step(self, label)
+
+    monkeypatch.setattr(cli.Progress, "step", step)
+    game = str(DATA / "hells_gate.yaml")
+    assert cli.main(["build", game, "--only", "map,handout", "--sets", "3", "--out", str(tmp_path), "-q"]) == 0
+    labels = [label for _, _, label in seen]
+    assert labels == [
+        "hells_gate: rendering map",
+        "hells_gate: rendering handout, set 1 of 3",
+        "hells_gate: rendering handout, set 2 of 3",
+        "hells_gate: rendering handout, set 3 of 3",
+    ]
+    assert [(done, total) for done, total, _ in seen] == [(0, 4), (1, 4), (2, 4), (3, 4)]

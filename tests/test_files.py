@@ -341,3 +341,72 @@ def test_no_catch_all_handlers() -> None:
         if re.match(r"\s*except\s*(Exception\b|\(\s*Exception\b|:)", text)
     ]
     assert offenders == []
+
+
+# ------------------------------------------------------------------------------ a folder component's place is a link
+@pytest.mark.parametrize("component", ["images", "board"])
+def test_a_linked_component_folder_is_refused_and_nothing_left(
+    tmp_path: Path, component: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    real = tmp_path / "elsewhere"
+    real.mkdir()
+    (real / "keep.txt").write_text("mine")
+    (out / "hells_gate").mkdir(parents=True)
+    link = out / "hells_gate" / component
+    link.symlink_to(real, target_is_directory=True)
+    assert main(["build", HG, "--only", component, "--out", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "symbolic link" in err
+    assert "Traceback" not in err
+    assert link.is_symlink()
+    assert sorted(p.name for p in real.iterdir()) == ["keep.txt"]
+    assert _hidden(out / "hells_gate") == []
+
+
+def test_commit_refuses_a_folder_onto_a_link_before_moving_anything(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "images"
+    link.symlink_to(real, target_is_directory=True)
+    tmp = stage_folder(link, [(PurePath("a.png"), b"x")])
+    with pytest.raises(OSError, match="symbolic link"):
+        commit([(tmp, link)])
+    assert link.is_symlink()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".old")] == []
+
+
+def test_commit_leaves_no_empty_old_folder_when_moving_aside_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "images"
+    target.mkdir()
+    (target / "old.png").write_bytes(b"old")
+    tmp = stage_folder(target, [(PurePath("a.png"), b"new")])
+    real_replace = os.replace
+
+    def failing(src: object, dst: object) -> None:
+        if Path(str(src)) == target:
+            raise PermissionError(13, "Permission denied", str(src))
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(forge.pdf.os, "replace", failing)
+    with pytest.raises(PermissionError):
+        commit([(tmp, target)])
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".old")] == []
+    assert (target / "old.png").read_bytes() == b"old"
+
+
+def test_the_fuzz_linked_output_place_finds_no_crash(tmp_path: Path) -> None:
+    """bench/fuzz.py's ``{linkout}``: a build into a game folder whose images/ and board/ are links is refused,
+    the linked folder untouched, no ``.old`` or ``.tmp`` left (the crash it found before the fix)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import fuzz
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    o = fuzz.run_cli_case(fuzz.CliCase(["build", "{game}", "--out", "{linkout}", "--only", "images,map"]), tmp_path)
+    assert o.crash is None, o.crash
+    assert o.status == 2

@@ -116,7 +116,7 @@ def test_a_quantity_past_the_bound_is_refused(where: tuple[str | int, ...], valu
     dotted = ".".join(str(k) for k in where).replace(".1.", "[1].")
     assert len(msgs) == 1, msgs
     assert f"{dotted}: " in msgs[0]
-    assert "less than or equal to 10000" in msgs[0]
+    assert "expected at most 10000" in msgs[0]
 
 
 @pytest.mark.parametrize("value", ["true", "false"])

@@ -425,7 +425,7 @@ def test_doctests() -> None:
 def test_check_summary_counts_zone_and_pool_units() -> None:
     from forge.cli import _summary
 
-    assert "2 set-up zones hold 8 units; 1 start in the pool" in _summary(zoned())
+    assert "2 set-up zones hold 8 units; 1 starts in the pool" in _summary(zoned())
     assert "set-up zones" not in _summary(loads(FERRY, "ferry_point.yaml"))
 
 

@@ -103,6 +103,24 @@ def vassal_location(
     return _full_name(num, row, col)
 
 
+def vassal_snap(kind: str, grid: dict[str, str], x: int, y: int) -> tuple[int, int]:
+    """Where VASSAL snaps a piece dropped at board point (x, y): HexGrid.hexPoint (its first candidate, the
+    rectangle test; exact for points well inside a space) and hexPointCenterFromRawIndex; SquareGrid.snapTo."""
+    ox, oy = int(grid["x0"]), int(grid["y0"])
+    dx, dy = float(grid["dx"]), float(grid["dy"])
+    if kind == "square":
+        nx, ny = 2 * _java_round((x - ox) / dx), 2 * _java_round((y - oy) / dy)
+        return ox + _java_round(nx * dx / 2), oy + _java_round(ny * dy / 2)
+    sideways = grid["sideways"] == "true"
+    px, py = (y, x) if sideways else (x, y)
+    nx = math.floor((px - ox + dx / 2) / dx)
+    odd = _java_rem(nx, 2) != 0
+    ny = math.floor((py - oy) / dy) if odd else math.floor((py - oy + dy / 2) / dy)
+    cx = int(dx * nx + ox)
+    cy = int(dy * ny + int(dy / 2) + oy) if odd else int(dy * ny + oy)
+    return (cy, cx) if sideways else (cx, cy)
+
+
 # ------------------------------------------------------------------------------------------------ grid_spec alone
 GRIDS = [
     Grid(GridKind.HEX, 7, 7, Orientation.POINTY, Parity.EVEN, LabelScheme.LETTER_ROW, rows_up=True),  # Hell's Gate
@@ -137,6 +155,26 @@ def test_grid_numbering_names_every_space_as_printed(grid: Grid) -> None:
         if got != grid.label(cell):
             wrong.append((grid.label(cell), got))
     assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("grid", GRIDS, ids=str)
+@pytest.mark.parametrize("dpi", [40, 150, 300])
+def test_snap_is_where_vassal_snaps_a_piece_in_that_space(grid: Grid, dpi: int) -> None:
+    """Property: the point vassal.snap gives a space is VASSAL's snap of a piece dropped at its centre, a fixed
+    point of VASSAL's snap, and in the space (VASSAL names it with the space's label)."""
+    size, ox, oy, scale = 50.0, 37.3, 21.9, dpi / 72
+    gw, gh = grid.extent(size)
+    board = (math.ceil((2 * ox + gw) * scale), math.ceil((2 * oy + gh) * scale))
+    spec = vassal.grid_spec(grid, size, ox, oy, scale, board)
+    attrs = {"x0": str(spec.x0), "y0": str(spec.y0), "dx": str(spec.dx), "dy": str(spec.dy)}
+    attrs["sideways"] = "true" if spec.sideways else "false"
+    for cell in grid.cells():
+        cx, cy = grid.center(cell, size)
+        x, y = (ox + cx) * scale, (oy + cy) * scale
+        got = vassal.snap(spec, x, y)
+        assert got == vassal_snap(spec.kind, attrs, round(x), round(y)), grid.label(cell)
+        assert vassal_snap(spec.kind, attrs, *got) == got
+        assert vassal_location(spec.kind, attrs, spec.numbering, board, *got) == grid.label(cell)
 
 
 # --------------------------------------------------------------------------------------------- the module itself
@@ -181,6 +219,8 @@ def test_setup_hexes_read_back_with_their_labels(exported: dict[str, tuple[Any, 
     placed = 0
     for stack in main.getAtStarts(single=False):
         assert stack["useGridLocation"] == "false"
+        # Placed where VASSAL's own snap would put it: picking a piece up and dropping it does not move it.
+        assert vassal_snap(kind, grid_attrs, int(stack["x"]), int(stack["y"])) == (int(stack["x"]), int(stack["y"]))
         where = vassal_location(kind, grid_attrs, num_attrs, size, int(stack["x"]), int(stack["y"]))
         for piece in stack.getPieces(asdict=False):
             unit = units[piece["entryName"].split("#")[0]]
@@ -262,3 +302,78 @@ def test_dice_the_button_cannot_roll_are_refused() -> None:
     odd = game.model_copy(update={"game": game.game.model_copy(update={"dice": "a bag of chits"})})
     assert [path for path, _ in vassal.problems(odd, dpi=DPI)] == [("game", "dice")]
     assert vassal.problems(game, dpi=DPI) == []
+
+
+# ----------------------------------------------------------------------------------- a sheet too large at 300 dpi
+def test_a_large_sheet_gets_the_largest_resolution_that_fits() -> None:
+    game = load(str(DATA / "ukraine_43.yaml"))
+    assert vassal.problems(game, dpi=300)  # 17,074 x 9,750 px at 300 dpi: past the guard
+    dpi = vassal.fit_dpi(game)
+    assert vassal.MIN_DPI < dpi < 300
+    assert vassal.problems(game, dpi=dpi) == []
+    assert vassal.problems(game, dpi=dpi + 1)  # the largest that fits, not just any
+    (_, message), *_ = vassal.problems(game, dpi=300)
+    assert f"--dpi {dpi}" in message
+    small = load(str(DATA / "hells_gate.yaml"))
+    assert vassal.fit_dpi(small) == 300  # a sheet that fits keeps the default
+    assert vassal.fit_dpi(small, 150) == 150
+
+
+def test_export_without_dpi_lowers_it_to_fit_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line exports Ukraine '43 rather than refusing it; the guard is lowered here so that the real
+    export (about 17 s and 700 MB at 207 dpi) runs at a test's size: the same path, a smaller image."""
+    from forge.cli import main
+
+    _pywargame()
+    monkeypatch.setattr(vassal, "MAX_BOARD_PIXELS", 1_500_000)
+    game_file = str(DATA / "ukraine_43.yaml")
+    assert main(["export", "vassal", game_file, "--out", str(tmp_path), "-q"]) == 0
+    err = capsys.readouterr().err
+    dpi = vassal.fit_dpi(load(game_file))
+    assert f"exporting at {dpi} dpi" in err
+    with zipfile.ZipFile(tmp_path / "ukraine_43" / "ukraine_43.vmod") as z:
+        from PIL import Image
+
+        board = Image.open(io.BytesIO(z.read("images/ukraine_43-map.png")))
+        assert board.width * board.height <= 1_500_000
+    # Asked for explicitly, a resolution too large is refused, naming one that fits.
+    assert main(["export", "vassal", game_file, "--out", str(tmp_path / "b"), "--dpi", "300", "-q"]) == 2
+    assert f"--dpi {dpi} or less" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["hells_gate", "first_panzer_army"])
+def test_every_piece_off_the_map_is_in_a_named_zone(exported: dict[str, tuple[Any, Path]], name: str) -> None:
+    """The Entry, Trays and Set-up windows have no grid: each of their boxes is a zone named for the box, so VASSAL
+    names a piece's location there (not "offboard")."""
+    _, path = exported[name]
+    build, _ = _read(path)
+    windows = [mp for mp in build.getGame().getMaps(asdict=False) if mp["mapName"] != "Map"]
+    assert windows
+    seen = 0
+    for mp in windows:
+        (board,) = mp.getBoards(asdict=False)
+        (zoned,) = board.getZonedGrids(single=False)
+        zones = []
+        for zone in zoned.getZones(asdict=False):
+            assert zone["locationFormat"] == "$name$"
+            xs, ys = zip(*(map(int, pt.split(",")) for pt in zone["path"].split(";")), strict=True)
+            zones.append((zone["name"], min(xs), min(ys), max(xs), max(ys)))
+        for stack in mp.getAtStarts(single=False):
+            x, y = int(stack["x"]), int(stack["y"])
+            inside = [z for z, x0, y0, x1, y1 in zones if x0 <= x <= x1 and y0 <= y <= y1]
+            assert len(inside) == 1, (mp["mapName"], stack["name"], inside)
+            assert stack["name"] == inside[0] or stack["name"].startswith(f"{inside[0]}: ")
+            seen += 1
+    assert seen
+
+
+def test_date_saved_is_the_fixed_zip_date_not_zero(exported: dict[str, tuple[Any, Path]]) -> None:
+    import calendar
+
+    _, path = exported["hells_gate"]
+    with zipfile.ZipFile(path) as z:
+        data = z.read("moduledata").decode("utf-8")
+    (saved,) = re.findall(r"<dateSaved>(\d+)</dateSaved>", data)
+    assert int(saved) == calendar.timegm((*vassal.ZIP_DATE, 0, 0, 0)) * 1000 != 0

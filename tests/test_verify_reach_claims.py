@@ -165,4 +165,4 @@ def test_a_negative_cost_of_leaving_the_map_is_refused(tmp_path) -> None:  # typ
     """``exit_mp`` is a cost in movement points: a negative one is a typing slip, refused where it stands."""
     err = _check_refuses(tmp_path, FPA, "    exit_mp: 1   #", "    exit_mp: -1   #")
     # the member that takes ``unknown`` is named as such, not as "expected a mapping" (its YAML form)
-    assert "rules.movement.exit_mp: Input should be greater than or equal to 0, or 'unknown'" in err
+    assert "rules.movement.exit_mp: expected at least 0 or 'unknown', got -1" in err

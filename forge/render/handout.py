@@ -686,7 +686,10 @@ def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = Non
 
     def draw(c: Canvas) -> None:
         scales = aid_scales(game, options)
-        for i in range(1, max(1, options.sets) + 1):
+        n = max(1, options.sets)
+        for i in range(1, n + 1):
+            if options.progress:  # one step a set (forge.builder.SELF_REPORTING): most of a big build's time
+                options.progress(f"rendering handout, set {i} of {n}")
             set_pages(c, game, options, i, scales=scales, recorder=recorder)
 
     return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: class handout")
