@@ -40,6 +40,7 @@ NOT_PRINTED: dict[str, frozenset[str]] = {
     "Limit": frozenset({"note"}),
     "MoveAllowance": frozenset({"note"}),
     "StackingRules": frozenset({"when"}),
+    "RuleEffect": ALL,  # what the engine does for a special rule: references to places, never printed
 }
 """Model class name -> its fields that no component prints (``*``: the whole class).  The reason an ``Unknown``
 value is unknown is printed only for table cells (``... cells unknown (why)``), so it is checked there only."""

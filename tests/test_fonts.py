@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import re
 from functools import cache
 from pathlib import Path
 
@@ -32,6 +33,12 @@ def variant(*pairs: tuple[str, str]) -> str:
     for old, new in pairs:
         assert text.count(old) == 1, old
         text = text.replace(old, new)
+        renamed = re.fullmatch(r"\w+: \{name: (.+)", old), re.fullmatch(r"\w+: \{name: (.+)", new)
+        if renamed[0] and renamed[1]:  # a renamed place: the special rules' effects name it too
+            was, now = renamed[0].group(1), renamed[1].group(1)
+            text = "\n".join(
+                line.replace(was, now) if "places: [" in line else line for line in text.split("\n")
+            )
     return text
 
 
