@@ -24,7 +24,13 @@ from forge.render import map as M
 from forge.render.style import DEFAULT_COLORS
 
 ROOT = Path(__file__).parent.parent
-WHOLE = {("ferry_point", "letter"), ("ferry_point", "tabloid"), ("hells_gate", "tabloid"), ("small", "tabloid")}
+WHOLE = {
+    ("ferry_point", "letter"),
+    ("ferry_point", "tabloid"),
+    ("hells_gate", "tabloid"),
+    ("small", "tabloid"),
+    ("halden_line", "tabloid"),
+}
 """Seed maps whose sheets fit the paper whole: no tiles (the test below checks the others are tiled)."""
 TILED = [
     (p, paper)
