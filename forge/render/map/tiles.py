@@ -327,7 +327,8 @@ def _tile_page(
 
 
 def _tile_strips(pen: Pen, tile: tiling.Tile, px: float, py: float, obstacles: Sequence[tiling.Rect]) -> None:
-    """A tile's overlap strips: shaded and labelled where they go under a neighbour, with registration marks."""
+    """A tile's overlap strips: shaded, labelled and marked for registration where they go under a neighbour (the
+    glue strips); a strip that lies on top of its neighbour's is the play area of the assembled map, left clean."""
     src = tile.source
 
     def to_page(x: float, y: float) -> tuple[float, float]:
@@ -351,8 +352,10 @@ def _tile_strips(pen: Pen, tile: tiling.Tile, px: float, py: float, obstacles: S
                 with pen.frame("symbol", lx, ly, lw, lh, "overlap label", cover=True):
                     pen.rect(lx, ly, lw, lh, fill="paper", radius=2)
                     pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
-        for x, y in registration_points(strip, obstacles, tile=tile.name):
-            _registration(pen, *to_page(x, y), REG_RADIUS)
+            # The marks only where they are covered once the map is assembled: in the strip that goes under its
+            # neighbour (the glue strip); the neighbour prints that part of the map on top, unmarked.
+            for x, y in registration_points(strip, obstacles, tile=tile.name):
+                _registration(pen, *to_page(x, y), REG_RADIUS)
 
 
 def _between_crop_marks(tplan: tiling.TilePlan, tile: tiling.Tile) -> tuple[float, float]:
@@ -432,7 +435,8 @@ def _assembly_page(
         "2. Trim each tile at its crop marks (the corner lines).",
         "3. Lay the tiles out as in the plan above, in number order. A tile's shaded right and bottom strips go "
         "under the tile to the right and the tile below; the map is printed on both, so it runs on unbroken.",
-        "4. Match the registration marks (crossed circles) and the hex lines, then glue.",
+        "4. Lay each tile's edge on the inner edge of its neighbour's shaded strip, so that no shading shows and the "
+        "hex lines run on, then glue. The crossed circles in the strips end up under the tile on top.",
     ]
     lines: list[str] = []
     for st in steps:
