@@ -136,3 +136,14 @@ def test_first_panzer_army_on_letter_tiles_9_and_10_marks_under_only() -> None:
                 assert in_strip(tile.name, strip) == [], (tile.name, strip.side)
     assert [v for v in layout.check(rec) if v.rule == "mark"] == []
 
+
+def test_assembly_page_names_the_paper_as_written() -> None:
+    """The A4 assembly page read "on 4 a4 pages" (issue 25, print 8)."""
+    import pypdf
+
+    game = load(ROOT / "data" / "hells_gate.yaml")
+    pdf = M.render(game, BuildOptions(paper="a4", only=("map",)))
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    text = " ".join(p.extract_text() for p in reader.pages)
+    assert re.search(r"on \d+ A4 pages", text) and " a4 pages" not in text
+    assert M.tiles._paper_name("arch-b") == "Arch B" and M.tiles._paper_name("letter") == "letter"

@@ -5,6 +5,7 @@ headers and footers, and the assembly page.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -407,6 +408,13 @@ def _tile_footer(pen: Pen, ctx: _Ctx, tplan: tiling.TilePlan, tile: tiling.Tile)
         pen.text(right, last - i * lead, line, size=hfit.size, align="right")
 
 
+def _paper_name(paper: str) -> str:
+    """A paper size as it is written: ``A4``, ``Arch B``, ``letter``."""
+    if re.fullmatch(r"[ab]\d+", paper, re.IGNORECASE):
+        return paper.upper()
+    return " ".join(w.capitalize() for w in paper.split("-")) if "-" in paper else paper
+
+
 def _assembly_page(
     pen: Pen, ctx: _Ctx, lay: MapLayout, tplan: tiling.TilePlan, page: int, paper: str, form: str = ""
 ) -> None:
@@ -416,7 +424,7 @@ def _assembly_page(
     printed = {t.name for t in _printed_tiles(ctx, lay, tplan, page)}
     head = (
         f"Assembly — {caption} ({_inches(lay.sheet_w)} x {_inches(lay.sheet_h)}) on {len(printed)} "
-        f"{paper} pages ({tplan.rows}x{tplan.columns})"
+        f"{_paper_name(paper)} pages ({tplan.rows}x{tplan.columns})"
     )
     if ctx.set_code:
         head = f"Class set {ctx.set_code} — {head}"
