@@ -34,6 +34,8 @@ from .base import (
     _Ctx,
     _fit,
     _inches,
+    _paper_name,
+    _whole,
 )
 from .grid import (
     MapGeometry,
@@ -114,6 +116,48 @@ def _blocks(ctx: _Ctx, lay: MapLayout) -> list[Block]:
     ]
 
 
+Seam = tuple[float, float]
+"""The top and bottom (sheet y) of an overlap strip where the sheet is cut into tiles: printed on both tiles."""
+
+
+def _seams(options: Any, sheet_w: float, sheet_h: float) -> list[Seam]:
+    """The horizontal overlap strips of a sheet ``sheet_w`` x ``sheet_h`` cut into tiles on ``options``' paper
+    (none when it prints whole)."""
+    if options is None or _whole(options):
+        return []
+    paper_w, paper_h = U.paper(_paper_name(options))
+    if tiling.fits(sheet_w, sheet_h, paper_w, paper_h):
+        return []
+    tplan = tiling.plan(sheet_w, sheet_h, paper_w, paper_h)
+    return sorted({(s.rect.y, s.rect.y + s.rect.h) for t in tplan.tiles for s in t.strips if s.side == "bottom"})
+
+
+def _crosses(y: float, h: float, seams: list[Seam]) -> Seam | None:
+    """The seam that cuts an item from ``y`` to ``y + h``: one across either edge of the strip (the lower tile's
+    top edge, the upper tile's foot), so that it is sliced on one tile.  An item above the strip, below it, or
+    inside it (printed whole on both tiles) is not cut."""
+    eps = 1e-6
+    for a, b in seams:
+        if y + h <= a + eps or y >= b - eps or (y >= a - eps and y + h <= b + eps):
+            continue
+        return (a, b)
+    return None
+
+
+def _clear_of_seams(y: float, h: float, seams: list[Seam]) -> float:
+    """Where an item ``h`` tall meant for ``y`` goes so that no seam cuts it: moved down into the strip that
+    would cut it when it fits there (whole on both tiles), else below the strip (whole on the lower tile); left
+    where it is when it is too tall for any move to help."""
+    at = y
+    for _ in range(len(seams)):
+        cut = _crosses(at, h, seams)
+        if cut is None:
+            return at
+        a, b = cut
+        at = max(at, a if at < a and h <= b - a + 1e-6 else b)
+    return at if _crosses(at, h, seams) is None else y
+
+
 def _flow(
     blocks: list[Block],
     regions: list[_Region],
@@ -121,11 +165,14 @@ def _flow(
     pages: list[SheetPage],
     *,
     spread: bool = False,
+    seams: list[Seam] | None = None,
 ) -> None:
     """Place the blocks' items top to bottom in ``regions``, then on extra sheets made by ``extra(page)``;
     then spread each column's blocks apart a little so that a column is filled, not top-heavy.  With
     ``spread``, each block starts a fresh column when its sheet has one left (a wide strip under the grid or
-    a chart sheet reads better as side-by-side charts than as one tall stack)."""
+    a chart sheet reads better as side-by-side charts than as one tall stack).  An item that a tile ``seams``
+    would cut is moved below it, and spreading never moves one onto a seam."""
+    seams = seams or []
     queue = list(regions)
     if not queue:
         pages.append(SheetPage("charts"))
@@ -143,6 +190,7 @@ def _flow(
             item = block.peek(region.w, region.h)
             if item is None:
                 break
+            gap = _clear_of_seams(region.y + used + gap, item.height, seams) - region.y - used
             if used + gap + item.height <= region.h + 1e-6 or used == 0:
                 placed = Placed(region.x, region.y + used + gap, region.w, item)
                 pages[region.page].placed.append(placed)
@@ -165,9 +213,17 @@ def _flow(
             continue
         add = min(spare / gaps, 0.35 * INCH)
         shift = 0.0
+        moved = []
         for placed, starts in placed_items:
             shift += add if starts else 0.0
-            placed.y += shift
+            moved.append(placed.y + shift)
+        if any(
+            _crosses(y, p.item.height, seams) and not _crosses(p.y, p.item.height, seams)
+            for y, (p, _) in zip(moved, placed_items, strict=True)
+        ):
+            continue  # spread apart, some item would land on a seam: the column stays as it was packed
+        for y, (placed, _) in zip(moved, placed_items, strict=True):
+            placed.y = y
 
 
 def sheet_layout(
@@ -247,7 +303,8 @@ def sheet_layout(
         def extra(page: int) -> list[_Region]:
             return [_Region(page, margin, margin + TILE_HEADER, sw - 2 * margin, sh - 2 * margin - TILE_HEADER)]
 
-    _flow(_blocks(ctx, lay), regions, extra, lay.pages, spread=game.map.sheet is not None)
+    seams = _seams(options, sw, sh)
+    _flow(_blocks(ctx, lay), regions, extra, lay.pages, spread=game.map.sheet is not None, seams=seams)
     lay.title_on_map = bool(lay.pages[0].placed)
     return lay
 
