@@ -614,9 +614,11 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     legend: list[str] = []
     if whole_unknown:
         legend.append(f"<b>Every cell is unknown:</b> {esc(whole_unknown)}")
-    if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
+    # A note that says itself what a cell holds (the book's words, often with more) is not said twice.
+    says_cells = crt.note is not None and re.search(r"\beach cell\b", crt.note, re.IGNORECASE) is not None
+    if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT and not says_cells:
         legend.append("Each cell: hits on the defender, <b>normal</b> attack / <b>all-out</b> attack.")
-    elif crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
+    elif crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER and not says_cells:
         legend.append("Each cell: attacker / defender step losses (- = none).")
     mr = crt.mandatory_retreat
     if mr is not None:
