@@ -1309,12 +1309,14 @@ def _fits_empty(frame: Frame, seq: Sequence[Flowable]) -> bool:
 
 def _too_few_rows(parts: Sequence[Flowable], whole: Flowable, frame: Frame) -> bool:
     """Whether splitting table ``whole`` into ``parts`` leaves fewer than :data:`MIN_SPLIT_ROWS` of its body rows
-    in the first part while the table has more, and an empty region like ``frame`` would hold it whole (else it is
-    split wherever it starts, and moving it only wastes the room left here)."""
+    in either part (in the first, or carried on to the next region), and an empty region like ``frame`` would hold
+    it whole (else it is split wherever it starts, and moving it only wastes the room left here)."""
     if not (isinstance(whole, Table) and isinstance(parts[0], Table)):
         return False
     head, body = _body_rows(whole)
-    if not (body > MIN_SPLIT_ROWS and len(parts[0]._cellvalues) - head < MIN_SPLIT_ROWS):
+    first = len(parts[0]._cellvalues) - head
+    # a row or two left behind, or carried on alone ("continued" over one row): a short table is not split at all
+    if first >= MIN_SPLIT_ROWS and body - first >= MIN_SPLIT_ROWS:
         return False
     return whole.wrap(frame._getAvailableWidth(), frame._aH)[1] <= frame._aH
 
