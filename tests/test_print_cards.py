@@ -53,3 +53,17 @@ def test_ferry_points_short_tables_are_not_split() -> None:
     # every turn row of the turn record on one card
     (turns,) = [t for t in pages if "Turn record" in t]
     assert "5 (0103)" in turns and "R (0703)" in turns
+
+
+def test_rules_of_no_turn_are_not_special_rules_by_turn() -> None:
+    """Issue 25, print 10: Ferry Point's core rules (pieces, zones of control, supply, combat, movement) printed
+    under "Special rules by turn" with "all" in the Turn column.  They print under "Rules in brief", without a
+    Turn column; a game's turn rules (Hell's Gate's) keep their table with the turns."""
+    fp = _text(cards.render(load(ROOT / "data" / "ferry_point.yaml"), BuildOptions(only=("cards",))))
+    assert "Rules in brief" in fp and "Zones of control" in fp
+    assert "Special rules by turn" not in fp  # every Ferry Point rule is of no particular turn
+    hg_game = load(ROOT / "data" / "hells_gate.yaml")
+    hg = _text(cards.render(hg_game, BuildOptions(only=("cards",))))
+    assert "Special rules by turn" in hg
+    assert ("Rules in brief" in hg) == any(not r.turns for r in hg_game.special_rules)
+    assert not re.search(r"Special rules by turn Turn Title Summary Rule all\b", hg)

@@ -1005,14 +1005,23 @@ def special_rule_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     def key(sr: Any) -> tuple[int, str]:
         return (min(sr.turns) if sr.turns else 10_000, sr.rule)
 
-    rows = []
+    # A rule of no particular turn (the pieces, supply, combat ...) is a rule of the game, not a special rule of a
+    # turn: it goes in a table of its own, without a Turn column.
+    rows, core = [], []
     for sr in sorted(game.special_rules, key=key):
-        turns = _turn_list(sr.turns) if sr.turns else "all"
-        rows.append([esc(turns), f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
-    return [
-        heading(st, "Special rules by turn"),
-        grid_table(st, ["Turn", "Title", "Summary", "Rule"], rows, avail, flex=2),
-    ]
+        if not sr.turns:
+            core.append([f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
+            continue
+        rows.append([esc(_turn_list(sr.turns)), f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
+    out: list[Flowable] = []
+    if core:
+        out += [heading(st, "Rules in brief"), grid_table(st, ["Title", "Summary", "Rule"], core, avail, flex=1)]
+    if rows:
+        out += [
+            heading(st, "Special rules by turn"),
+            grid_table(st, ["Turn", "Title", "Summary", "Rule"], rows, avail, flex=2),
+        ]
+    return out
 
 
 def limit_rows(game: Game) -> list[list[str]]:
@@ -1516,6 +1525,7 @@ def _block_where(game: Game, title: str) -> tuple[str | int, ...]:
         "Turn record": ("turns",),
         "Limits": ("rules", "limits"),
         "Special rules by turn": ("special_rules",),
+        "Rules in brief": ("special_rules",),
         "Victory": ("victory",),
         "Scenarios": ("scenarios",),
     }
