@@ -399,6 +399,16 @@ def _tile_footer(pen: Pen, ctx: _Ctx, tplan: tiling.TilePlan, tile: tiling.Tile)
     hint = "Print at 100 % (actual size). Trim at the crop marks; glue each shaded strip under its neighbour."
     if ctx.set_code:  # a class handout's tile: which set it belongs to, worded so it reads as no hex or tile
         hint = f"Class set {ctx.set_code}. {hint}"
+    beside = fit.fit(hint, right - bar_end - 10, 2 * 6.0 * 1.1, 6.0, leading=1.1, report=False)
+    below = tplan.paper_h - tplan.margin - (bottom + 2)  # under the scale bar, to the printable edge
+    if not beside.complete and below >= 6.0 * 1.1:
+        # Too long for the room beside the bar: on lines of its own under it, the width between the crop marks.
+        under = fit.fit(hint, right - left, below, 6.0, leading=1.1, report=False)
+        if under.complete:
+            first = bottom + 2 + 0.8 * under.size
+            for i, line in enumerate(under.lines):
+                pen.text(left, first + i * under.size * under.leading, line, size=under.size)
+            return
     hfit = fit.fit(hint, right - bar_end - 10, 2 * 6.0 * 1.1, 6.0, leading=1.1, what="map tile footer")
     lead = hfit.size * hfit.leading
     last = bottom - 1
