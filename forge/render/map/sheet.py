@@ -16,8 +16,11 @@ from ...pdf import (
     FONT_BOLD,
     text_width,
 )
+from ...errors import warn
+from .. import fit
 from ..style import DEFAULT_COLORS, Palette
 from .base import (
+    MIN_PT,
     AUTO_MARGIN,
     AUTO_MIN_H,
     BLEED_TOLERANCE,
@@ -379,9 +382,38 @@ def _compact_title_box(ctx: _Ctx, lay: MapLayout, page: int) -> tuple[str, float
             y = geom.oy - h - 3
         elif lay.sheet_h - below >= h + 4:
             y = below + 3
-        else:  # over the map, at the bottom where cells have the least printed on them
+        else:
+            stacked = _title_beside(text, lay)
+            if stacked is not None:
+                return stacked
+            # over the map, at the bottom where cells have the least printed on them: said at build time
             y = lay.sheet_h - SHEET_MARGIN - h
+            warn(
+                ("map",),
+                f"title box: the sheet has no room for '{t}' off the grid; it is printed over the bottom row "
+                "(give the sheet a little more height, or room beside the grid)",
+            )
     return t, s, tiling.Rect(SHEET_MARGIN, y, w, h)
+
+
+def _title_beside(text: str, lay: MapLayout) -> tuple[str, float, tiling.Rect] | None:
+    """The one-line title set one part (the parts " · " joins) a paragraph, wrapped, in the wider gap beside the
+    grid, at its foot, when the grid leaves no room above or below it; None when even at the least size it does
+    not fit there."""
+    geom = lay.geometry
+    left, right = geom.ox, lay.sheet_w - geom.ox - geom.extent[0]
+    room = max(left, right) - SHEET_MARGIN - 4 - 8
+    if room < 10 * MIN_PT:
+        return None
+    parts = "\n".join(p.strip() for p in text.split("  ·  "))
+    fitted = fit.fit(parts, room, lay.sheet_h - 2 * SHEET_MARGIN - 8, 9.0, font=FONT_BOLD, leading=1.2, report=False)
+    if not fitted.complete or fitted.size < MIN_PT:
+        return None
+    size = fitted.size
+    w = max(text_width(ln, size, FONT_BOLD) for ln in fitted.lines) + 8
+    h = size * (0.6 + 1.2 * len(fitted.lines))
+    x = SHEET_MARGIN if left >= right else lay.sheet_w - SHEET_MARGIN - w
+    return "\n".join(fitted.lines), size, tiling.Rect(x, lay.sheet_h - SHEET_MARGIN - h, w, h)
 
 
 def _compact_title(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
@@ -389,7 +421,8 @@ def _compact_title(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
     t, s, r = _compact_title_box(ctx, lay, page)
     with pen.frame("container", r.x, r.y, r.w, r.h, "title box"):
         pen.rect(r.x, r.y, r.w, r.h, fill="paper", stroke="ink", width=0.8)
-        pen.text(r.x + 4, r.y + s * 1.12, t, size=s, font=FONT_BOLD)
+        for i, line in enumerate(t.split("\n")):  # one line, or its parts stacked beside the grid
+            pen.text(r.x + 4, r.y + s * 1.12 + i * s * 1.2, line, size=s, font=FONT_BOLD)
 
 
 def _sheet_caption(ctx: _Ctx, lay: MapLayout, page: int) -> str:
