@@ -49,10 +49,12 @@ def test_ferry_points_short_tables_are_not_split() -> None:
     text = " ".join(pages)
     assert "continued" not in text
     together = [t for t in pages if "Each enemy supply source held" in t]
-    assert len(together) == 1 and "Each step of enemy units destroyed" in together[0]
+    assert len(together) == 1
+    assert "Each step of enemy units destroyed" in together[0]
     # every turn row of the turn record on one card
     (turns,) = [t for t in pages if "Turn record" in t]
-    assert "5 (0103)" in turns and "R (0703)" in turns
+    assert "5 (0103)" in turns
+    assert "R (0703)" in turns
 
 
 def test_rules_of_no_turn_are_not_special_rules_by_turn() -> None:
@@ -60,7 +62,8 @@ def test_rules_of_no_turn_are_not_special_rules_by_turn() -> None:
     under "Special rules by turn" with "all" in the Turn column.  They print under "Rules in brief", without a
     Turn column; a game's turn rules (Hell's Gate's) keep their table with the turns."""
     fp = _text(cards.render(load(ROOT / "data" / "ferry_point.yaml"), BuildOptions(only=("cards",))))
-    assert "Rules in brief" in fp and "Zones of control" in fp
+    assert "Rules in brief" in fp
+    assert "Zones of control" in fp
     assert "Special rules by turn" not in fp  # every Ferry Point rule is of no particular turn
     hg_game = load(ROOT / "data" / "hells_gate.yaml")
     hg = _text(cards.render(hg_game, BuildOptions(only=("cards",))))

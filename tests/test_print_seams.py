@@ -44,6 +44,6 @@ def test_hells_gate_letter_turn_track_footnotes_off_the_seam() -> None:
     """The case as found: the footnote item ran from 391 to 428 pt across the strip 378-414 pt."""
     game = load(ROOT / "data" / "hells_gate.yaml")
     lay = M.sheet_layout(game, replace(BuildOptions(), paper="letter"))
-    tops = [p.y for p in lay.pages[0].placed]
-    foots = [p.y + p.item.height for p in lay.pages[0].placed]
-    assert not any(t < 414 - 1e-6 and f > 378 + 1e-6 and not (t >= 378 and f <= 414) for t, f in zip(tops, foots))
+    for p in lay.pages[0].placed:
+        top, foot = p.y, p.y + p.item.height
+        assert not (top < 414 - 1e-6 and foot > 378 + 1e-6 and not (top >= 378 and foot <= 414)), (top, foot)

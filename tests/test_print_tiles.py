@@ -28,7 +28,8 @@ def test_tile_footer_printed_whole(game: str, paper: str) -> None:
     assert tiles
     for page in tiles:
         text = " ".join(page.extract_text().split())
-        assert HINT in text and "…" not in text
+        assert HINT in text
+        assert "…" not in text
 
 
 class _Lines:

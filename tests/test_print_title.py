@@ -32,10 +32,14 @@ def test_title_box_beside_a_grid_that_fills_the_sheets_height() -> None:
     game = _with_sheet("11x7.1in")  # Ferry Point's grid is 6.875 in tall: no strip above or below it for the box
     t, (lay, r), warnings = _title(game)
     g = lay.geometry
-    assert not lay.title_on_map and g.oy < r.h + 4 and lay.sheet_h - g.oy - g.extent[1] < r.h + 4
+    assert not lay.title_on_map
+    assert g.oy < r.h + 4
+    assert lay.sheet_h - g.oy - g.extent[1] < r.h + 4
     assert r.x + r.w <= g.ox or r.x >= g.ox + g.extent[0]  # clear of the grid
-    assert 0 <= r.y and r.y + r.h <= lay.sheet_h
-    assert "Ferry Point" in t and "sheet 1 of 2" in t.replace("\n", " ")
+    assert r.y >= 0
+    assert r.y + r.h <= lay.sheet_h
+    assert "Ferry Point" in t
+    assert "sheet 1 of 2" in t.replace("\n", " ")
     assert warnings == []
 
 

@@ -42,7 +42,8 @@ def test_terrain_chart_keys_a_question_mark_only_where_it_prints_one(path: Path)
 
 def test_ferry_point_terrain_chart_has_no_question_mark_key() -> None:
     text = _text(M.render(load(ROOT / "data" / "ferry_point.yaml"), BuildOptions(only=("map",), tile=False)))
-    assert "TERRAIN EFFECTS CHART" in text.upper() and KEY not in text
+    assert "TERRAIN EFFECTS CHART" in text.upper()
+    assert KEY not in text
 
 
 def test_player_aid_prints_no_question_mark_for_a_counter_value() -> None:

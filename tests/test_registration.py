@@ -145,5 +145,7 @@ def test_assembly_page_names_the_paper_as_written() -> None:
     pdf = M.render(game, BuildOptions(paper="a4", only=("map",)))
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     text = " ".join(p.extract_text() for p in reader.pages)
-    assert re.search(r"on \d+ A4 pages", text) and " a4 pages" not in text
-    assert M.tiles._paper_name("arch-b") == "Arch B" and M.tiles._paper_name("letter") == "letter"
+    assert re.search(r"on \d+ A4 pages", text)
+    assert " a4 pages" not in text
+    assert M.tiles._paper_name("arch-b") == "Arch B"
+    assert M.tiles._paper_name("letter") == "letter"

@@ -498,7 +498,9 @@ def test_counter_key_is_printed_on_both_pages(hg: Game) -> None:
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     for i in (2, 3):  # fronts and backs (pages 1-2 are the duplex calibration)
         text = reader.pages[i].extract_text()
-        assert "Key:" in text and "set-up hex" in text and "2nd Ukrainian Front" in text
+        assert "Key:" in text
+        assert "set-up hex" in text
+        assert "2nd Ukrainian Front" in text
     # every key line stays inside the page's printable area
     for t in page_texts(pdf, 2):
         assert t.y >= counters.PRINTABLE_MARGIN - 0.01

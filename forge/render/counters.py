@@ -505,9 +505,13 @@ def counter_key(game: Game, groups: Sequence[Sequence[Piece]]) -> list[tuple[str
     return out
 
 
-def _key_lines(entries: Sequence[tuple[str | None, str]], width: float, size: float) -> list[list[tuple[str | None, str]]]:
+KeyEntry = tuple[str | None, str]
+"""One entry of the counter key: a swatch colour (or None) and its text."""
+
+
+def _key_lines(entries: Sequence[KeyEntry], width: float, size: float) -> list[list[KeyEntry]]:
     """``entries`` broken into lines no wider than ``width`` (as :func:`_draw_key` sets them)."""
-    lines: list[list[tuple[str | None, str]]] = [[]]
+    lines: list[list[KeyEntry]] = [[]]
     x = text_width("Key: ", size, FONT_BOLD)
     for sw, text in entries:
         w = text_width(text + _KEY_SEP, size, FONT) + (size + 2 if sw else 0)
