@@ -146,8 +146,9 @@ def test_a_part_taller_than_the_card_is_refused_too() -> None:
     assert e.value.where == ("special_rules",)
     assert e.value.direction == "down"
     assert e.value.need > e.value.have
-    # card 15: a table that would have left two rows on an earlier card starts the next one whole
-    assert "'Special rules by turn' (reference card 15) needs 2.88 in down" in str(e.value)
+    # card 16: a table that would have left two rows on an earlier card starts the next one whole (issue 25: Ferry
+    # Point's rules of no particular turn are the table 'Rules in brief', without the Turn column)
+    assert "'Rules in brief' (reference card 16) needs 2.07 in down" in str(e.value)
 
 
 def test_bad_options_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

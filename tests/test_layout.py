@@ -202,8 +202,9 @@ def test_the_defects_of_the_print_run_would_be_caught_again(monkeypatch: pytest.
     monkeypatch.setattr(
         map_.tiles, "registration_points", lambda strip, obstacles=(), *, tile: blind(strip, (), tile=tile)
     )
-    rec = Recorder("hells_gate map")
-    map_.render(game, BuildOptions(), recorder=rec)
+    rec = Recorder("ferry_point map")
+    # Ferry Point on A4: Hell's Gate's glue strips (the only strips marked) hold nothing a blind mark would cover
+    map_.render(seed_game("ferry_point"), BuildOptions(paper="a4"), recorder=rec)
     assert any(v.rule == "mark" and "registration mark" in v.message for v in layout.check(rec))
 
 

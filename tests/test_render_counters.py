@@ -464,3 +464,43 @@ def test_a_placed_symbol_records_what_it_draws() -> None:
         assert it.box.x1 <= frame.x1 + 0.01
         assert frame.y0 - 0.01 <= it.box.y0
         assert it.box.y1 <= frame.y1 + 0.01
+
+
+# ------------------------------------------------------------------------------------------------ the key
+def _key_texts(game: Game) -> list[str]:
+    return [t for _, t in counters.counter_key(game, counters.pieces(game))]
+
+
+def test_counter_key_explains_what_the_counters_carry(hg: Game) -> None:
+    """Hell's Gate's counters carry set-up hexes, circled entry turns, step dots, bracketed tank strengths and
+    formation colours: the key names each, with a swatch of each formation's colour."""
+    texts = " | ".join(_key_texts(hg))
+    for part in ("set-up hex", "turn of entry", "dots", "[n]", "write it in"):
+        assert part in texts
+    swatches = {t: sw for sw, t in counters.counter_key(hg, counters.pieces(hg)) if sw is not None}
+    groups = {g for s in hg.game.sides for g in s.groups if any(u.group == g for u in hg.units)}
+    assert set(swatches) == groups
+    sov = hg.side("soviet")
+    assert {swatches[g] for g in sov.groups if g in swatches} == {c.lower() for c in sov.groups.values()}
+
+
+def test_counter_key_says_nothing_no_counter_shows(hg: Game) -> None:
+    """A mark no counter carries is not explained: a game of plain one-step units with no set-up hex, no
+    entry and known strengths has no key entries but its formations."""
+    plain = numbered_game(hg, 4)
+    one_step = plain.model_copy(update={"units": [u.model_copy(update={"steps": u.steps[:1]}) for u in plain.units]})
+    assert _key_texts(one_step) == []
+    assert "dots: steps, filled for those left" in _key_texts(plain)  # reduced faces show the dots
+
+
+def test_counter_key_is_printed_on_both_pages(hg: Game) -> None:
+    pdf = counters.render(hg, _opts(paper="letter"))
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    for i in (2, 3):  # fronts and backs (pages 1-2 are the duplex calibration)
+        text = reader.pages[i].extract_text()
+        assert "Key:" in text
+        assert "set-up hex" in text
+        assert "2nd Ukrainian Front" in text
+    # every key line stays inside the page's printable area
+    for t in page_texts(pdf, 2):
+        assert t.y >= counters.PRINTABLE_MARGIN - 0.01

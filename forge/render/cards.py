@@ -614,9 +614,11 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     legend: list[str] = []
     if whole_unknown:
         legend.append(f"<b>Every cell is unknown:</b> {esc(whole_unknown)}")
-    if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
+    # A note that says itself what a cell holds (the book's words, often with more) is not said twice.
+    says_cells = crt.note is not None and re.search(r"\beach cell\b", crt.note, re.IGNORECASE) is not None
+    if crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT and not says_cells:
         legend.append("Each cell: hits on the defender, <b>normal</b> attack / <b>all-out</b> attack.")
-    elif crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER:
+    elif crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER and not says_cells:
         legend.append("Each cell: attacker / defender step losses (- = none).")
     mr = crt.mandatory_retreat
     if mr is not None:
@@ -1003,14 +1005,23 @@ def special_rule_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     def key(sr: Any) -> tuple[int, str]:
         return (min(sr.turns) if sr.turns else 10_000, sr.rule)
 
-    rows = []
+    # A rule of no particular turn (the pieces, supply, combat ...) is a rule of the game, not a special rule of a
+    # turn: it goes in a table of its own, without a Turn column.
+    rows, core = [], []
     for sr in sorted(game.special_rules, key=key):
-        turns = _turn_list(sr.turns) if sr.turns else "all"
-        rows.append([esc(turns), f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
-    return [
-        heading(st, "Special rules by turn"),
-        grid_table(st, ["Turn", "Title", "Summary", "Rule"], rows, avail, flex=2),
-    ]
+        if not sr.turns:
+            core.append([f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
+            continue
+        rows.append([esc(_turn_list(sr.turns)), f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
+    out: list[Flowable] = []
+    if core:
+        out += [heading(st, "Rules in brief"), grid_table(st, ["Title", "Summary", "Rule"], core, avail, flex=1)]
+    if rows:
+        out += [
+            heading(st, "Special rules by turn"),
+            grid_table(st, ["Turn", "Title", "Summary", "Rule"], rows, avail, flex=2),
+        ]
+    return out
 
 
 def limit_rows(game: Game) -> list[list[str]]:
@@ -1307,12 +1318,14 @@ def _fits_empty(frame: Frame, seq: Sequence[Flowable]) -> bool:
 
 def _too_few_rows(parts: Sequence[Flowable], whole: Flowable, frame: Frame) -> bool:
     """Whether splitting table ``whole`` into ``parts`` leaves fewer than :data:`MIN_SPLIT_ROWS` of its body rows
-    in the first part while the table has more, and an empty region like ``frame`` would hold it whole (else it is
-    split wherever it starts, and moving it only wastes the room left here)."""
+    in either part (in the first, or carried on to the next region), and an empty region like ``frame`` would hold
+    it whole (else it is split wherever it starts, and moving it only wastes the room left here)."""
     if not (isinstance(whole, Table) and isinstance(parts[0], Table)):
         return False
     head, body = _body_rows(whole)
-    if not (body > MIN_SPLIT_ROWS and len(parts[0]._cellvalues) - head < MIN_SPLIT_ROWS):
+    first = len(parts[0]._cellvalues) - head
+    # a row or two left behind, or carried on alone ("continued" over one row): a short table is not split at all
+    if first >= MIN_SPLIT_ROWS and body - first >= MIN_SPLIT_ROWS:
         return False
     return whole.wrap(frame._getAvailableWidth(), frame._aH)[1] <= frame._aH
 
@@ -1512,6 +1525,7 @@ def _block_where(game: Game, title: str) -> tuple[str | int, ...]:
         "Turn record": ("turns",),
         "Limits": ("rules", "limits"),
         "Special rules by turn": ("special_rules",),
+        "Rules in brief": ("special_rules",),
         "Victory": ("victory",),
         "Scenarios": ("scenarios",),
     }

@@ -462,6 +462,67 @@ def marking_note(game: Game, mode: Mode) -> str | None:
     return "Formations that share a grey are told apart by the symbol box (" + "; ".join(parts) + ")."
 
 
+def counter_key(game: Game, groups: Sequence[Sequence[Piece]]) -> list[tuple[str | None, str]]:
+    """The key to the marks the counters in ``groups`` actually carry, as (swatch colour or None, text) entries
+    in the order they are printed in the sheet's margin: nothing is explained that no counter shows."""
+    faces = [f for g in groups for p in g for f in (p.front, p.back)]
+    units = [f for f in faces if f.kind == "unit"]
+    out: list[tuple[str | None, str]] = []
+    if any(f.setup for f in units):
+        out.append((None, "top right: set-up hex"))
+    if any(f.entry_turn is not None and not WRITE_IN.fullmatch(f.entry_turn) for f in units):
+        where = " (hex beside it: where)" if any(f.entry_hex for f in units) else ""
+        out.append((None, "circled number: turn of entry" + where))
+    if any(f.entry_turn is not None and WRITE_IN.fullmatch(f.entry_turn) for f in units):
+        out.append((None, "empty circle: entry turn not given by the rules"))
+    if any(f.substitute for f in units):
+        out.append((None, "sub: substitute counter"))
+    if any(f.step > 0 and f.steps > 1 for f in units):
+        out.append((None, "dots: steps, filled for those left"))
+    marks = {m for f in units for m in re.findall(r"[\[(]", f.strength or "")}
+    if "[" in marks:
+        out.append((None, "[n]: bracketed value, as the rules print it (their effect: see the rules)"))
+    if "(" in marks:
+        out.append((None, "(n): value in parentheses, as the rules print it (see the rules)"))
+    if any(f.strength_runs for f in units):
+        out.append((None, "a coloured (greyscale: underlined) value: singled out by the rules"))
+    if any(WRITE_IN.search(f.strength or "") for f in units):
+        out.append((None, "empty box: value not given by the rules, write it in"))
+    if any(f.frame for f in faces):
+        out.append((None, f"inner frame: {game.game.sides[1].name}"))
+    shown: dict[tuple[str, str], str] = {}
+    for g in groups:
+        for p in g:
+            f = p.front
+            if f.kind != "unit":
+                continue
+            u = game.units[int(f.origin[1])] if f.origin[:1] == ("units",) else None
+            if u is not None and u.group:
+                shown.setdefault((u.side, u.group), f.background)
+    names = [g for _, g in shown]
+    for (side, group), bg in shown.items():  # a name two sides share says whose it is
+        out.append((bg, f"{game.side(side).name} {group}" if names.count(group) > 1 else group))
+    return out
+
+
+KeyEntry = tuple[str | None, str]
+"""One entry of the counter key: a swatch colour (or None) and its text."""
+
+
+def _key_lines(entries: Sequence[KeyEntry], width: float, size: float) -> list[list[KeyEntry]]:
+    """``entries`` broken into lines no wider than ``width`` (as :func:`_draw_key` sets them)."""
+    lines: list[list[KeyEntry]] = [[]]
+    x = text_width("Key: ", size, FONT_BOLD)
+    for sw, text in entries:
+        w = text_width(text + _KEY_SEP, size, FONT) + (size + 2 if sw else 0)
+        if lines[-1] and x + w > width:
+            lines.append([])
+            x = 0.0
+        lines[-1].append((sw, text))
+        x += w
+    return lines
+
+
 # --------------------------------------------------------------------------------------------- drawing a face
 # Faces are drawn on a forge.canvas.Canvas (y down, origin at the trim box's top-left corner), so the same code
 # draws the PDF sheets and the SVG/PNG images (forge.render.images).
@@ -882,9 +943,10 @@ def _page_furniture(
     scale_bar: bool,
     title: str = "",
     recorder: Recorder | None = None,
+    key: Sequence[tuple[str | None, str]] = (),
 ) -> None:
     """Header (top margin) and footer lines (bottom margin), drawn through a y-down canvas (recording them when
-    ``recorder`` is given)."""
+    ``recorder`` is given); the counter ``key`` (:func:`counter_key`) follows the footer lines."""
     w, h = layout.paper_w, layout.paper_h
     pc = PdfCanvas(c, top=h, recorder=recorder)
     ink = DEFAULT_COLORS["ink"]
@@ -900,10 +962,17 @@ def _page_furniture(
         pc.text(x1, top_base, right, size=8, font=FONT_BOLD, anchor="end", fill=ink)
     y = h - max(h - ext.bottom - 22.0, 28.0)
     bar = U.length("2in") if scale_bar else 0.0
+    key_lines = _key_lines(key, x1 - x0, _KEY_PT) if key else []
+    n = len(footer) + len(key_lines)
+    lead = 8.0 if ext.bottom + 8.0 * n + 6.0 <= h - PRINTABLE_MARGIN else 7.0
+    # Every line above the printer's unprintable edge (the grid's foot leaves at least the sheet's margin).
+    y = max(ext.bottom + 9.0, min(y, h - PRINTABLE_MARGIN - 2.0 - lead * (n - 1)))
     for i, line in enumerate(footer):
         room = x1 - x0 - (bar + 10 if i == 0 else 0)
         shown, fs = fit_text(line, room, 6.5, FONT, what="sheet footer")
-        pc.text(x0, y + i * 8.0, shown, size=fs, font=FONT, fill=ink)
+        pc.text(x0, y + i * lead, shown, size=fs, font=FONT, fill=ink)
+    for i, entries in enumerate(key_lines):
+        _draw_key(pc, x0, y + (len(footer) + i) * lead, entries, first=i == 0, ink=ink)
     if scale_bar:
         bx = x1 - bar
         with pc.frame("symbol", bx, y - 5.5 - 0.3, bar, 3.5 + 0.6, "scale bar"):
@@ -912,6 +981,27 @@ def _page_furniture(
                 t = 3.5 if k % 4 == 0 else 2.0
                 pc.line(bx + k * bar / 8, y - 2, bx + k * bar / 8, y - 2 - t, stroke=ink, width=0.6)
         pc.text(bx - 3, y, "2 in:", size=5.5, font=FONT, anchor="end", fill=ink)
+
+
+_KEY_PT = 6.5
+_KEY_SEP = " \u00b7  "
+
+
+def _draw_key(
+    pc: DrawCanvas, x: float, y: float, entries: Sequence[tuple[str | None, str]], *, first: bool, ink: str
+) -> None:
+    """One line of the counter key at baseline ``y``: "Key:" on the first, a swatch before a formation's name."""
+    fs = _KEY_PT
+    if first:
+        pc.text(x, y, "Key:", size=fs, font=FONT_BOLD, fill=ink)
+        x += text_width("Key: ", fs, FONT_BOLD)
+    for i, (sw, text) in enumerate(entries):
+        if sw is not None:
+            with pc.frame("symbol", x, y - fs * 0.75, fs * 0.9, fs * 0.9, f"key swatch {text}"):
+                pc.rect(x, y - fs * 0.75, fs * 0.9, fs * 0.9, fill=sw, stroke=ink, width=0.3)
+            x += fs + 2
+        pc.text(x, y, text + (_KEY_SEP.rstrip() if i < len(entries) - 1 else ""), size=fs, font=FONT, fill=ink)
+        x += text_width(text + _KEY_SEP, fs, FONT)
 
 
 def _draw_marks(c: Canvas, layout: SheetLayout, slots: list[Slot], recorder: Recorder | None = None) -> None:
@@ -948,7 +1038,8 @@ def draw_counter_pages(
     layout = sheet_layout(options)
     flip = _flip(options)
     mode = mode or ("grey" if options.greyscale else "colour")
-    items = _pad_groups(pieces(game, mode=mode, set_code=set_code), layout.columns)
+    groups = pieces(game, mode=mode, set_code=set_code)
+    items = _pad_groups(groups, layout.columns)
     pages = place(items, layout)
     s = layout.counter
     h = layout.paper_h
@@ -966,6 +1057,7 @@ def draw_counter_pages(
     ]
     title = game.game.title
     tag = f"Set {set_code}" if set_code else ""
+    key = counter_key(game, groups)
     for page in pages:
         n = len(pages)
         front_no = first_page + 2 * page.number
@@ -982,6 +1074,7 @@ def draw_counter_pages(
             scale_bar=True,
             title=title,
             recorder=recorder,
+            key=key,
         )
         for k, (slot, piece) in enumerate(page.items):
             r = layout.trim(slot)
@@ -1004,6 +1097,7 @@ def draw_counter_pages(
             scale_bar=False,
             title=title,
             recorder=recorder,
+            key=key,
         )
         # No guides on the backs: sheets are cut from the front.
         for k, (slot, piece) in enumerate(page.items):

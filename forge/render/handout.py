@@ -343,21 +343,37 @@ def _write_in(u: Unit, step: int, st: Styles) -> WriteIn:
     return WriteIn(u.steps[step], st, runs=s.runs() if s.coloured else ())
 
 
-def _unit_row(u: Unit, game: Game | None = None) -> list[Any]:
-    steps = _steps_markup(u)
+def _steps_write_in(u: Unit, st: Styles, more: str = "") -> WriteIn:
+    """The unit's faces as the counters print them, with an empty box for each value the rules do not give."""
+    runs: list[tuple[str, str | None]] = []
+    for i, s in enumerate(u.strengths()):
+        if i:
+            runs.append((" / ", None))
+        runs += list(s.runs()) if s.coloured else [(u.steps[i], None)]
+    size = st.cell.fontSize
+    return WriteIn("", st, size=size, runs=[*runs, *([(more, None)] if more else [])], box=size * 1.1)
+
+
+def _unit_row(u: Unit, game: Game | None = None, st: Styles | None = None) -> list[Any]:
     counters = f" ({len(u.counter_faces())} counters)" if len(u.counter_faces()) > 1 else ""
     copies = f" x{u.copies}" if u.copies > 1 else ""
+    steps: Any = _steps_markup(u) + esc(counters)
+    if st is not None and any(UNKNOWN_MARK in s for s in u.steps):  # never "?": a box, as on the counters
+        steps = _steps_write_in(u, st, counters)
     return [
         f"<b>{esc(u.label)}</b>{esc(copies)}",
         esc(u.name),
         esc(u.type.value),
         esc(u.size.value if u.size else ""),
-        steps + esc(counters),
+        steps,
         esc(_placement(u, game)),
     ]
 
 
-UNKNOWN_AID_NOTE = "? = not given by the rules: the set-up sheet has a box to write in each one"
+UNKNOWN_AID_NOTE = (
+    "An empty box: a value the rules do not give; copy it from the published counter sheet (the set-up sheet has "
+    "a box for each one)"
+)
 
 
 def _aid_for(game: Game, side_id: str, st: Styles, avail: float) -> list[Flowable]:
@@ -371,7 +387,7 @@ def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Flowable]:
     if units:
         values = "Strength-movement" if game.game.strength_format.value == "strength-movement" else "Strength"
         head = ["Counter", "Unit", "Type", "Size", f"{values} by step", "Placement"]
-        rows, cmds = _grouped(st, units, functools.partial(_unit_row, game=game), len(head))
+        rows, cmds = _grouped(st, units, functools.partial(_unit_row, game=game, st=st), len(head))
         out += [heading(st, f"{side.name} units"), grid_table(st, head, rows, avail, flex=5, extra=cmds)]
         if any(UNKNOWN_MARK in s for u in units for s in u.steps):
             out.append(note(st, UNKNOWN_AID_NOTE, table_note=True))
@@ -394,18 +410,24 @@ class WriteIn(Flowable):
     ``?-3-?`` -> ``[ ]-3-[ ]``): the box is where the value from the published counter sheet is written."""
 
     def __init__(
-        self, text: str, st: Styles, size: float | None = None, runs: Sequence[tuple[str, str | None]] = ()
+        self,
+        text: str,
+        st: Styles,
+        size: float | None = None,
+        runs: Sequence[tuple[str, str | None]] = (),
+        box: float = BOX,
     ) -> None:
         """``runs``: ``text`` in runs of one colour (``#rrggbb``; None: the ink) where a value is printed in a
-        colour of its own (:meth:`forge.notation.Strength.runs`)."""
+        colour of its own (:meth:`forge.notation.Strength.runs`); ``box``: the write-in box's edge."""
         super().__init__()
+        self.box = box
         self.runs = [(t, c) for t, c in runs] or [(text, None)]
         self.parts = [p for t, _ in self.runs for p in t.split(UNKNOWN_MARK)]
         self.st = st
         self.size = size or st.cell.fontSize + 0.5
         self.boxes = sum(t.count(UNKNOWN_MARK) for t, _ in self.runs)
-        self.width = sum(text_width(t, self.size, FONT_BOLD) for t in self.parts) + self.boxes * (BOX + 4)
-        self.height = BOX if self.boxes else self.size * 1.2
+        self.width = sum(text_width(t, self.size, FONT_BOLD) for t in self.parts) + self.boxes * (box + 4)
+        self.height = max(box, self.size * 0.9) if self.boxes else self.size * 1.2
 
     def wrap(self, aw: float, ah: float) -> tuple[float, float]:
         return self.width, self.height
@@ -428,8 +450,8 @@ class WriteIn(Flowable):
                     c.drawString(x, base, t)
                     x += text_width(t, self.size, FONT_BOLD)
                 if i < len(parts) - 1:
-                    c.rect(x + 2, 0, BOX, BOX, stroke=1, fill=0)
-                    x += BOX + 4
+                    c.rect(x + 2, (self.height - self.box) / 2, self.box, self.box, stroke=1, fill=0)
+                    x += self.box + 4
             if colour is not None and r < len(self.runs) - 1:
                 c.setFillColor(ink)
 

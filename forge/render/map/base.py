@@ -141,6 +141,11 @@ class Pen:
         self.text_enabled = text
         self._grey = bool(getattr(options, "greyscale", False))
 
+    @property
+    def greyscale(self) -> bool:
+        """Colours print as their greys (``--greyscale``): a feature told apart by its hue needs a pattern."""
+        return self._grey
+
     def col(self, name: str) -> str:
         """A role name or colour as the ``#rrggbb`` printed."""
         hex_colour = self.colors.get(name, self.colors.get(name.lower(), name))

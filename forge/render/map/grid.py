@@ -376,6 +376,24 @@ def _is_river(tid: str, t: m.TerrainType) -> bool:
     return any(k in low for k in ("river", "stream", "canal", "creek", "water")) or t.pattern is m.Pattern.WAVES
 
 
+def _wave(ax: float, ay: float, bx: float, by: float, width: float) -> list[tuple[float, float]]:
+    """Points of a wave along the segment from a to b, inside a band ``width`` wide: whole periods, ends on the
+    line (so that neighbouring hexsides join)."""
+    ln = math.hypot(bx - ax, by - ay)
+    if ln == 0:
+        return [(ax, ay), (bx, by)]
+    ux, uy = (bx - ax) / ln, (by - ay) / ln
+    periods = max(1, round(ln / (width * 3.2)))
+    steps = periods * 12
+    amp = width * 0.22
+    out = []
+    for i in range(steps + 1):
+        t = ln * i / steps
+        off = amp * math.sin(2 * math.pi * periods * i / steps)
+        out.append((ax + ux * t - uy * off, ay + uy * t + ux * off))
+    return out
+
+
 def _draw_hexside(
     pen: Pen,
     ctx: _Ctx,
@@ -414,6 +432,8 @@ def _draw_hexside(
         pen.polyline([(ax, ay), (bx, by)], stroke=river, width=width)
         if major:  # a darker bank line keeps major rivers apart from minor ones in greyscale
             pen.polyline([(ax, ay), (bx, by)], stroke=mix(river, "#ffffff", 0.55), width=width * 0.3)
+        elif pen.greyscale:  # its blue gone, a river would be a plain thick hexside: a wave along it says water
+            pen.polyline(_wave(ax, ay, bx, by, width), stroke="#ffffff", width=max(0.5, width * 0.22))
         return
     dash = (4.0, 2.0, 1.0, 2.0) if "border" in low else None
     pen.polyline(

@@ -5,6 +5,7 @@ each a :class:`Block` of items laid out top to bottom at its own origin.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -506,6 +507,10 @@ def _rule_key(rule: str) -> tuple[Any, ...]:
 _KIND_ORDER = {m.TerrainKind.HEX: 0, m.TerrainKind.FEATURE: 1, m.TerrainKind.HEXSIDE: 2, m.TerrainKind.PATH: 3}
 
 
+_UNKNOWN = re.compile(r"(?<![^\W\d_])\?(?![^\W\d_])")
+"""A ``?`` standing alone (a value the rules do not give), not one in a word or a question."""
+
+
 def _cost(value: Any) -> str:
     if isinstance(value, m.Unknown) or value is None:
         return "?"
@@ -640,14 +645,22 @@ class _Tec(Block):
 
         return h, draw
 
+    def _prints_unknown(self) -> bool:
+        """Some cell of the chart prints ``?``: a cost, or a combat effect, the rules do not give."""
+        for _, t in self.rows:
+            if any(_cost(t.movement.get(c, t.movement.get("all"))) == "?" for c in self.classes):
+                return True
+            if _UNKNOWN.search(_combat_text(t, self.ctx)):
+                return True
+        return False
+
     def peek(self, width: float, max_height: float) -> Item | None:
         if self.idx > len(self.rows):
             return None
         if self.idx == len(self.rows):
-            text = (
-                f"Costs are movement points to enter a {_noun(self.ctx.grid)} (or cross a side, or use a path); "
-                "? = not given by the rulebook."
-            )
+            text = f"Costs are movement points to enter a {_noun(self.ctx.grid)} (or cross a side, or use a path)."
+            if self._prints_unknown():  # the key to "?" only under a chart that prints one
+                text = text[:-1] + "; ? = not given by the rulebook."
             if any("prohibited" in t.movement.values() for _, t in self.rows):
                 text += " P, prohib. = prohibited."
             lines = _wrap(text, width, 5.5, FONT_ITALIC)

@@ -16,8 +16,11 @@ from ...pdf import (
     FONT_BOLD,
     text_width,
 )
+from ...errors import warn
+from .. import fit
 from ..style import DEFAULT_COLORS, Palette
 from .base import (
+    MIN_PT,
     AUTO_MARGIN,
     AUTO_MIN_H,
     BLEED_TOLERANCE,
@@ -34,6 +37,8 @@ from .base import (
     _Ctx,
     _fit,
     _inches,
+    _paper_name,
+    _whole,
 )
 from .grid import (
     MapGeometry,
@@ -114,6 +119,48 @@ def _blocks(ctx: _Ctx, lay: MapLayout) -> list[Block]:
     ]
 
 
+Seam = tuple[float, float]
+"""The top and bottom (sheet y) of an overlap strip where the sheet is cut into tiles: printed on both tiles."""
+
+
+def _seams(options: Any, sheet_w: float, sheet_h: float) -> list[Seam]:
+    """The horizontal overlap strips of a sheet ``sheet_w`` x ``sheet_h`` cut into tiles on ``options``' paper
+    (none when it prints whole)."""
+    if options is None or _whole(options):
+        return []
+    paper_w, paper_h = U.paper(_paper_name(options))
+    if tiling.fits(sheet_w, sheet_h, paper_w, paper_h):
+        return []
+    tplan = tiling.plan(sheet_w, sheet_h, paper_w, paper_h)
+    return sorted({(s.rect.y, s.rect.y + s.rect.h) for t in tplan.tiles for s in t.strips if s.side == "bottom"})
+
+
+def _crosses(y: float, h: float, seams: list[Seam]) -> Seam | None:
+    """The seam that cuts an item from ``y`` to ``y + h``: one across either edge of the strip (the lower tile's
+    top edge, the upper tile's foot), so that it is sliced on one tile.  An item above the strip, below it, or
+    inside it (printed whole on both tiles) is not cut."""
+    eps = 1e-6
+    for a, b in seams:
+        if y + h <= a + eps or y >= b - eps or (y >= a - eps and y + h <= b + eps):
+            continue
+        return (a, b)
+    return None
+
+
+def _clear_of_seams(y: float, h: float, seams: list[Seam]) -> float:
+    """Where an item ``h`` tall meant for ``y`` goes so that no seam cuts it: moved down into the strip that
+    would cut it when it fits there (whole on both tiles), else below the strip (whole on the lower tile); left
+    where it is when it is too tall for any move to help."""
+    at = y
+    for _ in range(len(seams)):
+        cut = _crosses(at, h, seams)
+        if cut is None:
+            return at
+        a, b = cut
+        at = max(at, a if at < a and h <= b - a + 1e-6 else b)
+    return at if _crosses(at, h, seams) is None else y
+
+
 def _flow(
     blocks: list[Block],
     regions: list[_Region],
@@ -121,11 +168,14 @@ def _flow(
     pages: list[SheetPage],
     *,
     spread: bool = False,
+    seams: list[Seam] | None = None,
 ) -> None:
     """Place the blocks' items top to bottom in ``regions``, then on extra sheets made by ``extra(page)``;
     then spread each column's blocks apart a little so that a column is filled, not top-heavy.  With
     ``spread``, each block starts a fresh column when its sheet has one left (a wide strip under the grid or
-    a chart sheet reads better as side-by-side charts than as one tall stack)."""
+    a chart sheet reads better as side-by-side charts than as one tall stack).  An item that a tile ``seams``
+    would cut is moved below it, and spreading never moves one onto a seam."""
+    seams = seams or []
     queue = list(regions)
     if not queue:
         pages.append(SheetPage("charts"))
@@ -143,6 +193,7 @@ def _flow(
             item = block.peek(region.w, region.h)
             if item is None:
                 break
+            gap = _clear_of_seams(region.y + used + gap, item.height, seams) - region.y - used
             if used + gap + item.height <= region.h + 1e-6 or used == 0:
                 placed = Placed(region.x, region.y + used + gap, region.w, item)
                 pages[region.page].placed.append(placed)
@@ -165,9 +216,17 @@ def _flow(
             continue
         add = min(spare / gaps, 0.35 * INCH)
         shift = 0.0
+        moved = []
         for placed, starts in placed_items:
             shift += add if starts else 0.0
-            placed.y += shift
+            moved.append(placed.y + shift)
+        if any(
+            _crosses(y, p.item.height, seams) and not _crosses(p.y, p.item.height, seams)
+            for y, (p, _) in zip(moved, placed_items, strict=True)
+        ):
+            continue  # spread apart, some item would land on a seam: the column stays as it was packed
+        for y, (placed, _) in zip(moved, placed_items, strict=True):
+            placed.y = y
 
 
 def sheet_layout(
@@ -247,7 +306,8 @@ def sheet_layout(
         def extra(page: int) -> list[_Region]:
             return [_Region(page, margin, margin + TILE_HEADER, sw - 2 * margin, sh - 2 * margin - TILE_HEADER)]
 
-    _flow(_blocks(ctx, lay), regions, extra, lay.pages, spread=game.map.sheet is not None)
+    seams = _seams(options, sw, sh)
+    _flow(_blocks(ctx, lay), regions, extra, lay.pages, spread=game.map.sheet is not None, seams=seams)
     lay.title_on_map = bool(lay.pages[0].placed)
     return lay
 
@@ -322,9 +382,38 @@ def _compact_title_box(ctx: _Ctx, lay: MapLayout, page: int) -> tuple[str, float
             y = geom.oy - h - 3
         elif lay.sheet_h - below >= h + 4:
             y = below + 3
-        else:  # over the map, at the bottom where cells have the least printed on them
+        else:
+            stacked = _title_beside(text, lay)
+            if stacked is not None:
+                return stacked
+            # over the map, at the bottom where cells have the least printed on them: said at build time
             y = lay.sheet_h - SHEET_MARGIN - h
+            warn(
+                ("map",),
+                f"title box: the sheet has no room for '{t}' off the grid; it is printed over the bottom row "
+                "(give the sheet a little more height, or room beside the grid)",
+            )
     return t, s, tiling.Rect(SHEET_MARGIN, y, w, h)
+
+
+def _title_beside(text: str, lay: MapLayout) -> tuple[str, float, tiling.Rect] | None:
+    """The one-line title set one part (the parts " · " joins) a paragraph, wrapped, in the wider gap beside the
+    grid, at its foot, when the grid leaves no room above or below it; None when even at the least size it does
+    not fit there."""
+    geom = lay.geometry
+    left, right = geom.ox, lay.sheet_w - geom.ox - geom.extent[0]
+    room = max(left, right) - SHEET_MARGIN - 4 - 8
+    if room < 10 * MIN_PT:
+        return None
+    parts = "\n".join(p.strip() for p in text.split("  ·  "))
+    fitted = fit.fit(parts, room, lay.sheet_h - 2 * SHEET_MARGIN - 8, 9.0, font=FONT_BOLD, leading=1.2, report=False)
+    if not fitted.complete or fitted.size < MIN_PT:
+        return None
+    size = fitted.size
+    w = max(text_width(ln, size, FONT_BOLD) for ln in fitted.lines) + 8
+    h = size * (0.6 + 1.2 * len(fitted.lines))
+    x = SHEET_MARGIN if left >= right else lay.sheet_w - SHEET_MARGIN - w
+    return "\n".join(fitted.lines), size, tiling.Rect(x, lay.sheet_h - SHEET_MARGIN - h, w, h)
 
 
 def _compact_title(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
@@ -332,7 +421,8 @@ def _compact_title(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
     t, s, r = _compact_title_box(ctx, lay, page)
     with pen.frame("container", r.x, r.y, r.w, r.h, "title box"):
         pen.rect(r.x, r.y, r.w, r.h, fill="paper", stroke="ink", width=0.8)
-        pen.text(r.x + 4, r.y + s * 1.12, t, size=s, font=FONT_BOLD)
+        for i, line in enumerate(t.split("\n")):  # one line, or its parts stacked beside the grid
+            pen.text(r.x + 4, r.y + s * 1.12 + i * s * 1.2, line, size=s, font=FONT_BOLD)
 
 
 def _sheet_caption(ctx: _Ctx, lay: MapLayout, page: int) -> str:

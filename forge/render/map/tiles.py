@@ -5,6 +5,7 @@ headers and footers, and the assembly page.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -327,7 +328,8 @@ def _tile_page(
 
 
 def _tile_strips(pen: Pen, tile: tiling.Tile, px: float, py: float, obstacles: Sequence[tiling.Rect]) -> None:
-    """A tile's overlap strips: shaded and labelled where they go under a neighbour, with registration marks."""
+    """A tile's overlap strips: shaded, labelled and marked for registration where they go under a neighbour (the
+    glue strips); a strip that lies on top of its neighbour's is the play area of the assembled map, left clean."""
     src = tile.source
 
     def to_page(x: float, y: float) -> tuple[float, float]:
@@ -351,8 +353,10 @@ def _tile_strips(pen: Pen, tile: tiling.Tile, px: float, py: float, obstacles: S
                 with pen.frame("symbol", lx, ly, lw, lh, "overlap label", cover=True):
                     pen.rect(lx, ly, lw, lh, fill="paper", radius=2)
                     pen.text(sx + r.w / 2, sy + r.h / 2 + s * 0.35, t, size=s, font=FONT_BOLD, align="centre")
-        for x, y in registration_points(strip, obstacles, tile=tile.name):
-            _registration(pen, *to_page(x, y), REG_RADIUS)
+            # The marks only where they are covered once the map is assembled: in the strip that goes under its
+            # neighbour (the glue strip); the neighbour prints that part of the map on top, unmarked.
+            for x, y in registration_points(strip, obstacles, tile=tile.name):
+                _registration(pen, *to_page(x, y), REG_RADIUS)
 
 
 def _between_crop_marks(tplan: tiling.TilePlan, tile: tiling.Tile) -> tuple[float, float]:
@@ -395,6 +399,16 @@ def _tile_footer(pen: Pen, ctx: _Ctx, tplan: tiling.TilePlan, tile: tiling.Tile)
     hint = "Print at 100 % (actual size). Trim at the crop marks; glue each shaded strip under its neighbour."
     if ctx.set_code:  # a class handout's tile: which set it belongs to, worded so it reads as no hex or tile
         hint = f"Class set {ctx.set_code}. {hint}"
+    beside = fit.fit(hint, right - bar_end - 10, 2 * 6.0 * 1.1, 6.0, leading=1.1, report=False)
+    below = tplan.paper_h - tplan.margin - (bottom + 2)  # under the scale bar, to the printable edge
+    if not beside.complete and below >= 6.0 * 1.1:
+        # Too long for the room beside the bar: on lines of its own under it, the width between the crop marks.
+        under = fit.fit(hint, right - left, below, 6.0, leading=1.1, report=False)
+        if under.complete:
+            first = bottom + 2 + 0.8 * under.size
+            for i, line in enumerate(under.lines):
+                pen.text(left, first + i * under.size * under.leading, line, size=under.size)
+            return
     hfit = fit.fit(hint, right - bar_end - 10, 2 * 6.0 * 1.1, 6.0, leading=1.1, what="map tile footer")
     lead = hfit.size * hfit.leading
     last = bottom - 1
@@ -402,6 +416,13 @@ def _tile_footer(pen: Pen, ctx: _Ctx, tplan: tiling.TilePlan, tile: tiling.Tile)
         last = max(last, py + src.h + 3 + 0.75 * hfit.size + (len(hfit.lines) - 1) * lead)
     for i, line in enumerate(reversed(hfit.lines)):  # the last line on the footer's baseline, the first above it
         pen.text(right, last - i * lead, line, size=hfit.size, align="right")
+
+
+def _paper_name(paper: str) -> str:
+    """A paper size as it is written: ``A4``, ``Arch B``, ``letter``."""
+    if re.fullmatch(r"[ab]\d+", paper, re.IGNORECASE):
+        return paper.upper()
+    return " ".join(w.capitalize() for w in paper.split("-")) if "-" in paper else paper
 
 
 def _assembly_page(
@@ -413,7 +434,7 @@ def _assembly_page(
     printed = {t.name for t in _printed_tiles(ctx, lay, tplan, page)}
     head = (
         f"Assembly — {caption} ({_inches(lay.sheet_w)} x {_inches(lay.sheet_h)}) on {len(printed)} "
-        f"{paper} pages ({tplan.rows}x{tplan.columns})"
+        f"{_paper_name(paper)} pages ({tplan.rows}x{tplan.columns})"
     )
     if ctx.set_code:
         head = f"Class set {ctx.set_code} — {head}"
@@ -432,7 +453,8 @@ def _assembly_page(
         "2. Trim each tile at its crop marks (the corner lines).",
         "3. Lay the tiles out as in the plan above, in number order. A tile's shaded right and bottom strips go "
         "under the tile to the right and the tile below; the map is printed on both, so it runs on unbroken.",
-        "4. Match the registration marks (crossed circles) and the hex lines, then glue.",
+        "4. Lay each tile's edge on the inner edge of its neighbour's shaded strip, so that no shading shows and the "
+        "hex lines run on, then glue. The crossed circles in the strips end up under the tile on top.",
     ]
     lines: list[str] = []
     for st in steps:

@@ -1,0 +1,58 @@
+"""Issue 25, print 6: "? = not given by the rulebook" is printed only under a terrain chart that prints a "?", and a
+player aid prints an empty write-in box, never "?", for a counter value the rules do not give (as the counters and
+the set-up sheet do; README)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from forge.builder import BuildOptions
+from forge.loader import load
+from forge.render import handout
+from forge.render import map as M
+from forge.render.map.panels import _cost, _Tec
+
+ROOT = Path(__file__).parent.parent
+GAMES = sorted((ROOT / "data").glob("*.yaml"))
+KEY = "? = not given by the rulebook"
+
+
+def _text(pdf: bytes) -> str:
+    return " ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages).replace("\n", " ")
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_terrain_chart_keys_a_question_mark_only_where_it_prints_one(path: Path) -> None:
+    game = load(path)
+    text = _text(M.render(game, BuildOptions(only=("map",), tile=False)))
+    classes = game.game.mobility_classes
+    costs = {_cost(t.movement.get(c, t.movement.get("all"))) for t in game.terrain.values() for c in classes}
+    if "?" in costs:
+        assert KEY in text
+    tec = _Tec.__new__(_Tec)  # only what _prints_unknown reads
+    ctx = M._Ctx.build(game, BuildOptions(), {})
+    tec.ctx, tec.classes, tec.rows = ctx, classes, list(game.terrain.items())
+    assert (KEY in text) == tec._prints_unknown()
+
+
+def test_ferry_point_terrain_chart_has_no_question_mark_key() -> None:
+    text = _text(M.render(load(ROOT / "data" / "ferry_point.yaml"), BuildOptions(only=("map",), tile=False)))
+    assert "TERRAIN EFFECTS CHART" in text.upper()
+    assert KEY not in text
+
+
+def test_player_aid_prints_no_question_mark_for_a_counter_value() -> None:
+    """Hell's Gate's aids printed "3 / ?", "? / ?" and "[2] / [?]" in the strength column."""
+    game = load(ROOT / "data" / "hells_gate.yaml")
+    pdf = handout.render(game, BuildOptions(sets=1))
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    aids = [p.extract_text() for p in reader.pages if re.search(r"Player aid: \w+\n", p.extract_text())]
+    assert len(aids) == 2
+    for text in aids:
+        assert not re.search(r"(^|[\s/\[])\?(\s*/|\]|\s*$)", text.split("Sequence of play")[0], re.M), text[:400]
+        assert "An empty box: a value the rules do not give" in text
