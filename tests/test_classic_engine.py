@@ -756,13 +756,11 @@ def test_mud_halves_the_attack_in_play() -> None:
     units = [inf("d", "b", "0403"), inf("x", "a", "0303", ("9-4-3",)), inf("y", "a", "0504", ("8-4-3",))]
     g = game_of(_combat_game(units, modifiers=[mud]))
     assert C.problems(g) == []
-    g_ = s_ = None
     for turn, att, column in ((1, 17, "3:1"), (2, 8, "2:1")):
         s_ = at_phase(C.initial(g), "Combat", "a", turn=turn)
         assert C.odds(s_, s_.rules.grid.parse("0403"), ["x", "y"])[:2] == (att, 4)
         C.apply(s_, C.Attack("0403", ("x", "y")), C.ScriptedDice([6]))
         assert f"({column}, die 6)" in s_.log[-1]
-    del g_
     # per unit and rounded up instead: 5 + 4 = 9 against 4 is 2:1 as well, but the total differs
     each = mud | {"per_unit": True, "rounding": "up"}
     s = at_phase(C.initial(game_of(_combat_game(units, modifiers=[each]))), "Combat", "a", turn=2)
@@ -864,7 +862,7 @@ def test_the_demo_game_starts_from_zones_reduced_steps_and_the_pool(halden: m.Ga
     line = [u for u in s.pos if halden.units[[x.id for x in halden.units].index(u)].setup_zone == "sellin-line"]
     assert len(line) == 6
     assert all(s.label(c) in zone for u in line if (c := s.pos[u]) is not None)
-    assert s.steps["v-2"] == 1 and s.steps["k-11"] == 1 and s.steps["k-1"] == 2
+    assert (s.steps["v-2"], s.steps["k-11"], s.steps["k-1"]) == (1, 1, 2)
     assert {u for u, st in s.status.items() if st == "eliminated"} == {"k-13", "v-12", "v-13"}
-    assert str(halden.units[0].strengths()[0]) and s.face("k-a1").attack == s.face("k-a1").defense == 8
+    assert s.face("k-a1").attack == s.face("k-a1").defense == 8  # strength-movement: "8-6"
     assert s.rules.pool_from == {"k-13": 4, "v-12": 3, "v-13": 5}

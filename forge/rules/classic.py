@@ -10,9 +10,11 @@ not pass, terrain, hexside and path costs by mobility class, per-move terrain li
 ``rules.movement.modes`` (rail: along the line only, from a hex of it, a fixed number of hexes or a rate), zones of
 control through :mod:`forge.rules.kit.zoc` (stop on entering, locking, costs to enter and leave), combat through
 :mod:`forge.rules.combat` (an odds or differential CRT of ``code`` cells, its ``below``/``above`` ends, terrain
-shifts and multipliers, shifts whose condition is a weather state, the legend ``combat.results``: steps, retreats,
-eliminations, and exchanges in strength points from ``rules.play.exchange``), retreats through
-:mod:`forge.rules.kit.retreat`, advance after combat (``rules.retreat.advance*``), stacking through
+shifts and multipliers, ``combat.modifiers`` and ``combat.shifts`` whose conditions hold in the attack's
+:func:`situation`, ``combat.shift_caps``, ``combat.attacks_per_unit``/``attacks_per_defender``, the legend
+``combat.results``: steps, retreats, eliminations, exchanges in steps or strength points, who advances), retreats
+through :mod:`forge.rules.kit.retreat`, advance after combat (the results' ``advance``, else
+``rules.retreat.advance*``), stacking through
 :mod:`forge.rules.kit.stacking`, communication through :mod:`forge.rules.kit.supply`, replacements
 (``rules.play.replacements``), control of places (``rules.play.control``) and victory (``victory`` points and levels
 through :mod:`forge.rules.kit.victory`, ``rules.play.hold``). :func:`problems` lists what a game's data lacks;
@@ -32,8 +34,8 @@ Phases with nothing to decide pass by themselves.  Decisions:
   again), :class:`EndPhase` (unused points are lost unless ``carry_over``).  Arrivals are placed at their entry
   hex when the phase begins.
 * Movement: :class:`Move` (one move per unit per phase, ordinary or in a mode), :class:`EndPhase`.
-* Combat: :class:`Attack` (one hex, any set of adjacent units that have not attacked this phase; each hex is
-  attacked at most once a phase; :func:`legal_actions` lists every eligible unit together and each alone), then
+* Combat: :class:`Attack` (one hex, any set of adjacent units that may still attack this phase, on a hex that may
+  still be attacked; :func:`legal_actions` lists every eligible unit together and each alone), then
   the results' decisions: :class:`LoseStep` (which unit pays a loss or an exchange), :class:`Retreat` (a unit's
   whole retreat path), :class:`Advance` / :class:`EndAdvance`; :class:`EndPhase`.
 
@@ -365,8 +367,8 @@ class Rules:
         self.result_advance = any(rc.advance is not None for rc in combat.results.values())
         """The legend says who advances after which result (``combat.results[].advance``); else the retreat rules
         (``rules.retreat.advance``, ``advance_after``) say it for every result."""
-        self.needs_supply = any(
-            _asks_supply(x.condition, game.terrain) for x in [*combat.shifts, *combat.modifiers]
+        self.needs_supply = any(_asks_supply(sh.condition, game.terrain) for sh in combat.shifts) or any(
+            _asks_supply(mod.condition, game.terrain) for mod in combat.modifiers
         )
         """Does a shift's or a modifier's condition ask whether units are in supply?"""
         self.rivers = frozenset(_conds.river_features(game.terrain))
@@ -632,9 +634,9 @@ def problems(game: m.Game) -> list[str]:
             out.append(f"shift {sh.id!r}: its condition is in words only (combat.shifts[{k}].condition)")
         else:
             out += _condition_problems(game, sh.condition, f"shift {sh.id!r} (combat.shifts[{k}].condition)")
-    for k, md in enumerate(c.modifiers):
-        if md.condition is not None:
-            out += _condition_problems(game, md.condition, f"modifier {md.id!r} (combat.modifiers[{k}].condition)")
+    for k, mod in enumerate(c.modifiers):
+        if mod.condition is not None:
+            out += _condition_problems(game, mod.condition, f"modifier {mod.id!r} (combat.modifiers[{k}].condition)")
     for k, cap in enumerate(c.shift_caps):
         if cap.when:
             out.append(f"a shift cap's condition in words is not played (combat.shift_caps[{k}].when)")
@@ -740,7 +742,8 @@ def _result_problems(code: str, rc: m.ResultCode) -> list[str]:
     at = f"combat.results.{code}"
     out = []
     if rc.exchange is not None and rc.exchange_strength == "current":
-        out.append(f"result {code!r}: an exchange in current (modified) strength is not played ({at}.exchange_strength)")
+        out.append(f"result {code!r}: an exchange in current (modified) strength is not played "
+                   f"({at}.exchange_strength)")
     if rc.attacker_choice:
         out.append(f"result {code!r}: the attacker's choice of results is not played ({at}.attacker_choice)")
     if rc.advance in ("defender", "either"):
@@ -756,6 +759,8 @@ def _condition_problems(game: m.Game, cond: m.Condition | str, what: str) -> lis
         c = _vocab.resolve(cond, game.terrain)
     except KeyError:
         return [f"{what}: {cond!r} is not a condition a rule reads"]
+    if c is None:
+        return []
     if isinstance(c, str):
         if c in _vocab.DECLARED:
             return [f"{what}: whether {_vocab.DECLARED[c]} is declared by a player, which the engine does not play"]
@@ -1295,7 +1300,9 @@ def assess(s: State, target: Cell, attackers: Iterable[str]) -> Odds:
     assert att.total is not None, "an attack strength the engine cannot decide"
     assert dfs.total is not None, "a defence strength the engine cannot decide"
     shifts = [
-        (f"terrain-{tid}", t.combat.shift) for tid in sorted(terrain) if (t := s.game.terrain.get(tid)) and t.combat.shift
+        (f"terrain-{tid}", t.combat.shift)
+        for tid in sorted(terrain)
+        if (t := s.game.terrain.get(tid)) and t.combat.shift
     ]
     if rules.shifts:
         verdicts = _combat.applicable_shifts(rules.shifts, sit)
