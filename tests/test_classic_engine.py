@@ -866,3 +866,16 @@ def test_the_demo_game_starts_from_zones_reduced_steps_and_the_pool(halden: m.Ga
     assert {u for u, st in s.status.items() if st == "eliminated"} == {"k-13", "v-12", "v-13"}
     assert s.face("k-a1").attack == s.face("k-a1").defense == 8  # strength-movement: "8-6"
     assert s.rules.pool_from == {"k-13": 4, "v-12": 3, "v-13": 5}
+
+
+def test_the_demo_games_mud_example_gives_in_play_what_verify_gives(halden: m.Game) -> None:
+    # examples "mud-halves-the-attack": 6 + 6 + 5 = 17 on turn 3 (mud), halved to 8, against 4: 2:1, no river shift
+    s = at_phase(C.initial(halden), "Combat", "red", turn=3)
+    g = s.rules.grid
+    for u, h in (("k-m1", "0801"), ("k-m2", "0803"), ("k-1", "0902")):
+        C._enter(s, u, g.parse(h))
+    o = C.assess(s, g.parse("0802"), ["k-m1", "k-m2", "k-1"])
+    assert (o.attack, o.defense, o.shifts, o.modifiers) == (8, 4, (), ("mud",))
+    assert C.crt_cell(s, g.parse("0802"), ["k-m1", "k-m2", "k-1"], C.ScriptedDice([3])) == ("EX", "2:1, die 3")
+    s.turn = 1  # dry: 17 to 4 is 4:1
+    assert C.crt_cell(s, g.parse("0802"), ["k-m1", "k-m2", "k-1"], C.ScriptedDice([3]))[1] == "4:1, die 3"
