@@ -879,3 +879,17 @@ def test_the_demo_games_mud_example_gives_in_play_what_verify_gives(halden: m.Ga
     assert C.crt_cell(s, g.parse("0802"), ["k-m1", "k-m2", "k-1"], C.ScriptedDice([3])) == ("EX", "2:1, die 3")
     s.turn = 1  # dry: 17 to 4 is 4:1
     assert C.crt_cell(s, g.parse("0802"), ["k-m1", "k-m2", "k-1"], C.ScriptedDice([3]))[1] == "4:1, die 3"
+
+
+def test_a_supply_condition_reads_the_position() -> None:
+    # attacking out of supply halves a unit's strength; a wall of enemy units in column 02 cuts x off from its edge
+    half = {"id": "oos", "role": "attacker", "when": "unsupplied", "multiply": "1/2",
+            "condition": "attacker-unsupplied"}
+    units = [inf("d", "b", "0403"), inf("x", "a", "0303")]
+    g = game_of(_combat_game(units, modifiers=[half]))
+    assert C.problems(g) == []
+    s = at_phase(C.initial(g), "Combat", "a")
+    assert C.odds(s, s.rules.grid.parse("0403"), ["x"])[:2] == (4, 4)
+    wall = [inf(f"w{r}", "b", f"020{r}") for r in range(1, 6)]
+    s = at_phase(C.initial(game_of(_combat_game([*units, *wall], modifiers=[half]))), "Combat", "a")
+    assert C.odds(s, s.rules.grid.parse("0403"), ["x"])[:2] == (2, 4)
