@@ -893,3 +893,16 @@ def test_a_supply_condition_reads_the_position() -> None:
     wall = [inf(f"w{r}", "b", f"020{r}") for r in range(1, 6)]
     s = at_phase(C.initial(game_of(_combat_game([*units, *wall], modifiers=[half]))), "Combat", "a")
     assert C.odds(s, s.rules.grid.parse("0403"), ["x"])[:2] == (2, 4)
+
+
+def test_replacing_a_pool_unit_or_a_reduced_start_is_no_negative_loss(halden: m.Game) -> None:
+    # turn 3: Varland has 2 points; the 2nd Division started reduced and the 12th is in the pool (from turn 3)
+    s = C.initial(halden)
+    while not (s.turn == 3 and s.current.kind == "reinforcement" and s.current.side == "blue"):
+        C.apply(s, C.EndPhase() if not s.tasks else C.legal_actions(s)[0], C.Dice(0))
+    s.lost_steps["blue"] = 0
+    acts = C.legal_actions(s)
+    back = next(a for a in acts if isinstance(a, C.Return) and a.unit == "v-12")
+    C.apply(s, back)
+    assert s.lost_steps["blue"] == 0
+    assert C.score(s)["red"] >= 0

@@ -1845,16 +1845,18 @@ def apply(state: State, action: Action, dice: DiceSource | None = None) -> State
         assert rep is not None
         assert side is not None
         s.version += 1
+        # Reading: a step replaced is taken off the steps the side has lost, never below none: a unit that
+        # started reduced or in the pool had lost nothing to the enemy.
         if isinstance(action, Restore):
             s.steps[action.unit] += 1
             s.points[side] -= rep.step_cost
-            s.lost_steps[side] -= 1
+            s.lost_steps[side] = max(0, s.lost_steps[side] - 1)
         else:
             n = 1 if rep.returns_with == "one" else s.rules.pieces[action.unit].full
             s.status[action.unit] = "map"
             s.steps[action.unit] = n
             s.points[side] -= rep.step_cost * n
-            s.lost_steps[side] -= n
+            s.lost_steps[side] = max(0, s.lost_steps[side] - n)
             _enter(s, action.unit, s.rules.grid.parse(action.hex))
     else:
         raise IllegalAction(f"{action} is not an action of this phase")
