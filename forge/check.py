@@ -415,8 +415,6 @@ class _Checker:
             self.name((*at, "hold", i, "side"), hw.side, self.sides, "side")
             for k, hx in enumerate(hw.hexes):
                 self.hex((*at, "hold", i, "hexes", k), hx)
-        for k, code in enumerate(play.exchange):
-            self.name((*at, "exchange", k), code, game.combat.results, "result code of combat.results")
         if play.score != "difference":
             self.name((*at, "score"), play.score, ["difference", *self.sides], "score ('difference' or a side)")
 

@@ -1924,9 +1924,6 @@ class PlayRules(Base):
     phases: list[PhaseRule] = []
     replacements: ReplacementRules | None = None
     control: ControlRules | None = None
-    exchange: list[str] = []
-    """Result codes (``combat.results``) after which the attacker loses at least the printed attack strength the
-    defender lost in printed defence strength (an exchange counted in strength points)."""
     hold: list[HoldWins] = []
     score: str = "difference"
     """What ``victory.levels`` are matched against: ``difference`` (the first side's VP less the second's) or a

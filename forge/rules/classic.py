@@ -10,9 +10,11 @@ not pass, terrain, hexside and path costs by mobility class, per-move terrain li
 ``rules.movement.modes`` (rail: along the line only, from a hex of it, a fixed number of hexes or a rate), zones of
 control through :mod:`forge.rules.kit.zoc` (stop on entering, locking, costs to enter and leave), combat through
 :mod:`forge.rules.combat` (an odds or differential CRT of ``code`` cells, its ``below``/``above`` ends, terrain
-shifts and multipliers, shifts whose condition is a weather state, the legend ``combat.results``: steps, retreats,
-eliminations, and exchanges in strength points from ``rules.play.exchange``), retreats through
-:mod:`forge.rules.kit.retreat`, advance after combat (``rules.retreat.advance*``), stacking through
+shifts and multipliers, ``combat.modifiers`` and ``combat.shifts`` whose conditions hold in the attack's
+:func:`situation`, ``combat.shift_caps``, ``combat.attacks_per_unit``/``attacks_per_defender``, the legend
+``combat.results``: steps, retreats, eliminations, exchanges in steps or strength points, who advances), retreats
+through :mod:`forge.rules.kit.retreat`, advance after combat (the results' ``advance``, else
+``rules.retreat.advance*``), stacking through
 :mod:`forge.rules.kit.stacking`, communication through :mod:`forge.rules.kit.supply`, replacements
 (``rules.play.replacements``), control of places (``rules.play.control``) and victory (``victory`` points and levels
 through :mod:`forge.rules.kit.victory`, ``rules.play.hold``). :func:`problems` lists what a game's data lacks;
@@ -32,8 +34,8 @@ Phases with nothing to decide pass by themselves.  Decisions:
   again), :class:`EndPhase` (unused points are lost unless ``carry_over``).  Arrivals are placed at their entry
   hex when the phase begins.
 * Movement: :class:`Move` (one move per unit per phase, ordinary or in a mode), :class:`EndPhase`.
-* Combat: :class:`Attack` (one hex, any set of adjacent units that have not attacked this phase; each hex is
-  attacked at most once a phase; :func:`legal_actions` lists every eligible unit together and each alone), then
+* Combat: :class:`Attack` (one hex, any set of adjacent units that may still attack this phase, on a hex that may
+  still be attacked; :func:`legal_actions` lists every eligible unit together and each alone), then
   the results' decisions: :class:`LoseStep` (which unit pays a loss or an exchange), :class:`Retreat` (a unit's
   whole retreat path), :class:`Advance` / :class:`EndAdvance`; :class:`EndPhase`.
 
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -56,8 +59,10 @@ from typing import Any, Literal, Protocol
 from .. import model as m
 from ..hexgrid import Cell, Grid
 from ..notation import Strength, fraction
+from .. import conditions as _vocab
 from . import combat as _combat
 from .board import UnplayableGameError
+from .kit import conditions as _conds
 from .kit import movement as mk
 from .kit import retreat as kr
 from .kit import setup as kit_setup
@@ -356,6 +361,19 @@ class Rules:
         self.zoc_cost: dict[tuple[Any, ...], Any] = {}
         """Step costs in and out of enemy zones: they depend only on whether each end is in one."""
         self.zone_memo: dict[tuple[Any, ...], frozenset[Cell]] = {}
+        combat = game.combat
+        self.modifiers = list(combat.modifiers)
+        self.shifts = list(combat.shifts)
+        self.result_advance = any(rc.advance is not None for rc in combat.results.values())
+        """The legend says who advances after which result (``combat.results[].advance``); else the retreat rules
+        (``rules.retreat.advance``, ``advance_after``) say it for every result."""
+        self.needs_supply = any(_asks_supply(sh.condition, game.terrain) for sh in combat.shifts) or any(
+            _asks_supply(mod.condition, game.terrain) for mod in combat.modifiers
+        )
+        """Does a shift's or a modifier's condition ask whether units are in supply?"""
+        self.rivers = frozenset(_conds.river_features(game.terrain))
+        self.terrain_memo: dict[Cell, frozenset[str]] = {}
+        self.supply_memo: dict[tuple[int, str], frozenset[Cell]] = {}
 
     def _slot(self, p: m.Phase, side: str | None) -> Slot:
         acts = set(p.activities)
@@ -393,6 +411,14 @@ class Rules:
         return table
 
 
+def _asks_supply(cond: m.Condition | str | None, terrain: Mapping[str, m.TerrainType]) -> bool:
+    try:
+        c = _vocab.resolve(cond, terrain)
+    except KeyError:
+        return False
+    return isinstance(c, m.Condition) and c.supply is not None
+
+
 # ================================================================================================ state
 @dataclass
 class Task:
@@ -415,7 +441,12 @@ class Fight:
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
     defender_strength_lost: int = 0
+    """The printed defence strength the defenders lost (an exchange in strength points)."""
     defender_retreated: bool = False
+    cell: str = ""
+    """The result (the CRT cell, or the automatic result)."""
+    defender_steps_lost: int = 0
+    """The steps the defenders lost (an exchange in steps)."""
 
 
 @dataclass
@@ -431,8 +462,10 @@ class State:
     control: dict[Cell, str]
     points: dict[str, int] = field(default_factory=dict)
     moved: set[str] = field(default_factory=set)
-    attacked: set[str] = field(default_factory=set)
-    hit_hexes: set[Cell] = field(default_factory=set)
+    attacked: dict[str, int] = field(default_factory=dict)
+    """Attacks each unit has made this phase."""
+    hit_hexes: dict[Cell, int] = field(default_factory=dict)
+    """Attacks made on each hex this phase."""
     tasks: list[Task] = field(default_factory=list)
     fight: Fight | None = None
     lost_steps: dict[str, int] = field(default_factory=dict)
@@ -483,8 +516,8 @@ class State:
             dict(self.control),
             dict(self.points),
             set(self.moved),
-            set(self.attacked),
-            set(self.hit_hexes),
+            dict(self.attacked),
+            dict(self.hit_hexes),
             [Task(t.kind, t.side, t.units, t.amount, t.target, t.step_instead) for t in self.tasks],
             None
             if self.fight is None
@@ -494,6 +527,8 @@ class State:
                 self.fight.defenders,
                 self.fight.defender_strength_lost,
                 self.fight.defender_retreated,
+                self.fight.cell,
+                self.fight.defender_steps_lost,
             ),
             dict(self.lost_steps),
             self.result,
@@ -575,7 +610,6 @@ def problems(game: m.Game) -> list[str]:
             for end in (crt.below, crt.above):
                 if end is not None and end.result:
                     codes |= {p.strip() for p in end.result.split("+")}
-            exchange = set((game.rules.play or m.PlayRules()).exchange)
             for code in sorted(codes):
                 rc = c.results.get(code)
                 if rc is None:
@@ -583,24 +617,36 @@ def problems(game: m.Game) -> list[str]:
                     continue
                 # a count may be unknown where the code eliminates that side or is an exchange: it is not read
                 free = {
-                    "attacker_steps": rc.attacker_eliminated or code in exchange,
+                    "attacker_steps": rc.attacker_eliminated or rc.exchange is not None,
                     "defender_steps": rc.defender_eliminated,
                     "defender_retreat": rc.defender_eliminated,
                     "attacker_retreat": rc.attacker_eliminated,
                 }
                 if any(isinstance(getattr(rc, f), m.Unknown) and not ok for f, ok in free.items()):
                     out.append(f"result {code!r} has an unknown count (combat.results.{code})")
+                out += _result_problems(code, rc)
         try:
             _combat.dice_spec(crt.dice)
         except ValueError:
             out.append(f"the CRT's dice {crt.dice!r} are not a dice spec (combat.crt.dice)")
-    weather_states = set(game.turns.weather.states) if game.turns.weather else set()
-    for sh in c.shifts:
-        if sh.condition not in weather_states:
-            out.append(f"shift {sh.id!r}: the engine applies shifts whose condition is a weather state (combat.shifts)")
-    for what in ("modifiers", "dice_pool", "leaders", "rerolls", "die_modifiers", "conversions", "alone_defense"):
+    for k, sh in enumerate(c.shifts):
+        if sh.condition is None:
+            out.append(f"shift {sh.id!r}: its condition is in words only (combat.shifts[{k}].condition)")
+        else:
+            out += _condition_problems(game, sh.condition, f"shift {sh.id!r} (combat.shifts[{k}].condition)")
+    for k, mod in enumerate(c.modifiers):
+        if mod.condition is not None:
+            out += _condition_problems(game, mod.condition, f"modifier {mod.id!r} (combat.modifiers[{k}].condition)")
+    for k, cap in enumerate(c.shift_caps):
+        if cap.when:
+            out.append(f"a shift cap's condition in words is not played (combat.shift_caps[{k}].when)")
+    for what in (
+        "dice_pool", "leaders", "rerolls", "die_modifiers", "conversions", "alone_defense", "max_defenders"
+    ):
         if getattr(c, what):
             out.append(f"the engine does not play combat.{what}")
+    if c.crt is not None and (c.crt.mandatory_retreat or c.crt.high_odds):
+        out.append("the engine does not play combat.crt.mandatory_retreat or combat.crt.high_odds")
     for tid, tt in game.terrain.items():
         if tt.combat.shift_when or tt.combat.by_side or tt.combat.crt_row:
             out.append(
@@ -684,14 +730,48 @@ def problems(game: m.Game) -> list[str]:
         sr = game.rules.supply
         if sr is None or None in (sr.enemy_units, sr.enemy_zoc, sr.enemy_sources):
             out.append("replacements need communication, and rules.supply does not say what blocks a line")
-    if play.exchange and not set(play.exchange) <= set(c.results):
-        out.append(
-            f"rules.play.exchange names codes not in combat.results: {sorted(set(play.exchange) - set(c.results))}"
-        )
     v = game.victory
     for item in v.points if v else []:
         if item.per not in ("hex", "enemy-step") or isinstance(item.vp, m.Unknown):
             out.append(f"victory item {item.text!r}: the engine scores `per: hex` and `per: enemy-step` items")
+    return out
+
+
+def _result_problems(code: str, rc: m.ResultCode) -> list[str]:
+    """What the engine does not play in one result of the legend."""
+    at = f"combat.results.{code}"
+    out = []
+    if rc.exchange is not None and rc.exchange_strength == "current":
+        out.append(f"result {code!r}: an exchange in current (modified) strength is not played "
+                   f"({at}.exchange_strength)")
+    if rc.attacker_choice:
+        out.append(f"result {code!r}: the attacker's choice of results is not played ({at}.attacker_choice)")
+    if rc.advance in ("defender", "either"):
+        out.append(f"result {code!r}: the defender's advance is not played ({at}.advance)")
+    if rc.advance_hexes is not None and (not isinstance(rc.advance_hexes, int) or rc.advance_hexes > 1):
+        out.append(f"result {code!r}: an advance beyond the vacated hex is not played ({at}.advance_hexes)")
+    return out
+
+
+def _condition_problems(game: m.Game, cond: m.Condition | str, what: str) -> list[str]:
+    """Why a position cannot decide ``cond`` (a fact the engine does not know); [] when it can."""
+    try:
+        c = _vocab.resolve(cond, game.terrain)
+    except KeyError:
+        return [f"{what}: {cond!r} is not a condition a rule reads"]
+    if c is None:
+        return []
+    if isinstance(c, str):
+        if c in _vocab.DECLARED:
+            return [f"{what}: whether {_vocab.DECLARED[c]} is declared by a player, which the engine does not play"]
+        return []
+    out = []
+    if c.weather and not any(t.weather for t in game.turns.turns):
+        out.append(f"{what}: a condition on the weather, and no turn gives its weather (turns.turns[].weather)")
+    if c.supply is not None:
+        sr = game.rules.supply
+        if sr is None or None in (sr.enemy_units, sr.enemy_zoc, sr.enemy_sources):
+            out.append(f"{what}: a condition on supply, and rules.supply does not say what blocks a line")
     return out
 
 
@@ -1096,45 +1176,175 @@ def _moves(s: State, uid: str) -> list[Move]:
 
 # ================================================================================================ combat
 def defence_terrain(s: State, c: Cell) -> set[str]:
-    info = s.game.map.hexes.get(s.label(c))
-    base = (info.terrain if info else None) or s.game.map.default_terrain
-    return _combat.combat_terrain(s.game.terrain, base, info.features if info else ())
+    """The terrain a defender in ``c`` fights as (:func:`forge.rules.combat.combat_terrain`)."""
+    memo = s.rules.terrain_memo
+    got = memo.get(c)
+    if got is None:
+        info = s.game.map.hexes.get(s.label(c))
+        base = (info.terrain if info else None) or s.game.map.default_terrain
+        got = memo[c] = frozenset(_combat.combat_terrain(s.game.terrain, base, info.features if info else ()))
+    return set(got)
 
 
-def odds(s: State, target: Cell, attackers: Iterable[str]) -> tuple[int, Fraction, int]:
-    """(attack strength, defence strength, column shift) of an attack: the attackers' faces summed; the
-    defenders' faces summed, times the largest multiplier of the hex's combat terrain, plus its bonuses; the
-    terrain's shifts and the shifts whose condition is the turn's weather."""
-    att = sum(s.face(u).attack or 0 for u in attackers)
-    dfs = sum(s.face(u).defense or 0 for u in s.at(target))
-    terrain = defence_terrain(s, target)
-    mult = max(
-        [
-            fraction(t.combat.defense_multiplier)
-            for tid in terrain
-            if (t := s.game.terrain.get(tid)) and t.combat.defense_multiplier
-        ]
-        or [Fraction(1)]
+def _terrain_modifiers(s: State, terrain: Iterable[str]) -> list[m.Modifier]:
+    """The defence multipliers and bonuses of the defender's terrain, as modifiers of the defenders' total (as
+    ``forge verify`` reads the terrain chart)."""
+    out = []
+    for tid in sorted(terrain):
+        t = s.game.terrain.get(tid)
+        if t is not None and (t.combat.defense_multiplier or t.combat.defense_bonus):
+            out.append(
+                m.Modifier(
+                    id=f"terrain-{tid}",
+                    role="defender",
+                    when=t.combat.text or tid,
+                    multiply=t.combat.defense_multiplier,
+                    add=t.combat.defense_bonus or None,
+                    per_unit=False,
+                    terrain=[tid],
+                )
+            )
+    return out
+
+
+def _supplied(s: State, side: str) -> set[Cell]:
+    """The hexes ``side``'s units are in supply in (kit.supply), kept for one :attr:`State.version`."""
+    key = (s.version, side)
+    got = s.rules.supply_memo.get(key)
+    if got is None:
+        s.rules.supply_memo.clear()
+        got = s.rules.supply_memo[key] = frozenset(_comm(s, side))
+    return set(got)
+
+
+def situation(s: State, target: Cell, attackers: Iterable[str]) -> _conds.Situation:
+    """The facts of an attack that the conditions of shifts and modifiers read (:mod:`forge.rules.kit.conditions`):
+    the turn's weather, the phase, the sides, the defender's terrain, each unit's side, type and mobility class,
+    the hexside features each attacker attacks across, and each unit's supply when a condition asks about it."""
+    rules = s.rules
+    atts = list(attackers)
+    defs = s.at(target)
+    side = rules.pieces[atts[0]].side if atts else s.current.side
+    dside = rules.pieces[defs[0]].side if defs else (s.enemy_of(side) if side else None)
+    sup: dict[str, set[Cell]] = {}
+    if rules.needs_supply:
+        for sd in {side, dside} - {None}:
+            assert sd is not None
+            sup[sd] = _supplied(s, sd)
+
+    def facts(uid: str, across: frozenset[str] | None) -> _conds.UnitFacts:
+        pc = rules.pieces[uid]
+        c = s.pos[uid]
+        supplied = None if pc.side not in sup else c in sup[pc.side]
+        return _conds.UnitFacts(pc.side, str(pc.unit.type), pc.mobility, supplied, across)
+
+    def crossed(uid: str) -> frozenset[str]:
+        c = s.pos[uid]
+        if c is None:
+            return frozenset()
+        feats = rules.board.side_features(c, target)
+        return frozenset(feats | ({_conds.RIVER} if feats & rules.rivers else set()))
+
+    return _conds.Situation(
+        weather=s.weather,
+        phase=s.current.phase.name,
+        attacker_side=side,
+        defender_side=dside,
+        defender_terrain=frozenset(defence_terrain(s, target)),
+        attackers=tuple(facts(u, crossed(u)) for u in atts),
+        defenders=tuple(facts(u, None) for u in defs),
+        # Reading: the terrain chart's own shift is applied from the terrain (below); a `defender-terrain` entry
+        # of combat.shifts names that shift and is not applied a second time.
+        terrain_shifts=frozenset(),
     )
-    bonus = sum(t.combat.defense_bonus for tid in terrain if (t := s.game.terrain.get(tid)))
-    shift = sum(t.combat.shift for tid in terrain if (t := s.game.terrain.get(tid)))
-    shift += sum(sh.shift for sh in s.game.combat.shifts if sh.condition == s.weather)
-    return att, dfs * mult + bonus, shift
+
+
+@dataclass(frozen=True)
+class Odds:
+    """An attack's strengths and shifts as the engine computed them."""
+
+    attack: Fraction
+    defense: Fraction
+    shifts: tuple[tuple[str, int], ...]
+    """(id, columns) of every shift applied: the terrain's (id ``terrain-<id>``) and those of ``combat.shifts``."""
+    modifiers: tuple[str, ...]
+    """Ids of the ``combat.modifiers`` applied (either side)."""
+
+
+def assess(s: State, target: Cell, attackers: Iterable[str]) -> Odds:
+    """An attack's total strengths and shifts: the units' current faces changed by ``combat.modifiers`` whose
+    conditions hold (:func:`forge.rules.combat.combat_strength`: per unit or on the total, rounded as each says),
+    the defence by the terrain's multipliers and bonuses; the terrain's shifts and the ``combat.shifts`` whose
+    conditions hold in the attack's :func:`situation` (:func:`forge.rules.combat.applicable_shifts`)."""
+    rules = s.rules
+    atts = list(attackers)
+    defs = s.at(target)
+    sit = situation(s, target, atts)
+    terrain = defence_terrain(s, target)
+    assert sit.attackers is not None
+    assert sit.defenders is not None
+    fa = [
+        _combat.Fighter(s.face(u).attack or 0, str(rules.pieces[u].unit.type), facts=f)
+        for u, f in zip(atts, sit.attackers, strict=True)
+    ]
+    fd = [
+        _combat.Fighter(s.face(u).defense or 0, str(rules.pieces[u].unit.type), facts=f)
+        for u, f in zip(defs, sit.defenders, strict=True)
+    ]
+    mods = rules.modifiers
+    att = _combat.combat_strength(fa, mods, role="attacker", defender_terrain=terrain, situation=sit)
+    dfs = _combat.combat_strength(
+        fd, [*mods, *_terrain_modifiers(s, terrain)], role="defender", defender_terrain=terrain, situation=sit
+    )
+    # problems() admits only conditions a position decides
+    assert att.total is not None, "an attack strength the engine cannot decide"
+    assert dfs.total is not None, "a defence strength the engine cannot decide"
+    shifts = [
+        (f"terrain-{tid}", t.combat.shift)
+        for tid in sorted(terrain)
+        if (t := s.game.terrain.get(tid)) and t.combat.shift
+    ]
+    if rules.shifts:
+        verdicts = _combat.applicable_shifts(rules.shifts, sit)
+        assert not verdicts.unknown, verdicts.unknown
+        shifts += [(sh.id, sh.shift) for sh in rules.shifts if sh.id in verdicts.apply]
+    used = [*(x for u in att.applied for x in u), *att.stack_applied, *(x for u in dfs.applied for x in u)]
+    used += [x for x in dfs.stack_applied if not x.startswith("terrain-")]
+    return Odds(att.total, dfs.total, tuple(shifts), tuple(dict.fromkeys(used)))
+
+
+def odds(s: State, target: Cell, attackers: Iterable[str]) -> tuple[Fraction, Fraction, int]:
+    """(attack strength, defence strength, net column shift before caps) of an attack (:func:`assess`)."""
+    o = assess(s, target, attackers)
+    return o.attack, o.defense, sum(n for _, n in o.shifts)
 
 
 def crt_cell(s: State, target: Cell, attackers: Iterable[str], dice: DiceSource) -> tuple[str, str]:
-    """The result code(s) of an attack, and the column (or the automatic result's note)."""
+    """The result code(s) of an attack, and the column (or the automatic result's note); ``""`` when the attack
+    has no effect (the CRT's ``below``/``above`` say ``no_effect``)."""
     crt = s.game.combat.crt
     assert crt is not None
-    att, dfs, shift = odds(s, target, attackers)
+    atts = list(attackers)
+    o = assess(s, target, atts)
     if s.game.combat.kind is m.CombatKind.DIFFERENTIAL:
-        pick = _combat.column_for_diff(crt, int(att - dfs))
+        pick = _combat.column_for_diff(crt, math.floor(o.attack - o.defense))
     else:
-        pick = _combat.column_for_odds(crt, att, dfs)
-    if pick.index is not None and shift:
-        pick = _combat.apply_shifts(crt.columns, pick.index, [shift], below=crt.below, above=crt.above)
+        pick = _combat.column_for_odds(crt, o.attack, o.defense)
+    if pick.index is not None and (o.shifts or s.game.combat.shift_caps):
+        pick = _combat.apply_shifts(
+            crt.columns,
+            pick.index,
+            list(o.shifts),
+            s.game.combat.shift_caps,
+            turn=s.turn,
+            side=s.rules.pieces[atts[0]].side,
+            role="attacking",
+            below=crt.below,
+            above=crt.above,
+        )
     if pick.index is None:
-        assert pick.result is not None
+        if pick.result is None:
+            return "", pick.note or "no effect"
         return pick.result, pick.note
     n, _faces = _combat.dice_spec(crt.dice)
     die = sum(dice.roll() for _ in range(n))
@@ -1145,19 +1355,30 @@ def crt_cell(s: State, target: Cell, attackers: Iterable[str], dice: DiceSource)
     return grid[row][pick.index], f"{pick.label}, die {die}"
 
 
+def _attack_limits(s: State) -> tuple[int, int]:
+    """(attacks a unit may make, attacks a hex may take) this phase: ``combat.attacks_per_unit`` and
+    ``combat.attacks_per_defender``.  Reading: where the rules do not say, once each."""
+    c = s.game.combat
+    return c.attacks_per_unit or 1, c.attacks_per_defender or 1
+
+
 def _attacks(s: State) -> list[Attack]:
     side = s.current.side
     assert side is not None
+    per_unit, per_hex = _attack_limits(s)
     enemy = s.cells_of(s.enemy_of(side))
     out = []
     for c in sorted(enemy, key=s.label):
-        if c in s.hit_hexes:
+        if s.hit_hexes.get(c, 0) >= per_hex:
             continue
         near = sorted(
             u
             for nb in s.rules.nbrs[c]
             for u in s.at(nb)
-            if s.rules.pieces[u].side == side and u not in s.attacked and _may_act(s, u) and (s.face(u).attack or 0) > 0
+            if s.rules.pieces[u].side == side
+            and s.attacked.get(u, 0) < per_unit
+            and _may_act(s, u)
+            and (s.face(u).attack or 0) > 0
         )
         if not near:
             continue
@@ -1171,8 +1392,6 @@ def _check_attack(s: State, a: Attack) -> Cell:
     side = s.current.side
     g = s.rules.grid
     target = g.parse(a.target)
-    if target in s.hit_hexes:
-        raise IllegalAction(f"{a.target} has been attacked this phase")
     defenders = s.at(target)
     if not defenders or s.rules.pieces[defenders[0]].side == side:
         raise IllegalAction(f"no enemy unit in {a.target}")
@@ -1187,9 +1406,17 @@ def _check_attack(s: State, a: Attack) -> Cell:
         assert c is not None
         if not g.adjacent(c, target):
             raise IllegalAction(f"{u} is not next to {a.target}")
-        if u in s.attacked or not _may_act(s, u) or not (s.face(u).attack or 0):
+        if not _may_act(s, u) or not (s.face(u).attack or 0):
             raise IllegalAction(f"{u} may not attack now")
         per_hex[c] = per_hex.get(c, 0) + 1
+    per_unit, per_defender = _attack_limits(s)
+    ok, why = _combat.may_attack(
+        m.Combat(kind=m.CombatKind.ODDS, attacks_per_unit=per_unit, attacks_per_defender=per_defender),
+        unit_attacks={u: s.attacked.get(u, 0) for u in a.attackers},
+        hex_attacks=s.hit_hexes.get(target, 0),
+    )
+    if not ok:
+        raise IllegalAction(why)
     cap = s.game.combat.max_attackers_per_hexside
     if isinstance(cap, int) and any(n > cap for n in per_hex.values()):
         raise IllegalAction(f"at most {cap} attackers across one hexside")
@@ -1203,32 +1430,32 @@ def _resolve(s: State, a: Attack, dice: DiceSource) -> None:
     enemy = s.enemy_of(side)
     defenders = tuple(sorted(s.at(target)))
     cell, how = crt_cell(s, target, a.attackers, dice)
-    s.log.append(f"T{s.turn} {side}: {a} -> {cell} ({how})")
-    s.attacked |= set(a.attackers)
-    s.hit_hexes.add(target)
+    s.log.append(f"T{s.turn} {side}: {a} -> {cell or 'no effect'} ({how})")
+    for u in a.attackers:
+        s.attacked[u] = s.attacked.get(u, 0) + 1
+    s.hit_hexes[target] = s.hit_hexes.get(target, 0) + 1
     results = s.game.combat.results
-    codes = [results[c.strip()] for c in cell.split("+")]
-    fight = Fight(target, tuple(a.attackers), defenders)
+    parts = [c.strip() for c in cell.split("+") if c.strip()]
+    codes = [results[c] for c in parts]
+    fight = Fight(target, tuple(a.attackers), defenders, cell=cell)
     s.fight = fight
     d_has = sum(s.steps[u] for u in defenders)
-    loss = _losses([c.strip() for c in cell.split("+")], results, d_has)
+    loss = _losses(parts, results, d_has)
     tasks: list[Task] = []
     if any(rc.defender_eliminated for rc in codes):
         for u in defenders:
-            fight.defender_strength_lost += s.face(u).defense or 0
-            _eliminate(s, u)
+            _record_loss(s, u, all_steps=True)
     elif loss.defender:
         tasks.append(Task("loss", enemy, defenders, loss.defender))
-    retreat_codes = [c.strip() for c in cell.split("+") if results[c.strip()].defender_retreat]
+    retreat_codes = [c for c in parts if results[c].defender_retreat]
     if loss.retreat and not _ignores_retreat(s, target, retreat_codes):
         step_instead = any(rc.step_instead_of_retreat for rc in codes)
         tasks += [Task("retreat", enemy, (u,), loss.retreat, step_instead=step_instead) for u in defenders]
-    exchange = set(s.rules.play.exchange) & {c.strip() for c in cell.split("+")}
     if any(rc.attacker_eliminated for rc in codes):
         for u in a.attackers:
             _eliminate(s, u)
     else:
-        if exchange:
+        if any(rc.exchange is not None for rc in codes):
             tasks.append(Task("exchange", side, tuple(a.attackers)))
         elif loss.attacker:
             tasks.append(Task("loss", side, tuple(a.attackers), loss.attacker))
@@ -1352,18 +1579,31 @@ def _advance_length(s: State, uid: str) -> int:
 def _advancers(s: State, t: Task) -> list[str]:
     assert t.target is not None
     fight = s.fight
-    rr = s.game.rules.retreat
-    if rr is None or not rr.advance or fight is None or s.at(t.target):
+    if fight is None or s.at(t.target):
         return []
-    if rr.advance_after == "defender-retreat" and not fight.defender_retreated:
-        return []
+    results = s.game.combat.results
+    if s.rules.result_advance:  # the legend says after which results the attacker advances
+        if _combat.advance_after(fight.cell, results)[0] != "attacker":
+            return []
+
+        def length(u: str) -> int:
+            return _combat.advance_after(fight.cell, results, _advance_length(s, u) or None)[1] or 0
+    else:  # the retreat rules say it for every result
+        rr = s.game.rules.retreat
+        if rr is None or not rr.advance:
+            return []
+        if rr.advance_after == "defender-retreat" and not fight.defender_retreated:
+            return []
+
+        def length(u: str) -> int:
+            return _advance_length(s, u)
     return [
         u
         for u in t.units
         if s.status[u] == "map"
         and (c := s.pos[u]) is not None
         and s.rules.grid.adjacent(c, t.target)
-        and _advance_length(s, u) >= 1
+        and length(u) >= 1
         and _stack_ok(s, u, t.target)
     ]
 
@@ -1396,7 +1636,18 @@ def _task_done(s: State) -> bool:
         return False
     if t.kind == "exchange":
         assert fight is not None
-        return t.amount >= fight.defender_strength_lost or not alive
+        if not alive:
+            return True
+        rc, need = _exchange_due(s, fight)
+        values = [s.steps[u] if rc.exchange == "steps" else s.face(u).attack or 0 for u in alive]
+        ex = _combat.exchange_losses(rc, max(0, need - t.amount), values)
+        if ex.at_least <= 0:
+            return True
+        if ex.all_lost:
+            for u in alive:
+                _record_loss(s, u, all_steps=True)
+            return True
+        return False
     if t.kind == "retreat":
         if not alive:
             return True
@@ -1409,9 +1660,18 @@ def _task_done(s: State) -> bool:
     return not _advancers(s, t)
 
 
+def _exchange_due(s: State, fight: Fight) -> tuple[m.ResultCode, int]:
+    """The exchange code of the fight's result and what the defenders lost in its unit (steps, or printed
+    defence strength)."""
+    results = s.game.combat.results
+    rc = next(rc for c in fight.cell.split("+") if (rc := results[c.strip()]).exchange is not None)
+    return rc, fight.defender_steps_lost if rc.exchange == "steps" else fight.defender_strength_lost
+
+
 def _record_loss(s: State, uid: str, *, all_steps: bool = False) -> None:
     fight = s.fight
     is_defender = fight is not None and uid in fight.defenders
+    steps = s.steps[uid]
     if all_steps:
         lost = s.face(uid).defense or 0
         _eliminate(s, uid)
@@ -1419,13 +1679,16 @@ def _record_loss(s: State, uid: str, *, all_steps: bool = False) -> None:
         lost = _lose_step(s, uid)
     if is_defender and fight is not None:
         fight.defender_strength_lost += lost
+        fight.defender_steps_lost += steps - s.steps[uid]
 
 
 def _apply_task(s: State, a: Action) -> None:
     t = s.tasks[0]
     if isinstance(a, LoseStep) and t.kind in ("loss", "exchange") and a.unit in t.units and s.status[a.unit] == "map":
         if t.kind == "exchange":
-            t.amount += _attack_lost(s, a.unit)
+            assert s.fight is not None
+            rc, _need = _exchange_due(s, s.fight)
+            t.amount += 1 if rc.exchange == "steps" else _attack_lost(s, a.unit)
             _record_loss(s, a.unit)
         else:
             _record_loss(s, a.unit)
@@ -1582,16 +1845,18 @@ def apply(state: State, action: Action, dice: DiceSource | None = None) -> State
         assert rep is not None
         assert side is not None
         s.version += 1
+        # Reading: a step replaced is taken off the steps the side has lost, never below none: a unit that
+        # started reduced or in the pool had lost nothing to the enemy.
         if isinstance(action, Restore):
             s.steps[action.unit] += 1
             s.points[side] -= rep.step_cost
-            s.lost_steps[side] -= 1
+            s.lost_steps[side] = max(0, s.lost_steps[side] - 1)
         else:
             n = 1 if rep.returns_with == "one" else s.rules.pieces[action.unit].full
             s.status[action.unit] = "map"
             s.steps[action.unit] = n
             s.points[side] -= rep.step_cost * n
-            s.lost_steps[side] -= n
+            s.lost_steps[side] = max(0, s.lost_steps[side] - n)
             _enter(s, action.unit, s.rules.grid.parse(action.hex))
     else:
         raise IllegalAction(f"{action} is not an action of this phase")

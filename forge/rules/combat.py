@@ -1263,7 +1263,13 @@ def _collect(pairs: Iterable[tuple[Any, Fraction]]) -> dict[Any, Fraction]:
     for k, p in pairs:
         if p:
             out[k] += p
-    return dict(sorted(out.items(), key=lambda kv: (str(type(kv[0])), kv[0])))
+    return dict(sorted(out.items(), key=lambda kv: (str(type(kv[0])), _sort_key(kv[0]))))
+
+
+def _sort_key(k: Any) -> Any:
+    """An outcome as a sort key: a :class:`Losses` exchange that is None sorts before one that is named (None
+    and a string do not compare)."""
+    return tuple("" if x is None else x for x in k) if isinstance(k, tuple) else k
 
 
 def distribution(

@@ -228,7 +228,8 @@ class CodesEngine:
     (``combat.results``), movement points, movement modes, zones of control, retreats, advances, replacements,
     control of places and victory (the genre's standard rules as data).  Imported only when a game needs it.
 
-    Greedy ranking (:meth:`rank`): an attack is worth its odds (attack over defence, with the terrain), taken when
+    Greedy ranking (:meth:`rank`): an attack is worth its odds (attack over defence, with the terrain and the
+    modifiers that apply, before column shifts), taken when
     they are at least 1:1, the larger attack first; a step is lost rather than a retreat refused; advancing is
     always taken; a move is worth how much closer it takes the unit to the nearest enemy unit or to a place the
     side does not control; restoring and returning units are always taken.

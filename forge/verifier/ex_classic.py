@@ -6,8 +6,11 @@ A ``combat`` example names ``attackers``, ``defender_hex`` and ``die`` (none for
 optionally ``attacker_hexes`` (one hex for all attackers, or one per attacker), ``turn`` (its weather) and
 ``removed`` (units off the map); every other unit stands at its set-up hex.  States: ``result`` (the code),
 ``eliminated`` (the units the result removes at once), ``exchange_at_least`` (the printed defence the defender
-lost, which the attacker's lost attack factors must reach), ``may_advance`` (the attackers free to advance into the
-emptied hex when nothing else is pending).
+lost, in the unit of the result's ``exchange``: steps or printed strength), ``may_advance`` (the attackers free to
+advance into the emptied hex when nothing else is pending).
+
+A ``hex`` example that names a ``unit`` and states ``hexes`` claims the hexes the unit may set up in (a fixed hex,
+or every hex of its set-up zone: :mod:`forge.rules.kit.setup`).
 """
 
 from __future__ import annotations
@@ -61,8 +64,10 @@ def ex_classic_attack(ctx: Context, acc: Acc) -> None:
     target = grid.parse(target_label)
     defenders = s.at(target)
     acc.use(*(f"unit:{u}" for u in [*attackers, *defenders]), *hex_sites(ctx, target_label))
-    acc.use(*(f"shift:{sh.id}" for sh in game.combat.shifts if sh.condition == s.weather))
     rolls = [] if die is None else [int(die)]
+    odds = C.assess(s, target, attackers)
+    acc.use(*(f"shift:{sid}" for sid, _ in odds.shifts if sid in {sh.id for sh in game.combat.shifts}))
+    acc.use(*(f"modifier:{mid}" for mid in odds.modifiers))
     cell, how = C.crt_cell(s, target, attackers, C.ScriptedDice(list(rolls)))
     crt = game.combat.crt
     assert crt is not None
@@ -83,17 +88,34 @@ def ex_classic_attack(ctx: Context, acc: Acc) -> None:
     exchange = any(t.kind == "exchange" for t in s.tasks)
     if "exchange_at_least" in acc.ex.states:
         if exchange and fight is not None:
-            acc.use("path:rules.play.exchange")
-            acc.check("exchange_at_least", fight.defender_strength_lost, "the printed defence the defender lost")
+            rc, need = C._exchange_due(s, fight)
+            what = "steps" if rc.exchange == "steps" else "printed strength"
+            acc.check("exchange_at_least", need, f"the {what} the defender lost (combat.results exchange)")
         else:
-            acc.check("exchange_at_least", 0, f"{cell} is no exchange (rules.play.exchange)")
+            acc.check("exchange_at_least", 0, f"{cell or 'no effect'} is no exchange (combat.results exchange)")
     if "may_advance" in acc.ex.states:
         pending = [t for t in s.tasks if t.kind != "advance"]
         adv = next((t for t in s.tasks if t.kind == "advance"), None)
         if pending:
             acc.skip("may_advance", f"the attacker has {pending[0].kind} to settle first; who survives is his choice")
         else:
-            acc.use("path:rules.retreat.advance")
+            acc.use("path:rules.retreat.advance" if not s.rules.result_advance else "path:combat.results")
             acc.check(
                 "may_advance", [] if adv is None else C._advancers(s, adv), "advance after combat", unordered=True
             )
+
+
+@handles(K.HEX)
+def ex_setup_hexes(ctx: Context, acc: Acc) -> None:
+    """``given: {unit}``, states ``hexes``: where the unit may set up (its hex, or its set-up zone's hexes)."""
+    if not acc.has("unit") or "hexes" not in acc.ex.states or acc.has("units"):
+        return
+    from ..rules.kit import setup as kit_setup
+
+    uid = str(acc.given("unit"))
+    if uid not in ctx.units:
+        raise KeyError(f"unit {uid!r} is not in the data")
+    acc.use(f"unit:{uid}")
+    st = next(x for x in kit_setup.starts(ctx.game) if x.unit == uid and x.copy == 0)
+    how = {"hex": "its set-up hex", "zone": f"the hexes of set-up zone {st.zone}"}.get(st.how, f"it starts by {st.how}")
+    acc.check("hexes", list(st.hexes), f"units[{uid}]: {how}", unordered=True, how="data")
