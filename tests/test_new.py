@@ -170,7 +170,7 @@ def test_the_classic_game_is_on_the_standard_kit() -> None:
     assert play is not None
     assert play.replacements is not None
     assert play.control is not None
-    assert play.exchange == ["EX"]
+    assert game.combat.results["EX"].exchange == "strength"  # an exchange in printed strength points
     assert [h.hexes for h in play.hold] == [["0705"]]
     assert any(t.replacements for t in game.turns.turns)
     kinds = {e.kind for e in game.examples}
