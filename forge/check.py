@@ -793,6 +793,23 @@ class _Checker:
                 "summary, or a comment",
             )
 
+    def check_example_die(self, path: PathT, ex: m.Example) -> None:
+        """A combat example's ``die`` must be a roll the CRT's dice can make (``die: 7`` in a one-die game once
+        passed check and stopped verify): one to the number of dice times their faces."""
+        crt = self.game.combat.crt
+        die = ex.given.get("die")
+        if crt is None or ex.kind is not m.ExampleKind.COMBAT or isinstance(die, bool) or not isinstance(die, int):
+            return
+        roll = re.match(r"\s*(\d*)[dD](\d+)", crt.dice)
+        if roll is None:
+            return
+        n, faces = int(roll.group(1) or 1), int(roll.group(2))
+        if not n <= die <= n * faces:
+            self.err(
+                (*path, "given", "die"),
+                f"die {die} is no roll of the CRT's dice {crt.dice!r} (expected {n} to {n * faces})",
+            )
+
     def check_examples(self) -> None:
         seen: set[str] = set()
         columns = self.game.combat.crt.columns if self.game.combat.crt else []
@@ -837,6 +854,7 @@ class _Checker:
                         f"line {line} is the example's own source_line (expected the line of the book's second, "
                         "independent statement of the fact; a fact stated once is not listed here)",
                     )
+            self.check_example_die(path, ex)
             for part in ("given", "states"):
                 ok = accepted(self.game, ex, part)
                 for key in getattr(ex, part):

@@ -76,3 +76,17 @@ def test_a_lettered_axis_cannot_start_past_its_bound(first: int) -> None:
     assert len(msgs) == 1, msgs
     assert "first_row must be a whole number from 1 to 1000 with labels letter-row" in msgs[0]
     assert len(msgs[0]) < 300
+
+
+@pytest.mark.parametrize("die", [0, 7, 12])
+def test_a_combat_example_rolling_what_the_dice_cannot_is_refused(die: int) -> None:
+    """An example with ``die: 7`` in a one-die game passed check, and verify then stopped with "no row of the CRT
+    holds a roll of 7".  Check refuses it where it stands, naming the dice and what they roll."""
+    m = re.search(r"(?m)^(    given: \{[^}\n]*\bdie: )(\d+)", FERRY)
+    assert m is not None
+    text = FERRY[: m.start(2)] + str(die) + FERRY[m.end(2) :]
+    line = FERRY[: m.start()].count("\n") + 1
+    msgs = _problems(text)
+    assert len(msgs) == 1, msgs
+    assert msgs[0].startswith(f"game.yaml:{line}:"), msgs
+    assert f"given.die: die {die} is no roll of the CRT's dice '1d6' (expected 1 to 6)" in msgs[0]
