@@ -44,7 +44,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         ("sheet: 17x11in", "sheet: 8x6in", ":44:10: map.sheet:", "does not fit the 8x6in sheet either way"),
         ("sheet: 17x11in", "sheet: 12x11in", ":44:10: map.sheet:", "a hex_size of at most 1.63in"),
         ("sheet: 17x11in", "sheet: 200x11in", ":44:3: map.sheet:", "larger than 100in"),
-        ('"<1:1", "1:1"', '"<1:1", "1:0"', ":222:23: combat.crt.columns[1]:", "divides by zero"),
+        ('"<1:1", "1:1"', '"<1:1", "1:0"', ":223:23: combat.crt.columns[1]:", "divides by zero"),
         ("labels: letter-row", "labels: letter-row, first_row: 0", ":43:3: map.grid:", "first_row must be"),
         ("labels: letter-row", "labels: letter-row, first_column: -1", ":43:3: map.grid:", "from 0 to 1000000"),
         ("  id: hells_gate", "  id: " + "a" * 300, ":11:3: game.id:", "at most 64 characters"),

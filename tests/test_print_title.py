@@ -1,6 +1,7 @@
 """Issue 25, print 4: on a map whose grid fills the sheet's height the one-line title box ("<game> — map, sheet 1
 of 2") was drawn over the bottom row of hexes and the build said nothing.  It now goes, wrapped, into the gap
-beside the grid when there is one, and the build warns when there is none."""
+beside the grid when there is one; with no room at all, the box is left to the charts sheet that carries the
+title block (a warning is kept for a single sheet, which a grid filling its sheet never leaves)."""
 
 from __future__ import annotations
 
@@ -43,10 +44,15 @@ def test_title_box_beside_a_grid_that_fills_the_sheets_height() -> None:
     assert warnings == []
 
 
-def test_no_room_anywhere_is_said_at_build_time() -> None:
+def test_no_room_anywhere_leaves_the_box_to_the_charts_sheet() -> None:
+    """The grid and nothing else on the sheet (a tabletop board cut to its grid): the title block is on the charts
+    sheet, so no box goes over the hexes of sheet 1, and the build has nothing to warn about."""
     game = _with_sheet("7.95x6.875in")  # the grid and nothing else
-    _, _, warnings = _title(game)
-    assert any("title box" in w and "printed over the bottom row" in w for w in warnings)
+    t, (lay, r), warnings = _title(game)
+    assert len(lay.pages) > 1  # the title block's sheet
+    assert t == ""
+    assert (r.w, r.h) == (0.0, 0.0)
+    assert warnings == []
     with collect_warnings() as found:
         M.render(game, BuildOptions(only=("map",), paper="tabloid"))
-    assert any("title box" in w.message for w in found)
+    assert not any("title box" in w.message for w in found)

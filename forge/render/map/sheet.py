@@ -386,6 +386,10 @@ def _compact_title_box(ctx: _Ctx, lay: MapLayout, page: int) -> tuple[str, float
             stacked = _title_beside(text, lay)
             if stacked is not None:
                 return stacked
+            if n > 1:
+                # The grid fills the sheet, and the title block is on the charts sheet: this sheet names itself in
+                # each tile's caption, so no box goes over the map (a tabletop board cut to its grid).
+                return "", 0.0, tiling.Rect(SHEET_MARGIN, SHEET_MARGIN, 0.0, 0.0)
             # over the map, at the bottom where cells have the least printed on them: said at build time
             y = lay.sheet_h - SHEET_MARGIN - h
             warn(
@@ -419,6 +423,8 @@ def _title_beside(text: str, lay: MapLayout) -> tuple[str, float, tiling.Rect] |
 def _compact_title(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int) -> None:
     """A one-line title: on chart sheets, and on a map sheet that has no room for the title block."""
     t, s, r = _compact_title_box(ctx, lay, page)
+    if not t:
+        return  # no room off the grid, and the title is on another sheet
     with pen.frame("container", r.x, r.y, r.w, r.h, "title box"):
         pen.rect(r.x, r.y, r.w, r.h, fill="paper", stroke="ink", width=0.8)
         for i, line in enumerate(t.split("\n")):  # one line, or its parts stacked beside the grid
