@@ -70,7 +70,7 @@ def check_contradictions(ctx: Context) -> None:
             computed=a.summary or _said(a),
             ref=f"rules.permissions[{b.id}]",
             source_line=b.source_line,
-            other=a.id,
+            against=a.id,
             other_line=a.source_line,
         )
 
