@@ -783,7 +783,7 @@ class _Checker:
         ids = [p.id for p in perms]
         named: dict[str, int] = {}
         for p in perms:
-            for a in set(p.actions):
+            for a in dict.fromkeys(p.actions):  # in file order
                 named[a] = named.get(a, 0) + 1
         for i, p in enumerate(perms):
             if ids.index(p.id) != i:
@@ -792,7 +792,8 @@ class _Checker:
             if p.when is not None:
                 self.condition((*base, i, "when"), p.when, per_unit=False)
             for j, a in enumerate(p.actions):
-                close = difflib.get_close_matches(a, sorted(x for x in named if x != a), n=1, cutoff=0.85)
+                earlier = list(named)[: list(named).index(a)]  # of two lone near-twins, the later one is refused
+                close = difflib.get_close_matches(a, earlier, n=1, cutoff=0.85)
                 if named[a] == 1 and close:
                     self.err((*base, i, "actions", j), f"{a!r} is named by no other statement (did you mean "
                              f"{close[0]!r}?) (actions: "
@@ -806,6 +807,18 @@ class _Checker:
                     self.err((*base, i, "exception_to", j), f"{other!r} is no exception's rule here: an exception "
                              "says the opposite of its rule (allowed) about an action of it (expected a statement of "
                              f"allowed: {str(not p.allowed).lower()} naming one of {', '.join(p.actions)})")
+
+        actions = sorted(named)
+        for i, ex in enumerate(self.game.examples):
+            does = ex.given.get("does")
+            if does is None:
+                continue
+            path: PathT = ("examples", i, "given", "does")
+            for k, a in _each(does):
+                if not isinstance(a, str) or a not in named:
+                    shown = ", ".join(actions) if actions else "none: rules.permissions names no action"
+                    self.err(path if k is None else (*path, k), f"{a!r} is not an action any statement of "
+                             f"rules.permissions names{suggest(str(a), actions)} (expected one of {shown})")
 
     def check_text(self) -> None:
         for i, ph in enumerate(self.game.sequence):

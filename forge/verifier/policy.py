@@ -76,7 +76,8 @@ KINDS: dict[str, tuple[str, str]] = {
     "rule-contradiction": (
         "warning",
         "two statements of rules.permissions say opposite things (one forbids, one permits) of an action, side and "
-        "condition they share, neither marked as the other's exception: the book contradicts itself",
+        "condition they share, neither marked as the other's exception, or an example does what one forbids where "
+        "its own facts (weather, phase, side) meet the condition: the book contradicts itself",
     ),
     "terrain-shift": (
         "error",
