@@ -796,8 +796,8 @@ class _Checker:
                 close = difflib.get_close_matches(a, earlier, n=1, cutoff=0.85)
                 if named[a] == 1 and close:
                     self.err((*base, i, "actions", j), f"{a!r} is named by no other statement (did you mean "
-                             f"{close[0]!r}?) (actions: "
-                             f"{', '.join(sorted(named))}; an action meets another statement only by the same id)")
+                             f"{close[0]!r}?): an action meets another statement only by the same id (expected one "
+                             f"of {', '.join(earlier)}, or an id not so close to one)")
             for j, other in enumerate(p.exception_to):
                 if not self.name((*base, i, "exception_to", j), other, [x for x in ids if x != p.id],
                                  "permission id (rules.permissions)"):
