@@ -5,6 +5,7 @@ Called by :func:`forge.loader.loads`; each problem is located through the docume
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -143,6 +144,7 @@ class _Checker:
         self.check_tables()
         self.check_text()
         self.check_limits()
+        self.check_permissions()
         self.check_examples()
         self.check_provenance()
         self.check_inert()
@@ -771,6 +773,52 @@ class _Checker:
         for i, limit in enumerate(lim.counts):
             for j, cid in enumerate(limit.exempt):
                 self.name(("rules", "limits", "counts", i, "exempt", j), cid, counters, "unit or marker id")
+
+    def check_permissions(self) -> None:
+        """``rules.permissions``: unique ids, known sides, conditions a rule reads, an ``exception_to`` naming an
+        opposite statement of a shared action, and no action a close misspelling of another's (it would never
+        meet it, so a contradiction would go unseen)."""
+        perms = self.game.rules.permissions
+        base: PathT = ("rules", "permissions")
+        ids = [p.id for p in perms]
+        named: dict[str, int] = {}
+        for p in perms:
+            for a in dict.fromkeys(p.actions):  # in file order
+                named[a] = named.get(a, 0) + 1
+        for i, p in enumerate(perms):
+            if ids.index(p.id) != i:
+                self.err((*base, i, "id"), f"permission id {p.id!r} is used twice")
+            self.name((*base, i, "side"), p.side, self.sides, "side")
+            if p.when is not None:
+                self.condition((*base, i, "when"), p.when, per_unit=False)
+            for j, a in enumerate(p.actions):
+                earlier = list(named)[: list(named).index(a)]  # of two lone near-twins, the later one is refused
+                close = difflib.get_close_matches(a, earlier, n=1, cutoff=0.85)
+                if named[a] == 1 and close:
+                    self.err((*base, i, "actions", j), f"{a!r} is named by no other statement (did you mean "
+                             f"{close[0]!r}?): an action meets another statement only by the same id (expected one "
+                             f"of {', '.join(earlier)}, or an id not so close to one)")
+            for j, other in enumerate(p.exception_to):
+                if not self.name((*base, i, "exception_to", j), other, [x for x in ids if x != p.id],
+                                 "permission id (rules.permissions)"):
+                    continue
+                o = perms[ids.index(other)]
+                if o.allowed == p.allowed or not set(o.actions) & set(p.actions):
+                    self.err((*base, i, "exception_to", j), f"{other!r} is no exception's rule here: an exception "
+                             "says the opposite of its rule (allowed) about an action of it (expected a statement of "
+                             f"allowed: {str(not p.allowed).lower()} naming one of {', '.join(p.actions)})")
+
+        actions = sorted(named)
+        for i, ex in enumerate(self.game.examples):
+            does = ex.given.get("does")
+            if does is None:
+                continue
+            path: PathT = ("examples", i, "given", "does")
+            for k, a in _each(does):
+                if not isinstance(a, str) or a not in named:
+                    shown = ", ".join(actions) if actions else "none: rules.permissions names no action"
+                    self.err(path if k is None else (*path, k), f"{a!r} is not an action any statement of "
+                             f"rules.permissions names{suggest(str(a), actions)} (expected one of {shown})")
 
     def check_text(self) -> None:
         for i, ph in enumerate(self.game.sequence):

@@ -138,8 +138,11 @@ GIVEN: dict[m.ExampleKind, frozenset[str]] = {
     """),
 }
 """Example kind -> the ``given`` keys its handlers read (``<side>`` stands for a side's id)."""
+_EVERY = "does"
+"""Keys every kind reads besides the places: ``does``, the actions the example's units take, compared with the
+statements of ``rules.permissions`` (forge/verifier/contradictions.py)."""
 for _k in K:
-    GIVEN[_k] |= _words(_PLACES)
+    GIVEN[_k] |= _words(_PLACES) | _words(_EVERY)
 
 UNMODELLED: dict[m.ExampleKind, frozenset[str]] = {
     K.CLAIM: _words(
@@ -384,7 +387,7 @@ def _suggest(key: str, choices: set[str]) -> str:
 def markdown_table() -> str:
     """docs/FORMAT.md's table of the keys of each kind (between its ``keys-table`` markers)."""
     rows = ["| kind | given | states |", "| --- | --- | --- |"]
-    places = _words(_PLACES)
+    places = _words(_PLACES) | _words(_EVERY)
     for k in K:
         given = sorted(GIVEN[k] - places)
         unm = sorted(UNMODELLED.get(k, frozenset()))

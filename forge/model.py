@@ -1683,6 +1683,32 @@ class LimitRules(Base):
         return v
 
 
+class Permission(Base):
+    """One statement of the rules that something may, or may not, be done under a condition ("no air missions in
+    rain"; "in rain the German player may fly DAS").  No engine plays these: ``forge verify`` compares them, and two
+    statements of opposite ``allowed`` about a shared action, side and condition that can hold together are the
+    book contradicting itself (``rule-contradiction``), unless one is recorded as the other's exception."""
+
+    id: Id
+    actions: list[Id] = Field(min_length=1)
+    """What may or may not be done, as the game's own ids (``das``, ``ground-support``): a rule that forbids a whole
+    class ("air missions") lists every action of it."""
+    allowed: bool
+    """``true``: the statement permits (or does) the actions; ``false``: it forbids them."""
+    when: Condition | None = None
+    """Under which facts the statement speaks (the vocabulary of conditions; None: always)."""
+    side: Id | None = None
+    """The side whose units the statement is about (None: both)."""
+    exception_to: list[Id] = []
+    """Ids of statements of the opposite ``allowed`` that the book makes this one an exception to (its text says
+    so): such a pair is no contradiction."""
+    rule: RuleRef | None = None
+    source_line: int | None = Field(default=None, ge=1)
+    """The seed-text line of the statement."""
+    summary: str | None = None
+    """What the statement says, in our words (the report quotes it)."""
+
+
 # ---- kit: supply, retreat and advance, victory ------------------------------------------------------------------
 
 
@@ -1941,6 +1967,8 @@ class Rules(Base):
     zoc: ZocRules | None = None
     stacking: StackingRules | None = None
     limits: LimitRules | None = None
+    permissions: list[Permission] = []
+    """Statements that something may or may not be done under a condition (read by ``forge verify`` only)."""
     supply: SupplyRules | None = None
     retreat: RetreatRules | None = None
     steps: StepRules | None = None

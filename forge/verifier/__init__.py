@@ -13,6 +13,8 @@ function:
   :mod:`.ex_claims`);
 * :mod:`.crosscheck` -- facts the data holds twice (terrain chart and shift list, entry turns and turn track,
   hex names and the places the rules and examples name) and the legality of the worked examples;
+* :mod:`.contradictions` -- rule against rule: statements that something may or may not be done under a condition
+  (``rules.permissions``), opposite ones whose conditions can hold at once;
 * :mod:`.notes` -- the data notes (``data_note``), remarks for the designer that no component prints;
 * :mod:`.readback` -- the printed PDFs read back (run by the CLI unless ``--no-print-check``).
 * :mod:`.book` -- the rulebook itself (run by the CLI with ``--book RULES``): numbering, contents,
@@ -32,6 +34,7 @@ from collections.abc import Callable
 
 from .. import model as m
 from ..keypath import Document
+from .contradictions import check_contradictions
 from .core import Context
 from .crosscheck import check_crosscheck
 from .examples import check_examples
@@ -52,7 +55,13 @@ __all__ = [
     "verify",
 ]
 
-CHECKS: list[Callable[[Context], None]] = [check_tables, check_examples, check_crosscheck, check_notes]
+CHECKS: list[Callable[[Context], None]] = [
+    check_tables,
+    check_examples,
+    check_crosscheck,
+    check_contradictions,
+    check_notes,
+]
 """The check families :func:`verify` runs, in order."""
 
 

@@ -92,6 +92,8 @@ def _example_path(game: m.Game, i: int, f: Finding) -> PathT:
         return (*base, "doubt")
     if f.kind == "example-reading":
         return (*base, "readings")
+    if f.kind == "rule-contradiction" and "does" in ex.given:
+        return (*base, "given", "does")
     keys = [k.strip() for k in (f.extra.get("key") or f.extra.get("keys") or "").split(",") if k.strip()]
     for key in keys:
         segs = _key(key)

@@ -73,6 +73,12 @@ KINDS: dict[str, tuple[str, str]] = {
         "a worked example is impossible under the book's own rules (a unit on the map before it enters, an "
         "attacker not next to the defender, a stack over its limit)",
     ),
+    "rule-contradiction": (
+        "warning",
+        "two statements of rules.permissions say opposite things (one forbids, one permits) of an action, side and "
+        "condition they share, neither marked as the other's exception, or an example does what one forbids where "
+        "its own facts (weather, phase, side) meet the condition: the book contradicts itself",
+    ),
     "terrain-shift": (
         "error",
         "the terrain chart's column shift differs from the CRT shift list's value the engine applies",

@@ -370,7 +370,8 @@ def _text(findings: Sequence[Finding], summary: dict[str, Any], gid: str, file: 
             continue  # listed under "not checked"
         lines.append(f"{severity(f):7} {f.kind:18} {f.rule or '-':8} {f.message}")
         if f.stated is not None or f.computed is not None:
-            lines.append(f"{'':36}book: {f.stated or '-'}   rules: {f.computed or '-'}")
+            other = f"line {f.extra.get('other_line', '?')}" if f.kind == "rule-contradiction" else "rules"
+            lines.append(f"{'':36}book: {f.stated or '-'}   {other}: {f.computed or '-'}")
         if where := located(f, file):
             lines.append(f"{'':36}at {where}")
     echo_list = echoes(findings)
@@ -444,6 +445,8 @@ def _finding_md(f: Finding) -> list[str]:
     if f.computed is not None and f.kind == "example-contradiction":
         line = _md(x.get("other_line", "?"))
         out.append(f"  - The book states at line {line}, as the data has it: {_md(f.computed)}")
+    elif f.computed is not None and f.kind == "rule-contradiction":
+        out.append(f"  - The book states at line {_md(x.get('other_line', '?'))}: {_md(f.computed)}")
     elif f.computed is not None:
         out.append(f"  - The rules give: {_md(f.computed)}")
     if "derivation" in x:
