@@ -49,7 +49,8 @@ def _flat(s: str) -> str:
 def test_every_victory_level_is_printed_on_the_victory_card() -> None:
     for name in ("first_panzer_army", "halden_line", "escape_from_hells_gate"):
         game, text = _game(name), _cards_text(name)
-        assert game.victory is not None and game.victory.levels, name
+        assert game.victory is not None, name
+        assert game.victory.levels, name
         assert "Victory level" in text, name
         for lv in game.victory.levels:
             label, who, score = cards.level_words(game, lv)
@@ -111,7 +112,7 @@ def test_each_phase_step_s_text_is_printed_under_its_phase() -> None:
     game, text = _game("ukraine_43"), _cards_text("ukraine_43")
     steps = [(p, s) for p in game.sequence for s in p.steps if s.text]
     assert steps
-    for p, s in steps:
+    for _, s in steps:
         at = cards.STEP_AT[s.at]
         assert _flat(f"{at}: {s.text}") in text, s.id
     # under its own phase: after that phase's name and before the next phase's, on the sequence of play
@@ -138,7 +139,8 @@ def test_the_stacking_rule_and_when_it_is_checked_are_printed() -> None:
     for name in ("first_panzer_army", "ukraine_43", "escape_from_hells_gate"):
         game, text = _game(name), _cards_text(name)
         sr = game.rules.stacking
-        assert sr is not None and sr.when, name
+        assert sr is not None, name
+        assert sr.when, name
         assert f"Stacking ({sr.rule})" in text, name
         assert _flat(f"Checked {sr.when}.") in text, name
         for line in cards.stacking_lines(game):
@@ -186,7 +188,8 @@ def test_the_printed_fields_are_off_not_printed() -> None:
 def test_a_character_no_font_has_in_a_printed_field_warns() -> None:
     game = _game("first_panzer_army")
     v = game.victory
-    assert v is not None and game.rules.stacking is not None
+    assert v is not None
+    assert game.rules.stacking is not None
     levels = [v.levels[0].model_copy(update={"condition": "坦克"}), *v.levels[1:]]
     stacking = game.rules.stacking.model_copy(update={"when": "坦克"})
     hexsides = [m.HexsideInfo(between=("2908", "2907"), features=["river"], name="坦克")]
@@ -223,7 +226,8 @@ def test_a_victory_level_with_no_score_and_no_condition_is_refused_where_it_is()
     assert f"g.yaml:{line}:" in msg
     assert "victory.levels[1]: victory level 'draw' gives no final score and no condition" in msg
     assert "expected min, max" in msg
-    loads(_edit('- {id: draw, min: 28, max: 31, rule: "4.3"}', '- {id: draw, condition: "neither side wins"}'), "g.yaml")
+    words = _edit('- {id: draw, min: 28, max: 31, rule: "4.3"}', '- {id: draw, condition: "neither side wins"}')
+    loads(words, "g.yaml")
 
 
 def test_a_victory_level_s_side_must_be_a_side_of_the_game() -> None:

@@ -23,7 +23,18 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepInFrame, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
-from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
+from ..model import (
+    CellFormat,
+    Crt,
+    Game,
+    Grid2D,
+    Phase,
+    StackAllowance,
+    TerrainKind,
+    UnitSelector,
+    Unknown,
+    VictoryLevel,
+)
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, page_bleed, register_fonts, render_pdf, text_width
 from ..errors import BuildWarning, collect_warnings, warn
 from ..templates import Heading, card_layout
@@ -920,7 +931,7 @@ STEP_AT = {"start": "At the start", "end": "At the end", "during": "During"}
 """How a phase step's ``at`` reads on the sequence of play."""
 
 
-def _phase_text(p: Any) -> str:
+def _phase_text(p: Phase) -> str:
     """A phase's "What happens" cell: its summary, then each step that says what is done, in the phase's order
     of start, during and end, each on a line of its own with its rule."""
     lines = [esc(p.summary)] if p.summary else []
@@ -1089,7 +1100,7 @@ def limit_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     ]
 
 
-def _selector_words(game: Game, sel: Any) -> str:
+def _selector_words(game: Game, sel: UnitSelector) -> str:
     """Units a stacking selector covers, in words: ``German Tiger, StuG``, ``Soviet artillery``, ``hq, leader``."""
     labels = {u.id: u.label for u in game.units}
     parts = [labels.get(u, u) for u in sel.units]
@@ -1100,10 +1111,12 @@ def _selector_words(game: Game, sel: Any) -> str:
     return f"{_side_name(game, sel.side)} {words}" if sel.side else words
 
 
-def _allowance_words(a: Any, measure: str) -> str:
+def _allowance_words(a: StackAllowance, measure: str) -> str:
     def counts(d: dict[str, int]) -> str:
         one = measure.removesuffix("s")
-        return ", ".join(f"{n} {one if n == 1 else measure}" if cls == "total" else f"{n} {cls}" for cls, n in d.items())
+        return ", ".join(
+            f"{n} {one if n == 1 else measure}" if cls == "total" else f"{n} {cls}" for cls, n in d.items()
+        )
 
     txt = f"at most {counts(a.max)}"
     if a.min:
@@ -1150,7 +1163,7 @@ def stacking_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     return [heading(st, "Stacking", sr.rule if sr else None), P("<br/>".join(esc(x) for x in lines), st.body)]
 
 
-def level_words(game: Game, lv: Any) -> tuple[str, str, str]:
+def level_words(game: Game, lv: VictoryLevel) -> tuple[str, str, str]:
     """A victory level as the card prints it: its name, who it favours, its final score (``32 or more``,
     ``28 to 31``, ``27 or less``) and/or its condition in words."""
     name = lv.id.replace("-", " ").replace("_", " ")
