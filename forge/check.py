@@ -828,6 +828,15 @@ class _Checker:
                 self.name(("victory", "points", i, "side"), item.side, self.sides, "side")
             for side in self.game.victory.handicap:
                 self.name(("victory", "handicap", side), side, self.sides, "side")
+            for i, lv in enumerate(self.game.victory.levels):
+                self.name(("victory", "levels", i, "side"), lv.side, self.sides, "side")
+                if lv.min is None and lv.max is None and not lv.condition:
+                    self.err(
+                        ("victory", "levels", i),
+                        f"victory level {lv.id!r} gives no final score and no condition, so the victory card would "
+                        "print it empty and the engine could never reach it; expected min, max (the score range, "
+                        "inclusive) or condition (the condition in words)",
+                    )
 
     def check_inert(self) -> None:
         """Fields the schema keeps (so that a file using them gets this message, not "unknown key") but that no

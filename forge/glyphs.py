@@ -32,14 +32,12 @@ NOT_PRINTED: dict[str, frozenset[str]] = {
     "Example": ALL,  # worked examples: recomputed by forge verify, never printed on a component
     "CapReading": ALL,  # another reading of a cap, never applied nor printed
     "DieModifier": ALL,  # engine input; the cards print the tables, not these
-    "VictoryLevel": ALL,  # the cards print the victory summary and points, not the levels
     "Info": frozenset({"source", "notes", "edition"}),
     "Unit": frozenset({"note"}),
     "HexInfo": frozenset({"note"}),
-    "HexsideInfo": frozenset({"note", "name"}),
+    "HexsideInfo": frozenset({"note"}),
     "Limit": frozenset({"note"}),
     "MoveAllowance": frozenset({"note"}),
-    "StackingRules": frozenset({"when"}),
     "RuleEffect": ALL,  # what the engine does for a special rule: references to places, never printed
 }
 """Model class name -> its fields that no component prints (``*``: the whole class).  The reason an ``Unknown``

@@ -23,7 +23,18 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepInFrame, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
-from ..model import CellFormat, Crt, Game, Grid2D, TerrainKind, Unknown
+from ..model import (
+    CellFormat,
+    Crt,
+    Game,
+    Grid2D,
+    Phase,
+    StackAllowance,
+    TerrainKind,
+    UnitSelector,
+    Unknown,
+    VictoryLevel,
+)
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, page_bleed, register_fonts, render_pdf, text_width
 from ..errors import BuildWarning, collect_warnings, warn
 from ..templates import Heading, card_layout
@@ -865,7 +876,21 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     out: list[Flowable] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]
     if unknown:
         out.append(note(st, UNKNOWN_NOTE, table_note=True))
+    named = named_hexsides(game)
+    if named:
+        out.append(note(st, "<b>Named hexsides</b> (between the hexes given): " + esc(named), table_note=True))
     return out
+
+
+def named_hexsides(game: Game) -> str:
+    """The named hexsides (a river's name) and where they lie, in map order: ``Turiya B7/B6; Tiassmin D7/D6``.
+    A name too long for a hexside's edge of the map goes with the terrain chart, where the rules that use it are
+    read, and each name is said once with every hexside that bears it."""
+    by_name: dict[str, list[str]] = {}
+    for hs in game.map.hexsides:
+        if hs.name:
+            by_name.setdefault(hs.name, []).append(f"{hs.between[0]}/{hs.between[1]}")
+    return "; ".join(f"{name} {', '.join(where)}" for name, where in by_name.items())
 
 
 # ----------------------------------------------------------------------------------------------- other tables
@@ -902,6 +927,21 @@ def _side_name(game: Game, sid: str | None) -> str:
     return sid
 
 
+STEP_AT = {"start": "At the start", "end": "At the end", "during": "During"}
+"""How a phase step's ``at`` reads on the sequence of play."""
+
+
+def _phase_text(p: Phase) -> str:
+    """A phase's "What happens" cell: its summary, then each step that says what is done, in the phase's order
+    of start, during and end, each on a line of its own with its rule."""
+    lines = [esc(p.summary)] if p.summary else []
+    order = {"start": 0, "during": 1, "end": 2}
+    for s in sorted((s for s in p.steps if s.text), key=lambda s: order[s.at]):
+        rule = f" {_rule(s.rule)}" if s.rule else ""
+        lines.append(f"<i>{STEP_AT[s.at]}:</i> {esc(s.text)}{rule}")
+    return "<br/>".join(lines)
+
+
 def sequence_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     if not game.sequence:
         return []
@@ -910,7 +950,7 @@ def sequence_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             str(i),
             f"<b>{esc(p.name)}</b>",
             esc(_side_name(game, p.side)),
-            esc(p.summary or ""),
+            _phase_text(p),
             esc(p.rule or ""),
         ]
         for i, p in enumerate(game.sequence, 1)
@@ -1060,6 +1100,88 @@ def limit_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     ]
 
 
+def _selector_words(game: Game, sel: UnitSelector) -> str:
+    """Units a stacking selector covers, in words: ``German Tiger, StuG``, ``Soviet artillery``, ``hq, leader``."""
+    labels = {u.id: u.label for u in game.units}
+    parts = [labels.get(u, u) for u in sel.units]
+    kinds = " ".join(x for x in (", ".join(str(t) for t in sel.sizes), ", ".join(str(t) for t in sel.types)) if x)
+    if kinds:
+        parts.append(kinds)
+    words = ", ".join(parts) or "all units"
+    return f"{_side_name(game, sel.side)} {words}" if sel.side else words
+
+
+def _allowance_words(a: StackAllowance, measure: str) -> str:
+    def counts(d: dict[str, int]) -> str:
+        one = measure.removesuffix("s")
+        return ", ".join(
+            f"{n} {one if n == 1 else measure}" if cls == "total" else f"{n} {cls}" for cls, n in d.items()
+        )
+
+    txt = f"at most {counts(a.max)}"
+    if a.min:
+        txt += f" with at least {counts(a.min)}"
+    return txt
+
+
+def stacking_lines(game: Game) -> list[str]:
+    """The stacking rules as plain sentences, generated from ``rules.stacking``: the limit of each side (one of
+    its allowances), what is not counted, when the limit is checked (``when``); the read-back uses the same."""
+    sr = game.rules.stacking
+    if sr is None:
+        return []
+    out = ["No stacking limit."] if sr.unlimited else []
+    for lim in sr.limits:
+        who = _side_name(game, lim.side) if lim.side else "Each side"
+        classes = any(k != "total" for a in lim.allow for k in a.max)
+        measure = lim.measure
+        allow = "; or ".join(_allowance_words(a, measure) for a in lim.allow)
+        counted = f" ({measure} counted)" if classes else ""
+        rule = f" ({lim.rule})" if lim.rule and lim.rule != sr.rule else ""
+        out.append(f"{who}: {allow} in a hex{counted}{rule}.")
+    members: dict[str, list[str]] = {}
+    for c in sr.classes:
+        members.setdefault(c.id, []).append(_selector_words(game, c))
+    if members:
+        out += [f"{cid.capitalize()}: {'; '.join(who)}." for cid, who in members.items()]
+        out.append(f"{sr.default_class.capitalize()}: any other unit.")
+    if sr.exempt:
+        out.append("Not counted: " + "; ".join(_selector_words(game, x) for x in sr.exempt) + ".")
+    if sr.enemy_together:
+        out.append("Opposing units may share a hex.")
+    if sr.when:
+        out.append(f"Checked {sr.when}.")
+    return out
+
+
+def stacking_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The stacking rule, from ``rules.stacking`` (limits by side, exemptions, when it is checked)."""
+    lines = stacking_lines(game)
+    if not lines:
+        return []
+    sr = game.rules.stacking
+    return [heading(st, "Stacking", sr.rule if sr else None), P("<br/>".join(esc(x) for x in lines), st.body)]
+
+
+def level_words(game: Game, lv: VictoryLevel) -> tuple[str, str, str]:
+    """A victory level as the card prints it: its name, who it favours, its final score (``32 or more``,
+    ``28 to 31``, ``27 or less``) and/or its condition in words."""
+    name = lv.id.replace("-", " ").replace("_", " ")
+    name = name[:1].upper() + name[1:]
+    who = f"{_side_name(game, lv.side)} wins" if lv.side else "Draw"
+    if lv.min is not None and lv.max is not None:
+        score = str(lv.min) if lv.min == lv.max else f"{lv.min} to {lv.max}"
+    elif lv.min is not None:
+        score = f"{lv.min} or more"
+    elif lv.max is not None:
+        score = f"{lv.max} or less"
+    else:
+        score = ""
+    if lv.condition:
+        score = f"{score}; {lv.condition}" if score else lv.condition
+    return name, who, score
+
+
 def victory_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     v = game.victory
     if v is None:
@@ -1087,6 +1209,13 @@ def victory_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         )
     if any(isinstance(p.vp, Unknown) for p in v.points):
         out.append(note(st, UNKNOWN_NOTE, table_note=True))
+    if v.levels:
+        rows = [
+            [f"<b>{esc(name)}</b>", esc(who), esc(score), esc(lv.rule or "")]
+            for lv in v.levels
+            for name, who, score in [level_words(game, lv)]
+        ]
+        out.append(grid_table(st, ["Victory level", "Result", "Final score or condition", "Rule"], rows, avail, flex=2))
     return out
 
 
@@ -1110,7 +1239,10 @@ def story(game: Game, st: Styles, avail: float) -> list[Flowable]:
     groups: list[list[Flowable]] = [
         combat_blocks(game, st, avail),
         terrain_blocks(game, st, avail) + table_blocks(game, st, avail),
-        sequence_blocks(game, st, avail) + turn_blocks(game, st, avail) + limit_blocks(game, st, avail),
+        sequence_blocks(game, st, avail)
+        + turn_blocks(game, st, avail)
+        + limit_blocks(game, st, avail)
+        + stacking_blocks(game, st, avail),
         special_rule_blocks(game, st, avail) + victory_blocks(game, st, avail) + scenario_blocks(game, st, avail),
     ]
     out: list[Flowable] = []
@@ -1524,6 +1656,7 @@ def _block_where(game: Game, title: str) -> tuple[str | int, ...]:
         "Sequence of play": ("sequence",),
         "Turn record": ("turns",),
         "Limits": ("rules", "limits"),
+        "Stacking": ("rules", "stacking"),
         "Special rules by turn": ("special_rules",),
         "Rules in brief": ("special_rules",),
         "Victory": ("victory",),
