@@ -221,8 +221,11 @@ def stale_outputs(
             continue
         if top in FOLDER_COMPONENTS:
             ok = path.is_dir() and not path.is_symlink()
+            try:
+                found = {p.relative_to(folder).as_posix(): p for p in path.rglob("*")} if ok else {}
+            except OSError:  # a subfolder that cannot be read: not what the build wrote
+                ok = False
             if ok:
-                found = {p.relative_to(folder).as_posix(): p for p in path.rglob("*")}
                 dirs = {
                     PurePosixPath(rel).parents[i].as_posix()
                     for rel in records

@@ -199,3 +199,18 @@ def test_the_earlier_outputs_fuzz_kind_finds_nothing(case: int, tmp_path: Path) 
     rows = fuzz_options.earlier_job(0, case)(tmp_path)
     assert len(rows) >= 2
     assert [r["why"] for r in rows if r["outcome"] != "ok"] == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_an_unreadable_folder_of_an_earlier_build_is_kept(hells_gate: object, tmp_path: Path) -> None:
+    """A folder added inside an earlier build's images/, unreadable: the images are kept (never a traceback)."""
+    build(hells_gate, tmp_path, BuildOptions(only=("images",)))  # type: ignore[arg-type]
+    sub = tmp_path / "hells_gate" / "images" / "locked"
+    sub.mkdir()
+    sub.chmod(0)
+    try:
+        built = build(hells_gate, tmp_path, BuildOptions(only=("counters",)))  # type: ignore[arg-type]
+    finally:
+        sub.chmod(0o755)
+    assert built.removed == []
+    assert (tmp_path / "hells_gate" / "images" / "index.csv").is_file()
