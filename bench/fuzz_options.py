@@ -1196,10 +1196,8 @@ def _cli_job(argv: list[str]) -> Callable[[Path], Any]:
 
 def jobs_for(a: argparse.Namespace) -> list[tuple[str, Callable[[Path], Any]]]:
     jobs: list[tuple[str, Callable[[Path], Any]]] = []
-    for i in range(a.earlier):
-        jobs.append((f"earlier outputs {a.seed}:{i}", earlier_job(a.seed, i)))
     if a.only_earlier:
-        return jobs
+        return [(f"earlier outputs {a.seed}:{i}", earlier_job(a.seed, i)) for i in range(a.earlier)]
     for name, text, what, expected in wording_cases(a.wording, a.seed):
         jobs.append((f"{name}: {what}", wording_job(text, expected)))
     if a.only_wording:
@@ -1237,6 +1235,8 @@ def jobs_for(a: argparse.Namespace) -> list[tuple[str, Callable[[Path], Any]]]:
         jobs.append((json.dumps(argv), _cli_job(argv)))
     for name, text, what in hostile_games(a.games, a.seed):
         jobs.append((f"{name}: {what}", game_job(text)))
+    for i in range(a.earlier):  # the full run only
+        jobs.append((f"earlier outputs {a.seed}:{i}", earlier_job(a.seed, i)))
     return jobs
 
 
@@ -1248,7 +1248,7 @@ def main() -> int:
     ap.add_argument("--quantities", type=int, default=60, help="seed games with a quantity at or past its bound (60)")
     ap.add_argument("--wording", type=int, default=60, help="games refused for what their messages must name (60)")
     ap.add_argument("--only-wording", action="store_true", help="session 25's wording cases only")
-    ap.add_argument("--earlier", type=int, default=20, help="sequences of builds into one folder (default 20)")
+    ap.add_argument("--earlier", type=int, default=20, help="sequences of builds into one folder (20; full run)")
     ap.add_argument("--only-earlier", action="store_true", help="the earlier-outputs sequences only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=60, help="CPU seconds per case (default 60)")
