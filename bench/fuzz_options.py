@@ -1089,7 +1089,8 @@ def earlier_steps(rng: random.Random) -> tuple[str, list[tuple[list[str], str]]]
 def _tamper(folder: Path, what: str, rng: random.Random) -> tuple[dict[str, bytes], str | None]:
     """Do ``what`` to ``folder``; return the files the user now owns (relative path: bytes) and the top-level name
     of an earlier output the user edited (None when none)."""
-    outputs = sorted(p for p in folder.iterdir() if p.is_file() and p.name != MANIFEST)
+    listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+    outputs = sorted(folder / name for name in listed if "/" not in name)  # the last build's files, not the user's
     if what == "own":
         return {"my notes.txt": b"mine"}, None
     if what == "own-in-images" and (folder / "images").is_dir():
