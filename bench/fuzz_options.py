@@ -51,8 +51,17 @@ a raw pattern, PyYAML's message without the look-alike named, "alias bomb" for a
 case is ``worded`` too when its message does not name what it was made to find (the character's code point, the
 underscored value, the ordinal).
 
+Session 26 added an *earlier outputs* kind (``--earlier N``, alone with ``--only-earlier``): 2 to 4 builds of a
+small game into one folder, each with other ``--only`` components (``--sets``, ``--preset print-shop``, the board
+now and then), the user acting on the folder between them (a file of their own beside the outputs or inside
+``images/``, an earlier output edited or deleted).  After each build its manifest (``.hexforge-manifest.json``)
+must list exactly the components asked for, as they are on disk, every earlier output not written again must be
+gone, and every file of the user's still there byte for byte (an edited earlier output with a ``kept`` note):
+``stale`` otherwise.
+
 Run: python bench/fuzz_options.py [--cases N] [--games N] [--mutated N] [--wording N] [--seed S] [--jobs J]
-  [--timeout SECONDS] [--large] [--only-hostile] [--only-new] [--only-wording] [-v]
+  [--timeout SECONDS] [--large] [--only-hostile] [--only-new] [--only-wording] [--earlier N] [--only-earlier]
+  [-v]
   prints one line per defect and a summary table of outcomes; exit 1 when a defect was found.
 """
 
@@ -77,6 +86,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import yaml
 from fuzz import _files, _located, run_cli, run_many, seed_doc, warm_up
+
+from forge.builder import MANIFEST
 
 DATA = ROOT / "data"
 KITS = ROOT / "bench" / "kits"
@@ -470,7 +481,7 @@ def classify_build(argv: list[str], workdir: Path, *, rebuild: bool = False, pre
         return {**res, "outcome": "located", "why": lines[-1][:200] if lines else ""}
     if o.status != 0:
         return {**res, "outcome": "status", "why": f"exit {o.status}"}
-    left = sorted(f for f in _files(out) if f.endswith(".tmp") or "/." in f)
+    left = sorted(f for f in _files(out) if f.endswith(".tmp") or ("/." in f and not f.endswith("/" + MANIFEST)))
     if left:
         return {**res, "outcome": "malformed", "why": f"temporaries left: {left[:3]}"}
     game_args = [a for a in argv if a.endswith(".yaml")]
@@ -1050,6 +1061,109 @@ def wording_job(text: str, expected: str) -> Callable[[Path], Any]:
     return job
 
 
+# ------------------------------------------------------------------------------------------- earlier outputs
+EARLIER_GAMES = [DATA / "ferry_point.yaml", DATA / "tabletop_hells_gate.yaml"]
+EARLIER_PARTS = ["map", "counters", "cards", "handout", "images"]
+
+
+def earlier_steps(rng: random.Random) -> tuple[str, list[tuple[list[str], str]]]:
+    """A game and a sequence of 2 to 4 builds of it into one folder, each with its own ``--only`` (sometimes
+    ``--sets``, ``--preset print-shop``, once in a while the board), each followed by what the user does to the
+    folder before the next: nothing, a file of their own beside the outputs or inside ``images/``, an earlier output
+    edited (appended to, or a byte flipped at the same size), an earlier output deleted."""
+    game = str(rng.choice(EARLIER_GAMES))
+    steps = []
+    for _ in range(rng.randint(2, 4)):
+        parts = rng.sample(EARLIER_PARTS, rng.randint(1, 3))
+        if game.endswith("ferry_point.yaml") and rng.random() < 0.1:
+            parts.append("board")
+        argv = ["--only", ",".join(parts)]
+        if "handout" in parts and rng.random() < 0.5:
+            argv += ["--sets", str(rng.randint(1, 3))]
+        if rng.random() < 0.15:
+            argv = ["--preset", "print-shop", *argv]
+        steps.append((argv, rng.choice(["none", "none", "own", "own-in-images", "append", "flip", "delete"])))
+    return game, steps
+
+
+def _tamper(folder: Path, what: str, rng: random.Random) -> tuple[dict[str, bytes], str | None]:
+    """Do ``what`` to ``folder``; return the files the user now owns (relative path: bytes) and the top-level name
+    of an earlier output the user edited (None when none)."""
+    listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+    outputs = sorted(folder / name for name in listed if "/" not in name)  # the last build's files, not the user's
+    if what == "own":
+        return {"my notes.txt": b"mine"}, None
+    if what == "own-in-images" and (folder / "images").is_dir():
+        return {"images/my-scan.png": b"mine too"}, None
+    if what in ("append", "flip") and outputs:
+        path = rng.choice(outputs)
+        data = bytearray(path.read_bytes())
+        if what == "append":
+            data += b"% edited\n"
+        else:
+            data[len(data) // 2] ^= 1
+        path.write_bytes(bytes(data))
+        return {path.name: bytes(data)}, path.name
+    if what == "delete" and outputs:
+        rng.choice(outputs).unlink()
+    return {}, None
+
+
+def earlier_job(seed: int, i: int) -> Callable[[Path], Any]:
+    """One sequence of :func:`earlier_steps`.  After each build: its manifest lists exactly the components asked
+    for, each file as it is on disk; every earlier output it did not write again is gone unless the user owns it
+    (their own file, an earlier output they edited: those stay byte for byte, an edited one with a ``kept`` note
+    at the first build after the edit); no temporary is left.  A miss is ``stale``."""
+
+    def job(workdir: Path) -> Any:
+        rng = random.Random(f"{seed}:earlier:{i}")
+        game, steps = earlier_steps(rng)
+        out = workdir / "out"
+        owned: dict[str, bytes] = {}  # the user's files, by path: never removed by a build that does not write them
+        edited: str | None = None  # an earlier output edited since the last build
+        rows = []
+        for k, (argv, then) in enumerate(steps):
+            o = run_cli(["build", game, *argv, "--out", str(out), "-q"])
+            row = {"argv": [game, *argv], "status": o.status, "outcome": "ok", "why": ""}
+            if o.crash or o.status != 0:
+                kind = "traceback" if "Traceback" in o.stderr else "status"
+                rows.append({**row, "outcome": kind, "why": o.crash or o.stderr[-300:]})
+                break
+            folder = next(p for p in out.iterdir() if p.is_dir())
+            manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+            tops = {rel.split("/")[0] for rel in manifest}
+            parts = argv[argv.index("--only") + 1].split(",")
+            why = []
+            if tops != {n if n in ("images", "board") else f"{n}.pdf" for n in parts}:
+                why.append(f"the manifest lists {sorted(tops)} for --only {','.join(parts)}")
+            for rel, record in manifest.items():
+                data = (folder / rel).read_bytes() if (folder / rel).is_file() else b""
+                if hashlib.sha256(data).hexdigest() != record["sha256"] or len(data) != record["size"]:
+                    why.append(f"the manifest's {rel} is not the file there")
+            owned = {rel: data for rel, data in owned.items() if rel.split("/")[0] not in tops}  # replaced
+            for rel, data in owned.items():
+                if not (folder / rel).is_file() or (folder / rel).read_bytes() != data:
+                    why.append(f"the user's {rel} was removed or changed")
+            if edited is not None and edited not in tops and f"kept {folder / edited}" not in o.stderr:
+                why.append(f"{edited}, an edited earlier output, kept without a note")
+            mine = {rel.split("/")[0] for rel in owned} | {MANIFEST}
+            if stale := sorted(f for f in _files(folder) - set(manifest) if f.split("/")[0] not in mine):
+                why.append(f"earlier outputs or temporaries left: {stale[:3]}")
+            if why:
+                rows.append({**row, "outcome": "stale", "why": "; ".join(why) + f" (build {k + 1})"})
+                break
+            rows.append(row)
+            got, edited = _tamper(folder, then, rng)
+            for rel, data in got.items():
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                (folder / rel).write_bytes(data)
+            owned = {rel: data for rel, data in owned.items() if (folder / rel).is_file()}  # the user deleted one
+            owned.update(got)
+        return rows
+
+    return job
+
+
 # ---------------------------------------------------------------------------------------------------- driver
 def _places(w: Path) -> None:
     """The files hostile cases name: ``{w}/grid112.yaml``, a 112 x 60 grid of 1 in hexes without ``map.sheet`` (its
@@ -1083,6 +1197,8 @@ def _cli_job(argv: list[str]) -> Callable[[Path], Any]:
 
 def jobs_for(a: argparse.Namespace) -> list[tuple[str, Callable[[Path], Any]]]:
     jobs: list[tuple[str, Callable[[Path], Any]]] = []
+    if a.only_earlier:
+        return [(f"earlier outputs {a.seed}:{i}", earlier_job(a.seed, i)) for i in range(a.earlier)]
     for name, text, what, expected in wording_cases(a.wording, a.seed):
         jobs.append((f"{name}: {what}", wording_job(text, expected)))
     if a.only_wording:
@@ -1120,6 +1236,8 @@ def jobs_for(a: argparse.Namespace) -> list[tuple[str, Callable[[Path], Any]]]:
         jobs.append((json.dumps(argv), _cli_job(argv)))
     for name, text, what in hostile_games(a.games, a.seed):
         jobs.append((f"{name}: {what}", game_job(text)))
+    for i in range(a.earlier):  # the full run only
+        jobs.append((f"earlier outputs {a.seed}:{i}", earlier_job(a.seed, i)))
     return jobs
 
 
@@ -1131,6 +1249,8 @@ def main() -> int:
     ap.add_argument("--quantities", type=int, default=60, help="seed games with a quantity at or past its bound (60)")
     ap.add_argument("--wording", type=int, default=60, help="games refused for what their messages must name (60)")
     ap.add_argument("--only-wording", action="store_true", help="session 25's wording cases only")
+    ap.add_argument("--earlier", type=int, default=20, help="sequences of builds into one folder (20; full run)")
+    ap.add_argument("--only-earlier", action="store_true", help="the earlier-outputs sequences only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=60, help="CPU seconds per case (default 60)")
     ap.add_argument("--memory", type=int, default=2048, help="address space per case in MB (default 2048)")

@@ -134,11 +134,109 @@ under ``<name>/``, e.g. the images)."""
 
 
 class Built(list[Path]):
-    """The files :func:`build` wrote, and the ``warnings`` the renderers gave (texts cut short ...)."""
+    """The files :func:`build` wrote, the ``warnings`` the renderers gave (texts cut short ...; and each earlier
+    output kept because it changed since), and the earlier outputs it ``removed``."""
 
-    def __init__(self, paths: list[Path], warnings: list[BuildWarning]) -> None:
+    def __init__(self, paths: list[Path], warnings: list[BuildWarning], removed: list[Path] | None = None) -> None:
         super().__init__(paths)
         self.warnings = warnings
+        self.removed = removed or []
+
+
+MANIFEST = ".hexforge-manifest.json"
+"""The file in ``OUT/<game>/`` that lists what the last build wrote there (each file's path, size and SHA-256),
+replaced with the build's files in one step; the next build removes what it lists, unchanged since, and does not
+write again (:func:`stale_outputs`)."""
+MANIFEST_FORMAT = "hexforge build manifest 1"
+OUTPUT_NAMES = frozenset(n if n in FOLDER_COMPONENTS else f"{n}.pdf" for n in COMPONENTS)
+"""The only names (directly in ``OUT/<game>/``) a build ever removes."""
+
+
+def _digest(data: bytes) -> dict[str, object]:
+    import hashlib
+
+    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def manifest_bytes(files: dict[str, bytes]) -> bytes:
+    """The manifest of a build that wrote ``files`` (path relative to the game's folder, POSIX form: contents)."""
+    import json
+
+    doc = {
+        "format": MANIFEST_FORMAT,
+        "note": "written by forge build: the files its last build wrote in this folder (the next build removes those "
+        "it does not write again, if unchanged)",
+        "files": {rel: _digest(files[rel]) for rel in sorted(files)},
+    }
+    return (json.dumps(doc, indent=1, sort_keys=False) + "\n").encode()
+
+
+def read_manifest(folder: Path) -> dict[str, dict[str, object]]:
+    """The files the previous build recorded in ``folder``'s manifest; empty when there is none or it cannot be
+    read as one (then nothing is removed: a build never guesses what it wrote)."""
+    import json
+
+    path = folder / MANIFEST
+    try:
+        if path.is_symlink() or not path.is_file():
+            return {}
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    files = doc.get("files") if isinstance(doc, dict) and doc.get("format") == MANIFEST_FORMAT else None
+    if not isinstance(files, dict):
+        return {}
+    return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, dict)}
+
+
+def _unchanged(path: Path, record: dict[str, object]) -> bool:
+    """``path`` is a regular file (not a link) with the size and SHA-256 ``record`` gives."""
+    import hashlib
+
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != record.get("size"):
+            return False
+        return hashlib.sha256(path.read_bytes()).hexdigest() == record.get("sha256")
+    except OSError:
+        return False
+
+
+def stale_outputs(
+    folder: Path, previous: dict[str, dict[str, object]], writing: set[str]
+) -> tuple[list[Path], list[Path]]:
+    """The earlier outputs in ``folder`` to remove and those to keep: each top-level name the ``previous`` manifest
+    lists (only component names: :data:`OUTPUT_NAMES`) that this build is not ``writing``.  A file goes when it is
+    the file recorded (size and SHA-256); a folder (``images/``) when it holds exactly the files recorded, each
+    unchanged.  Anything else there (a user's file in it, a file changed since) is kept; a name gone is neither."""
+    tops: dict[str, dict[str, dict[str, object]]] = {}
+    for rel, record in previous.items():
+        parts = PurePosixPath(rel).parts
+        if parts and parts[0] in OUTPUT_NAMES and parts[0] not in writing and ".." not in parts:
+            tops.setdefault(parts[0], {})[rel] = record
+    remove: list[Path] = []
+    keep: list[Path] = []
+    for top, records in sorted(tops.items()):
+        path = folder / top
+        if not (path.is_symlink() or path.exists()):
+            continue
+        if top in FOLDER_COMPONENTS:
+            ok = path.is_dir() and not path.is_symlink()
+            try:
+                found = {p.relative_to(folder).as_posix(): p for p in path.rglob("*")} if ok else {}
+            except OSError:  # a subfolder that cannot be read: not what the build wrote
+                ok = False
+            if ok:
+                dirs = {
+                    PurePosixPath(rel).parents[i].as_posix()
+                    for rel in records
+                    for i in range(len(PurePosixPath(rel).parts) - 1)
+                }
+                ok = set(found) == set(records) | (dirs - {top})
+                ok = ok and all(_unchanged(found[rel], record) for rel, record in records.items())
+        else:
+            ok = top in records and _unchanged(path, records[top])
+        (remove if ok else keep).append(path)
+    return remove, keep
 
 
 def _targets(folder: Path, name: str, data: Rendered) -> list[tuple[Path, bytes]]:
@@ -176,6 +274,7 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     """
     import importlib
 
+    from .errors import BuildWarning as BuildWarningType
     from .errors import collect_warnings
     from .pdf import PageFinish, commit, discard, linked_folder, page_finish, remove_stale, stage_file, stage_folder
     from .templates import use as use_templates
@@ -205,7 +304,18 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, "is not a folder (the game's files go in one)", str(folder))
     folder.mkdir(parents=True, exist_ok=True)
-    remove_stale(folder, [f"{n}.pdf" for n in COMPONENTS] + list(COMPONENTS))
+    remove_stale(folder, [*OUTPUT_NAMES, MANIFEST])
+    written = {path.relative_to(folder).as_posix(): blob for name in rendered for path, blob in targets[name]}
+    writing = {PurePosixPath(rel).parts[0] for rel in written}
+    gone, kept = stale_outputs(folder, read_manifest(folder), writing)
+    for path in kept:
+        warnings.append(
+            BuildWarningType(
+                (),
+                f"kept {path}{'/' if path.is_dir() else ''}: an earlier build wrote it, and it has changed since "
+                "(remove it yourself if it is no longer wanted)",
+            )
+        )
     staged: list[tuple[Path, Path]] = []
     try:
         for name, data in rendered.items():
@@ -214,9 +324,10 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
             else:
                 files = [(path.relative_to(folder / name), blob) for path, blob in targets[name]]
                 staged.append((stage_folder(folder / name, files), folder / name))
-        commit(staged)
+        staged.append((stage_file(folder / MANIFEST, manifest_bytes(written)), folder / MANIFEST))  # moved in last
+        commit(staged, remove=gone)
     except BaseException:
         for tmp, _ in staged:
             discard(tmp)
         raise
-    return Built([path for name in rendered for path, _ in targets[name]], warnings)
+    return Built([path for name in rendered for path, _ in targets[name]], warnings, gone)

@@ -53,6 +53,11 @@ CARD_BYTES, CARD_SECONDS = 6e3, 0.4e-3
 """One unit or turn on the reference cards (measured 4.3 KB and 0.17 ms)."""
 HANDOUT_BYTES, HANDOUT_SECONDS = 3e3, 1.2e-3
 """One counter, unit line, turn or sheet of one handout set (measured 1.6-2.3 KB and 0.6-0.75 ms)."""
+TERRAIN_BYTES, TERRAIN_SECONDS = 60e3, 6e-3
+"""One terrain type in the map's key or the reference cards' terrain chart: its sample (the fill and pattern,
+symbol or line the map draws) and its name and effects (measured on bench/bench_greyscale.py's games, 50 to 1,600
+types: 42 KB and 4.1 ms on each component, greyscale no dearer since its greys are spread in n log n).  A handout
+set's key counts each type as one of its items (measured 1.4 ms a type a set)."""
 IMAGE_BYTES, IMAGE_SECONDS = 40e3, 10e-3
 """One counter face as an SVG and a 300 dpi PNG (cairosvg), held until written (measured 16-25 KB and 5.5 ms)."""
 
@@ -224,9 +229,27 @@ def estimate(game: m.Game, options: BuildOptions) -> Estimate:
                 limit="units and turns",
             )
         )
+    keys = ("map" in options.only) + ("cards" in options.only)  # the map's key, the cards' terrain chart
+    if keys:
+        types = len(game.terrain)
+        parts.append(
+            Part(
+                what=f"{_fmt(types)} terrain types, each drawn in the "
+                + " and the ".join(
+                    k for k, on in (("map's key", "map"), ("cards' terrain chart", "cards")) if on in options.only
+                ),
+                seconds=types * keys * TERRAIN_SECONDS,
+                bytes=types * keys * TERRAIN_BYTES,
+                pages=0,
+                ops=types * keys * 20,
+                path=("terrain",),
+                limit="terrain types",
+            )
+        )
     if "handout" in options.only:
         sets = max(1, options.sets)
         per_set = n + 2 * len(game.units) + len(game.turns.turns) + 30  # counters, aids' unit lines, turns, sheets
+        per_set += len(game.terrain)  # the terrain key
         mp = _map_part(game, options)  # every set holds the map, each page with a blank back
         parts.append(
             Part(
@@ -362,6 +385,10 @@ def _advice(game: m.Game, options: BuildOptions, est: Estimate, part: Part) -> s
         f = max(1, faces(game))
         room = _room(part.bytes / f, part.seconds / f, est, part)
         return f"at most about {_about(room)} faces (expected fewer units, or the PDF counter sheets instead)"
+    if part.limit == "terrain types":
+        types = max(1, len(game.terrain))
+        room = _room(part.bytes / types, part.seconds / types, est, part)
+        return f"at most about {_about(room)} terrain types with these options (expected fewer terrain types)"
     if part.limit == "pixels":
         return (
             "a smaller map sheet (expected fewer columns and rows, a smaller hex_size, or map.pdf, which is vector, "

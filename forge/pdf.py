@@ -502,12 +502,14 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def commit(staged: Sequence[tuple[Path, Path]]) -> None:
+def commit(staged: Sequence[tuple[Path, Path]], remove: Sequence[Path] = ()) -> None:
     """Move each staged temporary onto its target, all together: a reader sees the old files or the new ones.
 
     A folder replaces a folder whole (the old one is moved aside, then removed), so a set of files such as the
-    images and their ``index.csv`` is never a mix of two runs.  Raises :class:`OSError` before anything is moved
-    when a target is of the wrong kind (a folder where a file goes, or the reverse).
+    images and their ``index.csv`` is never a mix of two runs.  Each file or folder of ``remove`` (an earlier
+    build's output this one does not write) is moved aside first, in the same uninterruptible step, and deleted
+    with the replaced folders.  Raises :class:`OSError` before anything is moved when a target is of the wrong
+    kind (a folder where a file goes, or the reverse).
     """
     for tmp, target in staged:
         if tmp.is_dir() and target.is_symlink():
@@ -517,28 +519,64 @@ def commit(staged: Sequence[tuple[Path, Path]]) -> None:
         if not tmp.is_dir() and target.is_dir():
             raise IsADirectoryError(errno.EISDIR, "is a folder (a file goes there)", str(target))
     aside: list[Path] = []
-    with _signals_held():
-        for tmp, target in staged:
-            if not tmp.is_dir():
+    removed: list[tuple[Path, Path]] = []
+    try:
+        with _signals_held():
+            try:
+                for gone in remove:
+                    removed.append((_move_aside(gone), gone))
+                _replace_all(staged, aside)
+            except BaseException:  # the last target (a build's manifest) was not replaced: what it lists goes back
+                for old, gone in reversed(removed):
+                    if not (gone.is_symlink() or gone.exists()):
+                        os.replace(old, gone)
+                raise
+    finally:
+        for old in aside:
+            discard(old)
+        for old, _ in removed:
+            discard(old)
+
+
+def _replace_all(staged: Sequence[tuple[Path, Path]], aside: list[Path]) -> None:
+    """:func:`commit`'s renames, in order, each folder replaced being moved aside (to ``aside``) first."""
+    for tmp, target in staged:
+        if not tmp.is_dir():
+            os.replace(tmp, target)
+            continue
+        if target.is_dir():
+            old = Path(tempfile.mkdtemp(prefix=_prefix(target), suffix=".old", dir=target.parent))
+            try:
+                os.replace(target, old)  # onto an empty folder: allowed
+            except BaseException:
+                old.rmdir()  # never leave the empty stand-in behind
+                raise
+            aside.append(old)
+            try:
                 os.replace(tmp, target)
-                continue
-            if target.is_dir():
-                old = Path(tempfile.mkdtemp(prefix=_prefix(target), suffix=".old", dir=target.parent))
-                try:
-                    os.replace(target, old)  # onto an empty folder: allowed
-                except BaseException:
-                    old.rmdir()  # never leave the empty stand-in behind
-                    raise
-                aside.append(old)
-                try:
-                    os.replace(tmp, target)
-                except OSError:
-                    os.replace(old, target)
-                    raise
-            else:
-                os.replace(tmp, target)
-    for old in aside:
-        shutil.rmtree(old)
+            except OSError:
+                os.replace(old, target)
+                aside.remove(old)
+                raise
+        else:
+            os.replace(tmp, target)
+
+
+def _move_aside(path: Path) -> Path:
+    """Rename ``path`` (a file or a folder) to a temporary next to it, named as :func:`remove_stale` knows a
+    killed run's leftovers (``.<name>.<pid>.<random>.old``); return the temporary."""
+    if path.is_dir() and not path.is_symlink():
+        old = Path(tempfile.mkdtemp(prefix=_prefix(path), suffix=".old", dir=path.parent))
+    else:
+        fd, name = tempfile.mkstemp(prefix=_prefix(path), suffix=".old", dir=path.parent)
+        os.close(fd)
+        old = Path(name)
+    try:
+        os.replace(path, old)  # onto an empty folder, or an empty file: allowed
+    except BaseException:
+        discard(old)
+        raise
+    return old
 
 
 def linked_folder(target: Path) -> OSError:
@@ -581,10 +619,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _holds(entry: Path) -> bool:
+    """A file or a folder moved aside holds something (an empty one is the stand-in made before the move)."""
+    if entry.is_dir() and not entry.is_symlink():
+        return any(entry.iterdir())
+    return entry.stat().st_size > 0
+
+
 def remove_stale(folder: Path, names: Iterable[str]) -> list[Path]:
     """Remove the temporaries that a killed run (kill -9, power cut) left next to the targets ``names`` in
-    ``folder``; a folder's old set that was moved aside and never replaced is moved back.  Return what was removed
-    or restored.  Temporaries of a live process are left alone."""
+    ``folder``; a folder's old set, or an earlier output being removed (:func:`commit`'s ``remove``), that was moved
+    aside and whose place is still empty is moved back.  Return what was removed or restored.  Temporaries of a
+    live process are left alone."""
     names = set(names)
     done: list[Path] = []
     try:
@@ -596,7 +642,7 @@ def remove_stale(folder: Path, names: Iterable[str]) -> list[Path]:
         if m is None or m["name"] not in names or _alive(int(m["pid"])):
             continue
         target = folder / m["name"]
-        if m["what"] == "old" and not (target.is_symlink() or target.exists()) and any(entry.iterdir()):
+        if m["what"] == "old" and not (target.is_symlink() or target.exists()) and _holds(entry):
             os.replace(entry, target)
         else:
             discard(entry)

@@ -60,8 +60,8 @@ def test_bad_option_exit_2() -> None:
 def test_build_writes_the_default_components(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", "-q", "--out", str(tmp_path), str(DATA / "hells_gate.yaml")]) == 0
     written = sorted(p.name for p in (tmp_path / "hells_gate").iterdir())
-    assert written == ["cards.pdf", "counters.pdf", "map.pdf"]
-    assert all((tmp_path / "hells_gate" / n).read_bytes().startswith(b"%PDF") for n in written)
+    assert written == [".hexforge-manifest.json", "cards.pdf", "counters.pdf", "map.pdf"]  # and the record of them
+    assert all((tmp_path / "hells_gate" / n).read_bytes().startswith(b"%PDF") for n in written[1:])
     assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave no temporaries
 
 

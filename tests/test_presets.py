@@ -78,7 +78,7 @@ def test_print_shop_writes_one_component_per_file(print_shop: Path) -> None:
     """Map, counters and cards each in their own PDF, every counter face in its own image; no handout (it binds
     several components into one file)."""
     names = sorted(p.name for p in print_shop.iterdir())
-    assert names == ["cards.pdf", "counters.pdf", "images", "map.pdf"]
+    assert names == [".hexforge-manifest.json", "cards.pdf", "counters.pdf", "images", "map.pdf"]
     for name in PDFS:
         title = pypdf.PdfReader(print_shop / f"{name}.pdf").metadata.title
         assert title.split(": ")[-1].split(" — ")[-1] in ("map", "counters", "reference cards"), title

@@ -20,9 +20,12 @@ The public API is deliberately small so that every renderer draws terrain and co
 
 from __future__ import annotations
 
+import bisect
 import functools
+import heapq
 import math
 import operator
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -195,16 +198,68 @@ def _spread(natural: list[float], lo: float, hi: float) -> list[float]:
     return [min(max(v, lo), top) + _GAP * i for i, v in enumerate(u)]
 
 
-def _nearest_free(want: float, taken: list[float], lo: float, hi: float) -> float:
-    """The L* in ``[lo, hi]`` nearest ``want`` that is at least ``_GAP`` from every value in ``taken`` (or the
-    farthest from them when there is none)."""
-    candidates = [min(max(want, lo), hi), lo, hi]
-    for t in taken:
-        candidates += [t - _GAP, t + _GAP]
-    ok = [c for c in candidates if lo <= c <= hi and all(abs(c - t) >= _GAP - 1e-9 for t in taken)]
-    if ok:
-        return min(ok, key=lambda c: (abs(c - want), c))
-    return max((c for c in candidates if lo <= c <= hi), key=lambda c: (min(abs(c - t) for t in taken), -c))
+class _Free:
+    """The L* :func:`_assign` gives, one after another, to colours greys alone cannot keep apart: each the L* in
+    ``[lo, hi]`` nearest its own that is at least ``_GAP`` from every L* taken so far (``fixed``, then each one
+    placed), or, when there is none, the one farthest from them (ties: the darker).  The L* looked at are the ends
+    of the range, the colour's own (clamped to it) and each taken L* plus or minus ``_GAP``.
+
+    Near-linear in the number of colours (it was cubic: every candidate checked against every taken L*): the taken
+    L* are kept sorted (a candidate's distance to them is the distance to its two neighbours there), the candidates
+    still far enough from all of them in a sorted list (a candidate once too close stays so), and every candidate in
+    a heap by its distance, which only shrinks as L* are taken (refreshed when it comes to the top)."""
+
+    def __init__(self, fixed: Iterable[float], lo: float, hi: float) -> None:
+        self.lo, self.hi = lo, hi
+        self.taken: list[float] = sorted(fixed)
+        self.free: list[float] = []  # sorted: the candidates at least _GAP from every taken L*
+        self.heap: list[tuple[float, float]] = []  # (-distance to the taken L*, candidate): distances only shrink
+        for c in [lo, hi, *(t + d for t in self.taken for d in (-_GAP, _GAP))]:
+            self._candidate(c)
+
+    def _distance(self, c: float) -> float:
+        """The distance from ``c`` to the nearest taken L* (that of its neighbours in the sorted list: the same
+        float as the least over all of them, a difference being monotonic under rounding)."""
+        k = bisect.bisect_left(self.taken, c)
+        return min((abs(c - t) for t in self.taken[max(0, k - 1) : k + 1]), default=math.inf)
+
+    def _candidate(self, c: float) -> None:
+        if not self.lo <= c <= self.hi:
+            return
+        d = self._distance(c)
+        heapq.heappush(self.heap, (-d, c))
+        if d >= _GAP - 1e-9:
+            bisect.insort(self.free, c)
+
+    def place(self, want: float) -> float:
+        """The L* for a colour whose own is ``want``; it is taken from now on."""
+        own = min(max(want, self.lo), self.hi)
+        best: float | None = None
+        if self._distance(own) >= _GAP - 1e-9:
+            best = own
+        k = bisect.bisect_left(self.free, want)
+        for c in self.free[max(0, k - 1) : k + 1]:  # the nearest far-enough candidate below and above ``want``
+            if best is None or (abs(c - want), c) < (abs(best - want), best):
+                best = c
+        if best is None:  # none far enough: the farthest, the heap's top once its distance is up to date
+            while True:
+                d, c = self.heap[0]
+                now = -self._distance(c)
+                if now == d:
+                    break
+                heapq.heapreplace(self.heap, (now, c))
+            d_own = self._distance(own)
+            best = own if (d_own, -own) > (-d, -c) else c
+        self._take(best)
+        return best
+
+    def _take(self, v: float) -> None:
+        bisect.insort(self.taken, v)
+        a = bisect.bisect_left(self.free, v - _GAP)
+        b = bisect.bisect_right(self.free, v + _GAP)
+        self.free[a:b] = [c for c in self.free[a:b] if abs(c - v) >= _GAP - 1e-9]
+        for c in (v - _GAP, v + _GAP):
+            self._candidate(c)
 
 
 class Palette:
@@ -265,6 +320,16 @@ class Palette:
         grey_on = bool(getattr(greyscale, "greyscale", greyscale))
         if not grey_on:
             return cls(False, {}, {})
+        known = _PALETTES.get(id(game))
+        if known is not None and known[0]() is game:  # a game is frozen: its greys are worked out once
+            return known[1]
+        palette = cls._greyscale(game)
+        key = id(game)
+        _PALETTES[key] = (weakref.ref(game, lambda _: _PALETTES.pop(key, None)), palette)
+        return palette
+
+    @classmethod
+    def _greyscale(cls, game: Game) -> Palette:
         greys: dict[str, float] = {}  # colour -> L*
         markings: dict[tuple[str, str], int] = {}
         _assign(greys, [s.colour.lower() for s in game.game.sides], *_UNIT_RANGE)  # sides first: then formations
@@ -280,6 +345,11 @@ class Palette:
         for _, fills in sorted(by_pattern.items()):
             _assign(greys, fills, *_FILL_RANGE)
         return cls(True, {c: grey_of_lightness(v) for c, v in sorted(greys.items())}, markings)
+
+
+_PALETTES: dict[int, tuple[weakref.ref[Game], Palette]] = {}
+"""The greyscale palette of each loaded game still alive, by ``id``: the terrain key of the reference cards asks for
+it once per sample."""
 
 
 def _fit_around(wants: list[float], fixed: list[float], lo: float, hi: float) -> list[float] | None:
@@ -338,8 +408,9 @@ def _assign(
         greys.update(zip(free, placed, strict=True))
         return
     if markings is None:  # greys alone cannot do it: as far apart as they go
+        spread = _Free(fixed, lo, hi)
         for c, w in zip(free, wants, strict=True):
-            greys[c] = _nearest_free(w, [greys[d] for d in distinct if d in greys], lo, hi)
+            greys[c] = spread.place(w)
         return
     # More colours than greys: a ladder of greys _GAP apart (through a fixed one, if any); consecutive colours
     # share a rung and are told apart by their markings.
