@@ -54,7 +54,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from .. import model as m
 from ..hexgrid import Cell, Grid
@@ -62,6 +62,7 @@ from ..notation import Strength, fraction
 from .. import conditions as _vocab
 from . import combat as _combat
 from .board import UnplayableGameError
+from .dice import Dice, DiceSource, ScriptedDice
 from .kit import conditions as _conds
 from .kit import movement as mk
 from .kit import retreat as kr
@@ -104,39 +105,6 @@ class IllegalAction(ValueError):
 
 
 # ================================================================================================== dice
-class DiceSource(Protocol):
-    def roll(self) -> int: ...
-
-
-class Dice:
-    """``faces``-sided dice from a seedable ``random.Random``; ``history`` keeps every roll."""
-
-    def __init__(self, seed: int | None = None, *, faces: int = 6) -> None:
-        self.rng = random.Random(seed)
-        self.faces = faces
-        self.history: list[int] = []
-
-    def roll(self) -> int:
-        r = self.rng.randint(1, self.faces)
-        self.history.append(r)
-        return r
-
-
-class ScriptedDice:
-    """Fixed rolls in order, for tests; raises when they run out."""
-
-    def __init__(self, rolls: Iterable[int]) -> None:
-        self.rolls = list(rolls)
-        self.history: list[int] = []
-
-    def roll(self) -> int:
-        if not self.rolls:
-            raise IndexError("the scripted dice have run out of rolls")
-        r = self.rolls.pop(0)
-        self.history.append(r)
-        return r
-
-
 # ================================================================================================ actions
 @dataclass(frozen=True, slots=True)
 class EndPhase:

@@ -43,12 +43,11 @@ Interpretations where the rules are silent are marked "Reading:" in the docstrin
 
 from __future__ import annotations
 
-import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..model import (
     CellFormat,
@@ -66,6 +65,7 @@ from . import combat, dicepool
 from .bitboard import HEXES, Masks, hexes, mask_of
 from .bitboard import flood as flood_mask
 from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStatus, UnplayableGameError, board_problems
+from .dice import Dice, DiceSource, ScriptedDice
 from .effects import Effects, compile_effects, effect_problems
 from .kit import movement as _mk
 from .kit import retreat as _kr
@@ -111,41 +111,6 @@ class IllegalAction(ValueError):
 
 
 # ================================================================================================== dice
-class DiceSource(Protocol):
-    """Where die rolls come from."""
-
-    def roll(self) -> int: ...
-
-
-class Dice:
-    """Six-sided (or ``faces``-sided) dice from a seedable ``random.Random``; ``history`` keeps every roll."""
-
-    def __init__(self, seed: int | None = None, *, faces: int = 6) -> None:
-        self.rng = random.Random(seed)
-        self.faces = faces
-        self.history: list[int] = []
-
-    def roll(self) -> int:
-        r = self.rng.randint(1, self.faces)
-        self.history.append(r)
-        return r
-
-
-class ScriptedDice:
-    """Fixed rolls in order, for tests and replays; raises when they run out (a test expected fewer)."""
-
-    def __init__(self, rolls: Iterable[int]) -> None:
-        self.rolls = list(rolls)
-        self.history: list[int] = []
-
-    def roll(self) -> int:
-        if not self.rolls:
-            raise IndexError("the scripted dice have run out of rolls")
-        r = self.rolls.pop(0)
-        self.history.append(r)
-        return r
-
-
 class _NoDice:
     def roll(self) -> int:
         raise ValueError("this step needs a die roll: pass dice to apply()")
