@@ -571,6 +571,8 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     built = build(game, Path(args.out), dataclasses.replace(options, progress=lambda msg: bar.step(f"{gid}: {msg}")))
     bar.close()
     _print_warnings(path, built.warnings)
+    for gone in built.removed:  # said, so that a user is never surprised by a file gone from the folder
+        print(f"{path}: removed {gone} (an earlier build's output this build does not write)", file=sys.stderr)
     for written in built:
         if written.parent == folder:
             print(written)

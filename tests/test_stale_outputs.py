@@ -56,7 +56,7 @@ def test_counters_are_removed_after_only_map(tmp_path: Path, capsys: pytest.Capt
     capsys.readouterr()
     assert main(["build", "-q", HG, "--out", str(tmp_path), "--only", "map"]) == 0
     assert _top(folder) == [MANIFEST, "map.pdf"]
-    assert capsys.readouterr().err == ""
+    assert capsys.readouterr().err.count("removed ") == 2  # each removal said (the test below names them)
 
 
 def test_a_users_own_files_are_kept(hells_gate: object, tmp_path: Path) -> None:
@@ -214,3 +214,13 @@ def test_an_unreadable_folder_of_an_earlier_build_is_kept(hells_gate: object, tm
         sub.chmod(0o755)
     assert built.removed == []
     assert (tmp_path / "hells_gate" / "images" / "index.csv").is_file()
+
+
+def test_the_command_says_which_earlier_outputs_it_removed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file gone from the folder is never a surprise: each removal is one line on standard error."""
+    assert main(["build", "-q", HG, "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["build", "-q", HG, "--out", str(tmp_path), "--only", "map"]) == 0
+    err = capsys.readouterr().err
+    for name in ("counters.pdf", "cards.pdf"):
+        assert f"removed {tmp_path / 'hells_gate' / name} (an earlier build's output" in err
