@@ -1002,7 +1002,21 @@ def _signals() -> list[signal.Signals]:
     return [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
 
 
+def _unraisable(frame: object) -> bool:
+    """Whether an exception raised in ``frame`` would be swallowed ("Exception ignored in ..."): importlib's
+    module-lock weakref callback, or a ``__del__``, where an interrupt must not land."""
+    code = getattr(frame, "f_code", None)
+    if code is None:
+        return False
+    return code.co_name == "__del__" or (code.co_name == "cb" and "importlib" in code.co_filename)
+
+
 def _raise_for_signal(signum: int, frame: object) -> None:
+    if _unraisable(frame):
+        # Raised here the interrupt would be printed as ignored and lost: send it again, to be taken when the
+        # callback has returned (it is a few instructions long).
+        signal.raise_signal(signum)
+        return
     for s in _signals():  # a second signal while the first unwinds: leave at once (a later run removes leftovers)
         signal.signal(s, _exit_now)
     if signum == signal.SIGINT:

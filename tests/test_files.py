@@ -412,3 +412,26 @@ def test_the_fuzz_linked_output_place_finds_no_crash(tmp_path: Path) -> None:
     o = fuzz.run_cli_case(fuzz.CliCase(["build", "{game}", "--out", "{linkout}", "--only", "images,map"]), tmp_path)
     assert o.crash is None, o.crash
     assert o.status == 2
+
+
+@posix_only
+@pytest.mark.parametrize(("name", "filename"), [("cb", "<frozen importlib._bootstrap>"), ("__del__", "x.py")])
+def test_an_interrupt_inside_a_callback_whose_exceptions_are_ignored_is_sent_again(name: str, filename: str) -> None:
+    """Ctrl-C that lands in importlib's module-lock weakref callback (or a ``__del__``) was raised there, printed
+    as "Exception ignored" with a traceback through forge, and lost: the run went on.  The handler now sends the
+    signal again, to be taken once the callback has returned."""
+    import types
+
+    from forge import cli
+
+    got: list[int] = []
+    old = signal.signal(signal.SIGUSR1, lambda s, f: got.append(s))
+    try:
+        frame = types.SimpleNamespace(f_code=types.SimpleNamespace(co_name=name, co_filename=filename))
+        cli._raise_for_signal(signal.SIGUSR1, frame)  # no exception here
+        for _ in range(1000):  # the re-sent signal is taken at the next instructions
+            if got:
+                break
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    assert got == [signal.SIGUSR1]
