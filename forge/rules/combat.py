@@ -796,23 +796,7 @@ def code_losses(cell: str, results: Mapping[str, ResultCode], *, defender_has: i
     >>> code_losses("DR2X", legend).attacker, code_losses("DR2X", legend, defender_has=1).attacker
     (1, 0)
     """
-    if cell.strip() == UNKNOWN_CELL:
-        return None
-    total = Losses(0, 0, 0)
-    for code in cell.split("+"):
-        rc = results.get(code.strip())
-        if rc is None:
-            return None
-        a, d, r, ar = rc.attacker_steps, rc.defender_steps, rc.defender_retreat, rc.attacker_retreat
-        if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown) or isinstance(ar, Unknown):
-            return None
-        need = rc.attacker_steps_if_defender_has
-        if need is not None and defender_has is not None and defender_has < need:
-            a = 0
-        if rc.exchange == "steps":
-            a += d  # the attacker loses as many steps as the defender
-        total = total.plus(Losses(a, d, r, ar, rc.defender_eliminated, rc.attacker_eliminated, rc.exchange))
-    return total
+    return _losses(cell, results, defender_has=defender_has, ranking=False)
 
 
 def rank_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
@@ -824,6 +808,13 @@ def rank_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
     >>> code_losses("DE", legend) is None, rank_losses("DE", legend).defender_eliminated
     (True, True)
     """
+    return _losses(cell, results, defender_has=None, ranking=True)
+
+
+def _losses(cell: str, results: Mapping[str, ResultCode], *, defender_has: int | None, ranking: bool) -> Losses | None:
+    """One walk over a code cell's parts for :func:`code_losses` and :func:`rank_losses` (``ranking``: an
+    eliminated side's, and a strength exchange's attacker's, unknown step count reads as 0, and a step exchange
+    stays a flag on the losses instead of steps added)."""
     if cell.strip() == UNKNOWN_CELL:
         return None
     total = Losses(0, 0, 0)
@@ -832,12 +823,17 @@ def rank_losses(cell: str, results: Mapping[str, ResultCode]) -> Losses | None:
         if rc is None:
             return None
         a, d, r, ar = rc.attacker_steps, rc.defender_steps, rc.defender_retreat, rc.attacker_retreat
-        if isinstance(d, Unknown) and rc.defender_eliminated:
+        if ranking and isinstance(d, Unknown) and rc.defender_eliminated:
             d = 0
-        if isinstance(a, Unknown) and (rc.attacker_eliminated or rc.exchange == "strength"):
+        if ranking and isinstance(a, Unknown) and (rc.attacker_eliminated or rc.exchange == "strength"):
             a = 0
         if isinstance(a, Unknown) or isinstance(d, Unknown) or isinstance(r, Unknown) or isinstance(ar, Unknown):
             return None
+        need = rc.attacker_steps_if_defender_has
+        if need is not None and defender_has is not None and defender_has < need:
+            a = 0
+        if rc.exchange == "steps" and not ranking:
+            a += d  # the attacker loses as many steps as the defender
         total = total.plus(Losses(a, d, r, ar, rc.defender_eliminated, rc.attacker_eliminated, rc.exchange))
     return total
 
