@@ -127,6 +127,45 @@ def test_topic_mismatch_quotes_both_and_spares_a_fitting_reference() -> None:
     assert "falls back one hex" in f.message
 
 
+# A book for the references judged per rule (own words): 1.2 is the supply check, 1.4 the starvation that follows
+# it, and 1.1 says where a supply line may not pass.
+SUPPLY = """[1.0] SUPPLY
+[1.1] Supply Lines: A supply line runs from a unit to a depot. It may not pass through two vacant hexes next to enemy units.
+[1.2] Supply Check: At the end of each turn, every unit checks its supply.
+[1.3] Unsupplied Penalties: A unit without supply halves its attack.
+[1.4] Starvation of Cut Off Units: After the supply check, a unit still cut off loses a step on a roll of 1.
+[2.0] MOVEMENT
+[2.1] Roads: A unit on a road pays half.
+[2.2] Other Limits:
+- A Supply Line (1.1) may not pass through two vacant hexes next to enemy units (1.3).
+- Make the Supply Check for every unit (1.4), then roll for starvation (1.4).
+[3.0] END PHASE
+[3.1] Order: A unit out of supply halves its attack (1.3), and a unit cut off may starve (1.4).
+[3.2] Starving: After the Supply Check, cut off units roll for starvation (1.4).
+[3.3] Lines: A supply line may not pass through two vacant hexes next to enemy units (1.1).
+"""
+
+
+def test_a_clause_naming_another_rules_heading_is_a_topic_mismatch() -> None:
+    """ "Make the Supply Check ... (1.4)" names 1.2's heading word for word, and nothing else it says is 1.4's: a
+    warning naming 1.2; the same sentence's "(1.4)" for starvation, and 3.2, which names the check but is about
+    starvation, fit 1.4."""
+    topic = [f for f in _kinds(_found(SUPPLY)[0], "book-xref-topic") if f.rule == "1.4"]
+    assert [(f.extra["book_line"], f.extra["fits"]) for f in topic] == [("10", "1.2")]
+    assert "Make the Supply Check for every unit (1.4)" in topic[0].message
+
+
+def test_a_reference_is_judged_by_its_own_part_of_a_sentence() -> None:
+    """In "A Supply Line (1.1) may not pass ... (1.3)" the supply words are 1.1's; what 1.3 is cited for repeats
+    1.1's text (and 3.3's, which repeats it) and nothing of 1.3's heading: a warning naming both. The same words
+    citing 1.1 (3.3) are no finding, nor are the two references of 3.1, each fitting its own part."""
+    topic = _kinds(_found(SUPPLY)[0], "book-xref-topic")
+    assert [(f.extra["book_line"], f.rule, f.extra["fits"]) for f in topic] == [
+        ("9", "1.3", "1.1, 3.3"),
+        ("10", "1.4", "1.2"),
+    ]
+
+
 def test_places_against_the_map_and_against_the_book() -> None:
     findings, _ = _found()
     place = _kinds(findings, "book-place")
@@ -348,11 +387,13 @@ JUDGED = {
         ("book-xref", 120),
         ("book-xref", 163),
         ("book-xref-topic", 203),
+        ("book-xref-topic", 330),
         ("book-xref", 710),
         ("book-xref", 783),
         ("book-xref-topic", 923),
         ("book-xref", 1286),
         ("book-xref", 1333),
+        ("book-xref-topic", 1333),
     },
 }
 
@@ -374,7 +415,7 @@ def test_seed_books_give_exactly_the_judged_findings(prefix: str) -> None:
 def test_seed_errata_named() -> None:
     """The known errata are found and say what they should: Hell's Gate's CRT key cites 7.5 for the mandatory
     retreat of 7.6, and gives Cherkassy at F7 against F6; Ukraine '43 cites 14.9 (no such rule), 8.5 for 18.5,
-    15.8 (no such rule)."""
+    15.8 (no such rule), 14.5 for 14.3 and 14.6 for 14.4."""
     assert SEEDS is not None
     hg, _ = check_book(seed_game("hells_gate"), read_book(next(SEEDS.glob("000_*.txt"))))
     topic = next(f for f in hg if f.kind == "book-xref-topic")
@@ -387,6 +428,14 @@ def test_seed_errata_named() -> None:
     assert {f.rule for f in uk if f.kind == "book-xref"} == {"14.9", "14.8", "6.6", "15.8"}
     pontoon = next(f for f in uk if f.kind == "book-xref-topic" and f.rule == "8.5")
     assert pontoon.extra["fits"] == "18.5"
+    # judged per rule: 6.5's "(14.5)" for the line-of-supply limit that 14.3 sets out, the end phase's "(14.6)"
+    # for the general supply check of 14.4
+    assert {f.rule: f.extra["fits"] for f in uk if f.kind == "book-xref-topic" and f.rule in ("14.5", "14.6")} == {
+        "14.5": "14.3",
+        "14.6": "14.4",
+    }
+    los = next(f for f in uk if f.rule == "14.5")
+    assert "two consecutive vacant hexes in an enemy ZOC (14.5)" in los.message  # the quote ends at the reference
 
 
 # ------------------------------------------------------------------------------------------------ properties

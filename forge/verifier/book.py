@@ -712,6 +712,7 @@ class _Topics:
     df: dict[str, int] = field(default_factory=dict)
     """How many rules' texts hold each word."""
     idf: dict[str, float] = field(default_factory=dict)
+    heads_by_key: dict[str, Heading] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         df: dict[str, int] = defaultdict(int)
@@ -729,7 +730,7 @@ class _Topics:
             self.body[h.key] = _words(h.body)
             for c in children.get(h.key, []):
                 self.title[h.key] |= _words(c.title)
-        by_key = {h.key: h for h in self.heads}
+        by_key = self.heads_by_key = {h.key: h for h in self.heads}
         for key in list(self.title):
             parts = key.split(".")
             for i in range(1, len(parts)):  # "13.1 Procedure" is the procedure of "13 Mobile Assaults"
@@ -750,7 +751,9 @@ class _Topics:
         return sum(2 * self.weight(w) for w in words & t) + sum(self.weight(w) for w in (words & lead) - t)
 
 
-def topic_mismatch(topics: _Topics, ref: Ref, cited_too: Iterable[str] = (), own: str | None = None) -> list[Heading]:
+def topic_mismatch(
+    topics: _Topics, ref: Ref, cited_too: Iterable[str] = (), own: str | None = None, shared: bool = False
+) -> list[Heading]:
     """The rules whose headings fit the citing clause clearly better than the cited rule's (the best, equally
     good ones), or an empty list.
 
@@ -761,13 +764,27 @@ def topic_mismatch(topics: _Topics, ref: Ref, cited_too: Iterable[str] = (), own
     rule's heading shares a word with that clause, that rule being neither the target's own rule or case, nor the
     rule the sentence stands in (``own``) or its rule or cases; and (d) it scores at least :data:`CLEARLY` times
     the target on heading and first sentences, each shared word weighted by how rare it is in the book.  A
-    reference citing several rules at once (``cited_too``) is never judged: its sentence spans them."""
+    reference citing several rules at once (``cited_too``) is never judged: its sentence spans them.
+
+    A sentence that cites rules in several places (``shared``: "a Line of Supply (14.3) cannot be traced through
+    two consecutive vacant hexes (14.5)") is judged per reference: in (a) only the words of the reference's own
+    part of the sentence (:attr:`Ref.clause`) count, the others being what the other references are cited for.
+    Two more ways name the rule that fits, each in place of (c) and (d): the clause names another rule's whole
+    heading word for word ("General Supply"), and no word of the clause outside that heading is in the target's
+    headings (:func:`_named_heading`); or the clause repeats what another rule's text says, three pairs of words
+    side by side or more, where the target's text has none (:func:`_said_elsewhere`)."""
     key = norm(ref.target)
     title = topics.title.get(key)
     if len(set(cited_too)) > 1 or not topics.own.get(key) or not title:
         return []
     whole = _words(_strip_refs(ref.sentence))
-    near_text = _last_clause(_strip_refs(ref.clause or ref.sentence))
+    part = _strip_refs(ref.clause or ref.sentence)
+    mine = _words(part) | (set() if shared else whole)  # the words this reference is cited for
+    if named := _named_heading(topics, key, part, mine, own):
+        return named
+    if shared and not mine & title and (said := _said_elsewhere(topics, key, part, own)):
+        return said
+    near_text = _last_clause(part)
     near = _words(near_text)
     implied = {_stem(t) for w, t in IMPLIES.items() if w in near_text.casefold()}
     if not near or (whole | implied) & title or _pairs(near_text) & topics.pairs.get(key, set()):
@@ -790,6 +807,81 @@ def topic_mismatch(topics: _Topics, ref: Ref, cited_too: Iterable[str] = (), own
     best = [h for sc, h in scored if sc == top]
     # the most specific of equals: 18.5 Pontoon Bridges rather than 18 Major River Assaults and Pontoon Bridges
     return [h for h in best if not any(o.key.startswith(h.key + ".") for o in best)][:3]
+
+
+def _cited_in(ref: Ref, width: int = 200) -> str:
+    """The sentence of a reference to quote: its first ``width`` characters, or, where the reference stands
+    beyond them (a long list read as one sentence), the ``width`` characters that end with it."""
+    at = ref.sentence.find(ref.clause) if ref.clause else -1
+    end = at + len(ref.clause)
+    if at < 0 or end <= width:
+        return ref.sentence[:width]
+    return "…" + ref.sentence[end - width : end].split(" ", 1)[-1]  # from a word's start
+
+
+def _unrelated(key: str, other: str, own: str | None) -> bool:
+    """Is rule ``other`` neither the cited rule ``key`` (its rule or cases) nor the rule the sentence stands in?"""
+    related = other == key or other.startswith(key + ".") or key.startswith(other + ".")
+    mine = own is not None and (other == own or own.startswith(other + ".") or other.startswith(own + "."))
+    return not (related or mine)
+
+
+def _seq(text: str) -> list[str]:
+    """The content words of ``text`` in order, stemmed."""
+    return [_stem(w) for w in re.findall(r"[a-zà-ÿ]+", text.casefold()) if w not in _STOP and len(w) > 2]
+
+
+def _named_heading(topics: _Topics, key: str, part: str, mine: set[str], own: str | None) -> list[Heading]:
+    """The rules whose whole heading (two content words or more) the clause ``part`` names word for word, where
+    no other word the reference is cited for (``mine``) is in the cited rule's headings, and the clause does not
+    name the cited rule's own heading: "Check for General Supply for all Soviet units (14.6)", 14.4 being General
+    Supply and 14.6 Isolation and Attrition of Out of Supply Units, names 14.4 (the one word it shares with 14.6,
+    supply, is General Supply's)."""
+    text = f" {' '.join(_seq(part))} "
+    if f" {' '.join(_seq(topics.heads_by_key[key].title))} " in text:
+        return []
+    found = []
+    for h in topics.heads:
+        name = _seq(h.title)
+        if len(name) >= 2 and _unrelated(key, h.key, own) and f" {' '.join(name)} " in text:
+            if not (mine - set(name)) & topics.title[key]:
+                found.append(h)
+    return [h for h in found if not any(o.key.startswith(h.key + ".") for o in found)][:3]
+
+
+SAID = 6
+"""Words in a row (articles and all) that a clause and another rule's text must share for the clause to repeat it:
+"two consecutive vacant hexes in an enemy ZOC"."""
+
+
+def _run(a: list[str], b: list[str]) -> int:
+    """The length of the longest run of words ``a`` and ``b`` share."""
+    best = 0
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0] * (len(b) + 1)
+        for j, y in enumerate(b, 1):
+            if x == y:
+                cur[j] = prev[j - 1] + 1
+                best = max(best, cur[j])
+        prev = cur
+    return best
+
+
+def _raw(text: str) -> list[str]:
+    return re.findall(r"[a-zà-ÿ]+", text.casefold())
+
+
+def _said_elsewhere(topics: _Topics, key: str, part: str, own: str | None) -> list[Heading]:
+    """The rules whose text repeats the clause ``part`` best (:data:`SAID` words in a row or more; the first three
+    of equals), where the cited rule's text shares no three words in a row with it."""
+    words = _raw(part)
+    if len(words) < SAID or _run(words, _raw(topics.heads_by_key[key].body)) >= 3:
+        return []
+    scored = [(_run(words, _raw(h.body)), h) for h in topics.heads if _unrelated(key, h.key, own)]
+    top = max((n for n, _ in scored), default=0)
+    best = [h for n, h in scored if n == top]
+    return best[:3] if top >= SAID else []
 
 
 def _last_clause(text: str) -> str:
@@ -1108,8 +1200,10 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
         head_lines = {h.line for h in hs}
         refs = cross_refs(book)
         together: dict[tuple[int, str], list[str]] = defaultdict(list)
+        places: dict[str, set[tuple[int, str]]] = defaultdict(set)  # the references of each sentence
         for ref in refs:
             together[(ref.line, ref.text)].append(ref.target)
+            places[ref.sentence].add((ref.line, ref.text))
         for ref in refs:
             key = norm(ref.target)
             h = by_key.get(key)
@@ -1141,7 +1235,8 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
             if ref.line in head_lines:
                 continue  # a heading that mentions another rule ("Rule 24 was combined with rule 23")
             own = next((x.key for x in reversed(hs) if x.line <= ref.line), None)
-            better = topic_mismatch(topics, ref, together[(ref.line, ref.text)], own)
+            shared = len(places[ref.sentence]) > 1
+            better = topic_mismatch(topics, ref, together[(ref.line, ref.text)], own, shared)
             if better:
                 fits = " or ".join(f"{b.number} '{b.title}' (line {b.line})" for b in better)
                 ctx.add(
@@ -1149,7 +1244,7 @@ def check_book(game: m.Game, book: Book) -> tuple[list[Finding], list[Statement]
                     ref.target,
                     f"{src} line {ref.line}: {ref.text} cites {h.number} '{h.title}' (line {h.line}: "
                     f"{_gist(h, hs)}), but the sentence is about what {fits} "
-                    f"covers: “{ref.sentence[:200]}”",
+                    f"covers: “{_cited_in(ref)}”",
                     book_line=ref.line,
                     fits=", ".join(b.number for b in better),
                 )
