@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -52,3 +53,31 @@ def seed_report(name: str):  # type: ignore[no-untyped-def]
 
 def data_files() -> list[Path]:
     return sorted(DATA.glob("*.yaml"))
+
+
+def seeds_dir() -> Path | None:
+    """The folder of the seed rulebooks (../shared/seeds beside the checkout, as CI has it), or None on a machine
+    without them: the rulebooks are never part of the project."""
+    for p in (Path("/work/shared/seeds"), ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds"):
+        if p.is_dir() and any(p.glob("000_*.txt")):
+            return p
+    return None
+
+
+def seed_book(path: Path) -> Path | None:
+    """The seed rulebook a data/ game was made from (its ``game.source`` names the file), or None when the game has
+    no seed book (written for Hexforge) or the seeds are not on this machine."""
+    from forge.loader import load
+
+    seeds = seeds_dir()
+    if seeds is None:
+        return None
+    book = seeds / load(path).game.source
+    return book if book.is_file() else None
+
+
+def has_seed_book(path: Path) -> bool:
+    """Whether a data/ game names a seed rulebook as its source (whether or not the seeds are on this machine)."""
+    from forge.loader import load
+
+    return re.fullmatch(r"\d{3}_[0-9a-f]+\.txt", load(path).game.source) is not None

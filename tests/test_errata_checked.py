@@ -2,6 +2,8 @@
 
 Every error and warning in a committed report (docs/errata/<game>.md; tests/test_report.py keeps those current),
 and every "Not checked" line that says a difference is explained, must have a row in CHECKED.md under its game;
+every finding of the rulebook itself (the ``book-*`` kinds ``--book`` adds: errors, warnings and info) a row in
+BOOK_CHECKS.md;
 a CONFIRMED or WORDING row must still name a finding of the report (a FALSE ALARM row may not: fixing the data
 removed it).  Findings are named by a key the Markdown report prints the same way on every run: the kind, the
 example or table id, and ``· value`` for an example's value, or ``· section ...`` / ``· column ..., die ...``
@@ -20,6 +22,7 @@ from forge.verifier import Findings, render_findings
 
 ERRATA = ROOT / "docs" / "errata"
 CHECKED = ERRATA / "CHECKED.md"
+BOOK_CHECKS = ERRATA / "BOOK_CHECKS.md"
 VERDICTS = {"CONFIRMED", "FALSE ALARM", "WORDING"}
 
 Rows = dict[str, dict[str, tuple[str, str, str, str]]]
@@ -54,6 +57,8 @@ def report_keys(markdown: str) -> list[str]:
             section = line[3:]
             continue
         if section == "Findings by rule" and (mt := _HEAD.fullmatch(line)):
+            if mt.group("kind").startswith("book-"):
+                continue  # the rulebook's own findings are judged in BOOK_CHECKS.md (book_keys)
             rest = mt.group("rest")
             if mv := _VALUE.match(rest):
                 keys.append(f"{mt.group('kind')} {mv.group('ex')} · {mv.group('key')}")
@@ -204,3 +209,98 @@ def test_a_missing_or_stale_row_is_reported() -> None:
         "| `example-doubt fixed` | warning | 1 | FALSE ALARM | fixed in the data, so no longer reported |\n",
     )
     assert stale_rows("first_panzer_army", checked_rows(extra), _report("first_panzer_army")) == ["example-doubt gone"]
+
+
+# ------------------------------------------------------------------------------------------ BOOK_CHECKS.md
+BOOK_VERDICTS = {"CONFIRMED": ("error", "warning"), "TRUE (info)": ("info",)}
+"""The verdict a judged finding of the book may have, by severity (a false alarm is fixed in the check, and its
+finding no longer reported, so it has no row of the tables)."""
+
+_BOOK_HEAD = re.compile(r"- \*\*(?P<sev>Error|Warning)\*\* \(`(?P<kind>book-[a-z-]+)`\): \S+ line (?P<line>\d+): ")
+_BOOK_INFO_LINE = re.compile(r"- \S+\.(?:txt|md|pdf) line (?P<line>\d+): (?P<msg>.*)")
+BOOK_INFO = {
+    "book-not-encoded": " is in no worked example of the data",
+    "book-xref-unchecked": "; not checked: ",
+    "book-order": ": out of order in the text",
+}
+"""How each info kind of the book reads in a report's "Not checked" list (the Markdown prints no kind there)."""
+
+
+def book_keys(markdown: str) -> list[tuple[int, str, str]]:
+    """(book line, kind, severity) of every finding of the rulebook in a Markdown errata report."""
+    keys: list[tuple[int, str, str]] = []
+    section = ""
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            section = line[3:]
+        elif section == "Findings by rule" and (mh := _BOOK_HEAD.match(line)):
+            keys.append((int(mh.group("line")), mh.group("kind"), mh.group("sev").lower()))
+        elif section == "Not checked" and (mi := _BOOK_INFO_LINE.fullmatch(line)):
+            kinds = [k for k, phrase in BOOK_INFO.items() if phrase in mi.group("msg")]
+            assert len(kinds) == 1, f"a finding of the book whose kind BOOK_INFO cannot tell: {line}"
+            keys.append((int(mi.group("line")), kinds[0], "info"))
+    return keys
+
+
+def book_rows(text: str) -> dict[str, dict[tuple[int, str], tuple[str, str]]]:
+    """BOOK_CHECKS.md's rows by game id, then by (book line, kind): (verdict, reason)."""
+    rows: dict[str, dict[tuple[int, str], tuple[str, str]]] = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if not line.startswith("| ") or len(cells) != 5 or not cells[1].isdigit():
+            continue
+        game, no, kind, verdict, reason = cells
+        key = (int(no), kind.strip("`"))
+        assert key not in rows.setdefault(game, {}), f"BOOK_CHECKS.md: {game} line {no} {kind} listed twice"
+        rows[game][key] = (verdict, reason)
+    return rows
+
+
+BOOK_ROWS = book_rows(BOOK_CHECKS.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_finding_of_the_book_is_judged(game: str) -> None:
+    """Each finding of the rulebook in a committed report, info included, has a row in BOOK_CHECKS.md whose
+    verdict suits its severity, and each row names a finding the report still has."""
+    found = book_keys(_report(game))
+    rows = BOOK_ROWS.get(game, {})
+    missing = [(no, kind) for no, kind, _ in found if (no, kind) not in rows]
+    assert not missing, (
+        f"docs/errata/{game}.md has findings of the book that docs/errata/BOOK_CHECKS.md does not judge; read each "
+        f"against the rulebook and add a row: {missing}"
+    )
+    wrong = [(no, kind, sev) for no, kind, sev in found if sev not in BOOK_VERDICTS.get(rows[(no, kind)][0], ())]
+    assert not wrong, f"BOOK_CHECKS.md: a verdict that does not suit the finding's severity under {game}: {wrong}"
+    stale = sorted(set(rows) - {(no, kind) for no, kind, _ in found})
+    assert not stale, f"BOOK_CHECKS.md rows under {game} name findings of the book its report no longer has: {stale}"
+
+
+def test_book_rows_are_complete() -> None:
+    assert set(BOOK_ROWS) <= set(GAMES)
+    for game, rows in BOOK_ROWS.items():
+        for (no, kind), (verdict, reason) in rows.items():
+            where = f"BOOK_CHECKS.md, {game}, line {no}, {kind}"
+            assert kind.startswith("book-"), where
+            assert verdict in BOOK_VERDICTS, where
+            assert len(reason) > 20, where
+
+
+def test_book_keys_of_a_report() -> None:
+    """Errors and warnings of the book by their kind, info lines by their wording; other findings are not the
+    book's."""
+    md = (
+        "## Findings by rule\n\n### Rule 4.4\n\n"
+        "- **Error** (`book-xref`): b.txt line 262: (4.4) cites rule 4.4, which the book does not have: “x”\n"
+        "- **Warning** (`example-doubt`) `slip`: a doubt\n\n"
+        "## Not checked\n\n### Rule 14.1\n\n"
+        "- b.txt line 333: (14.1) cites rule 14.1, rule 14.0 numbers no case in the text; not checked: “y”\n"
+        "- b.txt line 1169: hex “hex 2701” is in no worked example of the data\n"
+        "- `words` · `min_lines`: [not in the book] no engine rule recomputes this (data line 3)\n"
+    )
+    assert book_keys(md) == [
+        (262, "book-xref", "error"),
+        (333, "book-xref-unchecked", "info"),
+        (1169, "book-not-encoded", "info"),
+    ]
+    assert report_keys(md) == ["example-doubt slip"]
