@@ -1,7 +1,8 @@
 """docs/errata/CHECKED.md, the record of the errata checked by hand against the rulebooks, keeps up with the reports.
 
-Every error and warning in a committed report (docs/errata/<game>.md; tests/test_report.py keeps those current),
-and every "Not checked" line that says a difference is explained, must have a row in CHECKED.md under its game;
+Every finding in a committed report (docs/errata/<game>.md; tests/test_report.py keeps those current) must have a
+row in CHECKED.md under its game: each error and warning, and each info line (a "Not checked" line, a difference
+the data explains among them, and each data note);
 every finding of the rulebook itself (the ``book-*`` kinds ``--book`` adds: errors, warnings and info) a row in
 BOOK_CHECKS.md;
 a CONFIRMED or WORDING row must still name a finding of the report (a FALSE ALARM row may not: fixing the data
@@ -23,7 +24,7 @@ from forge.verifier import Findings, render_findings
 ERRATA = ROOT / "docs" / "errata"
 CHECKED = ERRATA / "CHECKED.md"
 BOOK_CHECKS = ERRATA / "BOOK_CHECKS.md"
-VERDICTS = {"CONFIRMED", "FALSE ALARM", "WORDING"}
+VERDICTS = {"CONFIRMED", "FALSE ALARM", "WORDING", "TRUE (info)"}
 
 Rows = dict[str, dict[str, tuple[str, str, str, str]]]
 """CHECKED.md's rows by game id, then by key: (severity, seed lines, verdict, reason)."""
@@ -31,6 +32,11 @@ Rows = dict[str, dict[str, tuple[str, str, str, str]]]
 _HEAD = re.compile(r"- \*\*(?:Error|Warning)\*\* \(`(?P<kind>[^`]+)`\)(?P<rest>.*)")
 _VALUE = re.compile(r": example `(?P<ex>[^`]*)`, value `(?P<key>[^`]*)`$")
 _REF = re.compile(r" `(?P<ref>[^`]*)`: ")
+_UNCHECKED = re.compile(r"- `(?P<ex>[^`]*)`(?: · `(?P<key>[^`]*)`)?: ")
+_NOTE = re.compile(r"- data note on (?P<on>[^:]*): ")
+INFO_KEY = ("explained ", "unchecked ", "data-note ")
+"""The keys of info findings: a difference the data explains, a value not checked (with its reason), a remark of
+the data to its designer."""
 _EXPLAINED = re.compile(r"- `(?P<ex>[^`]*)` · `(?P<key>[^`]*)`: (?:\[[^\]]*\] )?the rules as encoded give ")
 
 
@@ -75,6 +81,10 @@ def report_keys(markdown: str) -> list[str]:
             keys.append(f"{mt.group('kind')} {subject}" + (f" · {qual}" if qual else ""))
         elif section == "Not checked" and (me := _EXPLAINED.match(line)):
             keys.append(f"explained {me.group('ex')} · {me.group('key')}")
+        elif section == "Not checked" and (mu := _UNCHECKED.match(line)):
+            keys.append(f"unchecked {mu.group('ex')}" + (f" · {mu.group('key')}" if mu.group("key") else ""))
+        elif section == "Data notes" and (mn := _NOTE.match(line)):
+            keys.append(f"data-note {mn.group('on')}")
     return keys
 
 
@@ -143,12 +153,13 @@ def test_rows_are_complete() -> None:
             assert verdict in VERDICTS, where
             assert re.search(r"\d", lines), where
             assert len(reason) > 20, where
-            assert (sev == "info") == key.startswith("explained "), where
+            assert (sev == "info") == key.startswith(INFO_KEY), where
+            assert verdict != "TRUE (info)" or key.startswith(("unchecked ", "data-note ")), where
 
 
 def test_keys_of_a_report() -> None:
     """The key of each kind of finding as a report prints it; a second finding of a kind on the same table is told
-    apart by its cell, and info findings are not errata."""
+    apart by its cell; an info finding is keyed by what it is about."""
     findings = Findings(
         [
             Finding(
@@ -185,6 +196,7 @@ def test_keys_of_a_report() -> None:
         "crt-unknown crt · section clear",
         "example-doubt slip",
         "example-mismatch slip · ratio",
+        "unchecked words",
     ]
 
 
@@ -193,8 +205,16 @@ def test_explained_lines_are_keys() -> None:
         "## Findings by rule\n\nNothing disagrees.\n\n## Not checked\n\n### Rule 11.1\n\n"
         "- `cap` · `column`: the rules as encoded give 6:1, the book 4:1, which is the cap as the sheet states it\n"
         "- `cap` · `other`: no engine rule recomputes this (claim example)\n"
+        "- `crt`: CRT: die 6 gives 'EX' in 7 of its 8 columns (data line 415)\n"
+        "- b.txt line 333: (14.1) cites rule 14.1; not checked: “y”\n\n"
+        "## Data notes\n\n### Rule 3\n\n- data note on turn 1: No dates. (data line 9)\n"
     )
-    assert report_keys(md) == ["explained cap · column"]
+    assert report_keys(md) == [
+        "explained cap · column",
+        "unchecked cap · other",
+        "unchecked crt",
+        "data-note turn 1",
+    ]
 
 
 def test_a_missing_or_stale_row_is_reported() -> None:
@@ -303,4 +323,4 @@ def test_book_keys_of_a_report() -> None:
         (333, "book-xref-unchecked", "info"),
         (1169, "book-not-encoded", "info"),
     ]
-    assert report_keys(md) == ["example-doubt slip"]
+    assert report_keys(md) == ["example-doubt slip", "unchecked words · min_lines"]
