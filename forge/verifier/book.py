@@ -779,10 +779,10 @@ def topic_mismatch(
         return []
     whole = _words(_strip_refs(ref.sentence))
     part = _strip_refs(ref.clause or ref.sentence)
-    mine = _words(part) | (set() if shared else whole)  # the words this reference is cited for
-    if named := _named_heading(topics, key, part, mine, own):
+    cited_for = _words(part) | (set() if shared else whole)  # the words this reference is cited for
+    if named := _named_heading(topics, key, part, cited_for, own):
         return named
-    if shared and not mine & title and (said := _said_elsewhere(topics, key, part, own)):
+    if shared and not cited_for & title and (said := _said_elsewhere(topics, key, part, own)):
         return said
     near_text = _last_clause(part)
     near = _words(near_text)
@@ -831,9 +831,9 @@ def _seq(text: str) -> list[str]:
     return [_stem(w) for w in re.findall(r"[a-zà-ÿ]+", text.casefold()) if w not in _STOP and len(w) > 2]
 
 
-def _named_heading(topics: _Topics, key: str, part: str, mine: set[str], own: str | None) -> list[Heading]:
+def _named_heading(topics: _Topics, key: str, part: str, cited_for: set[str], own: str | None) -> list[Heading]:
     """The rules whose whole heading (two content words or more) the clause ``part`` names word for word, where
-    no other word the reference is cited for (``mine``) is in the cited rule's headings, and the clause does not
+    no other word the reference is cited for (``cited_for``) is in the cited rule's headings, and the clause does not
     name the cited rule's own heading: "Check for General Supply for all Soviet units (14.6)", 14.4 being General
     Supply and 14.6 Isolation and Attrition of Out of Supply Units, names 14.4 (the one word it shares with 14.6,
     supply, is General Supply's)."""
@@ -843,9 +843,9 @@ def _named_heading(topics: _Topics, key: str, part: str, mine: set[str], own: st
     found = []
     for h in topics.heads:
         name = _seq(h.title)
-        if len(name) >= 2 and _unrelated(key, h.key, own) and f" {' '.join(name)} " in text:
-            if not (mine - set(name)) & topics.title[key]:
-                found.append(h)
+        named = len(name) >= 2 and _unrelated(key, h.key, own) and f" {' '.join(name)} " in text
+        if named and not (cited_for - set(name)) & topics.title[key]:
+            found.append(h)
     return [h for h in found if not any(o.key.startswith(h.key + ".") for o in found)][:3]
 
 
