@@ -167,6 +167,17 @@ def test_a_reference_is_judged_by_its_own_part_of_a_sentence() -> None:
     ]
 
 
+def test_a_heading_of_another_rule_named_in_passing_is_no_topic_mismatch() -> None:
+    """A clause naming the heading of a case of another rule (4.1's Supply Depots) may cite the rule that explains
+    it: only a case of the cited rule's own rule, named word for word, is taken as the rule meant."""
+    text = SUPPLY + (
+        "[3.4] Road Supply:\nRoads carry it from the Supply Depots (see 1.2).\n"
+        "[4.0] PLACES\n[4.1] Supply Depots: Each side has three, printed on the map.\n"
+    )
+    topic = _kinds(_found(text)[0], "book-xref-topic")
+    assert [f.extra["book_line"] for f in topic] == ["10", "11"]
+
+
 def test_places_against_the_map_and_against_the_book() -> None:
     findings, _ = _found()
     place = _kinds(findings, "book-place")

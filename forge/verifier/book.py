@@ -832,18 +832,22 @@ def _seq(text: str) -> list[str]:
 
 
 def _named_heading(topics: _Topics, key: str, part: str, cited_for: set[str], own: str | None) -> list[Heading]:
-    """The rules whose whole heading (two content words or more) the clause ``part`` names word for word, where
-    no other word the reference is cited for (``cited_for``) is in the cited rule's headings, and the clause does not
-    name the cited rule's own heading: "Check for General Supply for all Soviet units (14.6)", 14.4 being General
-    Supply and 14.6 Isolation and Attrition of Out of Supply Units, names 14.4 (the one word it shares with 14.6,
-    supply, is General Supply's)."""
+    """The cases of the cited rule's own rule whose whole heading (two content words or more) the clause ``part``
+    names word for word, where no other word the reference is cited for (``cited_for``) is in the cited rule's
+    headings, and the clause does not name the cited rule's own heading: "Check for General Supply for all Soviet
+    units (14.6)", 14.4 being General Supply and 14.6 Isolation and Attrition of Out of Supply Units, names 14.4
+    (the one word it shares with 14.6, supply, is General Supply's).  Only a case of the same rule counts (a
+    neighbouring number, the usual slip): a heading of another rule named in passing ("the Terrain Effects Chart
+    (see 8.2)") may be what the cited rule explains."""
     text = f" {' '.join(_seq(part))} "
     if f" {' '.join(_seq(topics.heads_by_key[key].title))} " in text:
         return []
+    top = key.split(".")[0]
     found = []
     for h in topics.heads:
         name = _seq(h.title)
-        named = len(name) >= 2 and _unrelated(key, h.key, own) and f" {' '.join(name)} " in text
+        same_rule = h.key.split(".")[0] == top
+        named = len(name) >= 2 and same_rule and _unrelated(key, h.key, own) and f" {' '.join(name)} " in text
         if named and not (cited_for - set(name)) & topics.title[key]:
             found.append(h)
     return [h for h in found if not any(o.key.startswith(h.key + ".") for o in found)][:3]
