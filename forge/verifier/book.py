@@ -766,13 +766,13 @@ def topic_mismatch(
     the target on heading and first sentences, each shared word weighted by how rare it is in the book.  A
     reference citing several rules at once (``cited_too``) is never judged: its sentence spans them.
 
-    A sentence that cites rules in several places (``shared``: "a Line of Supply (14.3) cannot be traced through
-    two consecutive vacant hexes (14.5)") is judged per reference: in (a) only the words of the reference's own
-    part of the sentence (:attr:`Ref.clause`) count, the others being what the other references are cited for.
-    Two more ways name the rule that fits, each in place of (c) and (d): the clause names another rule's whole
-    heading word for word ("General Supply"), and no word of the clause outside that heading is in the target's
-    headings (:func:`_named_heading`); or the clause repeats what another rule's text says, three pairs of words
-    side by side or more, where the target's text has none (:func:`_said_elsewhere`)."""
+    Two more ways find the rule meant, in place of (a) to (d), from the words the reference is cited for (its own
+    part of the sentence, :attr:`Ref.clause`, where the sentence cites rules in several places, ``shared``: "a Line
+    of Supply (14.3) cannot be traced through two consecutive vacant hexes in an enemy ZOC (14.5)"; else the whole
+    sentence): the clause names the whole heading of another case of the cited rule's rule word for word ("General
+    Supply"), and no other of those words is in the target's headings (:func:`_named_heading`); or, in a shared
+    sentence whose part for this reference has no word of the target's headings, the part repeats
+    :data:`SAID` words in a row of another rule's text, and no three of the target's (:func:`_said_elsewhere`)."""
     key = norm(ref.target)
     title = topics.title.get(key)
     if len(set(cited_too)) > 1 or not topics.own.get(key) or not title:
@@ -853,9 +853,9 @@ def _named_heading(topics: _Topics, key: str, part: str, cited_for: set[str], ow
     return [h for h in found if not any(o.key.startswith(h.key + ".") for o in found)][:3]
 
 
-SAID = 6
+SAID = 8
 """Words in a row (articles and all) that a clause and another rule's text must share for the clause to repeat it:
-"two consecutive vacant hexes in an enemy ZOC"."""
+"two consecutive vacant hexes in an enemy ZOC" (a common phrase such as "in an enemy zone of control" is six)."""
 
 
 def _run(a: list[str], b: list[str]) -> int:
