@@ -719,6 +719,7 @@ EXAMPLES = {
     "new": "forge new 'River Crossing' --grid square",
     "export": "forge export vassal data/hells_gate.yaml --out modules/",
     "play": "forge play data/hells_gate.yaml --games 1000 --assume strength=3",
+    "diff": "forge diff data/hells_gate.yaml tests/data/hells_gate_2e.yaml --format markdown",
 }
 """One example per command, in ``forge --help`` and each command's own help (tests/test_cli.py checks that every
 command has one)."""
@@ -986,6 +987,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_arguments(pl)
     pl.set_defaults(func=play.run)
+
+    from .commands import diff
+
+    df = sub.add_parser(
+        "diff",
+        help="the errata between two editions: every changed value, its effect on combat outcomes, and the "
+        "verify findings it fixes or introduces",
+        description="Exit status: 0 the two files are the same game, 1 they differ, 2 bad input (either file).",
+        epilog=f"example: {EXAMPLES['diff']}",
+    )
+    diff.add_arguments(df)
+    df.set_defaults(func=diff.run)
     return p
 
 
