@@ -21,7 +21,6 @@ Only the standard library is imported here: ``forge.cli`` reads :func:`add_argum
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -154,10 +153,13 @@ class FindingChange:
     ref: str
     path: str
     message: str
+    """The message with its line numbers left out: what two editions' findings are compared by."""
+    shown: str = field(default="", compare=False)
+    """The message as verify printed it (the edition's own line numbers)."""
 
     @property
     def text(self) -> str:
-        return f"{self.severity} {self.kind}{' ' + self.ref if self.ref else ''}: {self.message}"
+        return f"{self.severity} {self.kind}{' ' + self.ref if self.ref else ''}: {self.shown or self.message}"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -165,7 +167,7 @@ class FindingChange:
             "kind": self.kind,
             "ref": self.ref,
             "path": self.path,
-            "message": self.message,
+            "message": self.shown or self.message,
             "text": self.text,
         }
 
@@ -375,7 +377,10 @@ WORDS = {
 
 
 def _attr(rest: Path) -> str:
-    """The attribute under a subject in words: ``entry.turn`` -> ``entry turn``; otherwise its key path."""
+    """The attribute under a subject in words: ``entry.turn`` -> ``entry turn``, an example's ``states.column`` ->
+    ``stated column``; otherwise its key path."""
+    if len(rest) == 2 and rest[0] in ("states", "given"):
+        return f"{'stated' if rest[0] == 'states' else 'given'} {rest[1]}"
     d = dotted(rest)
     return WORDS.get(d, d)
 
@@ -452,9 +457,11 @@ def _subject(path: Path, trees: tuple[dict[str, Any], dict[str, Any]]) -> _Subje
             s = _find(trees, path[:3])
             return _Subject("shifts", f"shift {path[2]} ({s.get('when', '')})", path[3:])
         if part in ("shift_caps", "cap_readings") and n >= 3:
-            what = "shift cap" if part == "shift_caps" else "shift cap as stated elsewhere"
             s = _find(trees, path[:3])
-            return _Subject("shifts", f"{what} {path[2]}" + (f" ({s['when']})" if s.get("when") else ""), path[3:])
+            name = f"shift cap {path[2]}"
+            if part == "cap_readings":
+                name += f" as {s.get('source') or 'the book elsewhere'} states it"
+            return _Subject("shifts", name + (f" ({s['when']})" if s.get("when") else ""), path[3:])
         if part == "modifiers" and n >= 3:
             s = _find(trees, path[:3])
             return _Subject("modifiers", f"modifier {path[2]} ({s.get('when', '')})", path[3:])
@@ -505,6 +512,8 @@ def _subject(path: Path, trees: tuple[dict[str, Any], dict[str, Any]]) -> _Subje
         return _Subject("tables", name, rest)
     if head == "examples" and n >= 2:
         ex = _find(trees, path[:2])
+        if len(path) >= 4 and path[2] in ("states", "given"):
+            path = (*path[:3], dotted(path[3:]))  # one value stated or given, by its claim key
         return _Subject(
             "examples", f"example {path[1]}" + (f" (rule {ex['rule']})" if ex.get("rule") else ""), path[2:]
         )
@@ -704,9 +713,8 @@ def _finding_key(data: Any, f: Finding) -> FindingChange:
     message = f.message
     if f.ref and message.startswith(f"{f.ref}: "):
         message = message[len(f.ref) + 2 :]  # the ref is printed before it
-    return FindingChange(
-        severity(f), f.kind, f.ref or "", _natural(data, f.path), _LINES.sub(lambda mt: mt.group(1) + " N", message)
-    )
+    key = _LINES.sub(lambda mt: mt.group(1) + " N", message)
+    return FindingChange(severity(f), f.kind, f.ref or "", _natural(data, f.path), key, message)
 
 
 def verify_keys(game: Game, doc: Any) -> set[FindingChange]:
@@ -751,6 +759,8 @@ def _n(k: int, word: str) -> str:
 def render(d: Diff, fmt: str = "text") -> str:
     """The report as text, JSON (keys sorted) or Markdown; the same inputs give the same bytes."""
     if fmt == "json":
+        import json  # not at the top: forge --version imports this module's options and no json (test_startup)
+
         return (
             json.dumps(
                 {
