@@ -296,3 +296,51 @@ def test_every_data_game_has_no_change_against_itself(path: Path) -> None:
     game = load(path)
     assert diff.changes(game, game) == []
     assert diff.effects(game, game) == []
+
+
+# ------------------------------------------------------------------------------------------ other tables' forms
+def _copy(tmp_path: Path, game: str, old: str, new: str) -> Path:
+    text = (DATA / f"{game}.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    out = tmp_path / f"{game}_new.yaml"
+    out.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return out
+
+
+def test_results_legend_changes_every_column_that_rolls_it(tmp_path: Path) -> None:
+    """First Panzer Army's code CRT: DR retreats two hexes instead of one; every column with a DR moves."""
+    game = DATA / "first_panzer_army.yaml"
+    new = _copy(
+        tmp_path,
+        "first_panzer_army",
+        "picks the hex for either side, defender_retreat: 1,",
+        "picks the hex for either side, defender_retreat: 2,",
+    )
+    d = report(new, game)
+    (c,) = d.changes
+    assert c.section == "combat results"
+    assert c.text.startswith("result DR (Defender retreats one hex")
+    assert c.text.endswith("): defender retreat 1 → 2")
+    crt = load(game).combat.crt
+    assert crt is not None
+    grid = crt.cells
+    assert isinstance(grid, list)
+    moved = {crt.columns[j] for row in grid for j, cell in enumerate(row) if "DR" in cell.split("+")}
+    assert {e.column for e in d.effects} == {f"CRT {col}" for col in moved}
+    assert {e.measure for e in d.effects} == {"expected defender retreat"}
+    for e in d.effects:
+        assert e.old is not None
+        assert e.new == 2 * e.old  # each DR now retreats twice as far; nothing else retreats
+        assert e.unit == "hexes"
+
+
+def test_crt_with_terrain_sections_names_the_section(tmp_path: Path) -> None:
+    new = _copy(
+        tmp_path, "escape_from_hells_gate", '        - ["?", "?", "?", "D2"]', '        - ["?", "?", "?", "D3"]'
+    )
+    d = report(new, DATA / "escape_from_hells_gate.yaml")
+    assert texts(d) == ["CRT (village) +10, die 2: D2 → D3"]
+    assert d.changes[0].path == "combat.crt.cells[village][2][+10]"
+    assert d.effects == []  # the rest of the column is unknown in both editions
+    # the worked example that revealed the cell now disagrees
+    assert [(f.kind, f.ref) for f in d.introduced] == [("example-mismatch", "ex1-bombard-109")]
