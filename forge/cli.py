@@ -729,7 +729,7 @@ HELP_EPILOG = (
     + "".join(f"  {e}\n" for e in EXAMPLES.values())
     + "\nexit status:\n"
     "  0    ok (verify: nothing disagrees)\n"
-    "  1    verify found errors or warnings (possible errata)\n"
+    "  1    verify found errors or warnings (possible errata); diff: the two editions differ\n"
     "  2    bad input: a game file, an option or a name; nothing half-written\n"
     "  130  interrupted (Ctrl-C); 143 stopped by SIGTERM, 129 by SIGHUP; no temporary left behind\n"
     "\nResults (files written, reports, summaries) go to standard output; errors, warnings and progress to\n"

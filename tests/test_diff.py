@@ -251,7 +251,7 @@ def test_different_games_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["diff", str(HG_PATH), str(SECOND), "--format", "markdown"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("# Changes: Hell's Gate\n")
-    assert "\n## Examples\n\n- example ref-sheet-supply-cap (rule 11.1): summary changed\n  was: " in out
+    assert "\n## Examples\n\n- example ref-sheet-supply-cap (rule 11.1): summary changed\n  - was: " in out
     assert "\n- example ref-sheet-supply-cap (rule 11.1): stated net_shift 1 → 2\n" in out
     assert "## Verify findings fixed (1)" in out
 

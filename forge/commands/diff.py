@@ -811,7 +811,7 @@ def render(d: Diff, fmt: str = "text") -> str:
             heading(section[:1].upper() + section[1:])
         item(c.text)
         if c.status == "changed" and c.text.endswith(" changed") and isinstance(c.old, str):
-            pad = "  " if md else "    "
+            pad = "  - " if md else "    "
             lines.append(f"{pad}was: {c.old}")
             lines.append(f"{pad}now: {c.new}")
     if d.effects:
