@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forge.cli import main
 from forge.commands import diff
@@ -344,3 +346,52 @@ def test_crt_with_terrain_sections_names_the_section(tmp_path: Path) -> None:
     assert d.effects == []  # the rest of the column is unknown in both editions
     # the worked example that revealed the cell now disagrees
     assert [(f.kind, f.ref) for f in d.introduced] == [("example-mismatch", "ex1-bombard-109")]
+
+
+def test_hexsides_are_matched_by_their_hexes(tmp_path: Path) -> None:
+    line = (
+        '    - {between: [B7, A6], features: [river], note: "B7\'s defenders could retreat across the river into A6"}\n'
+    )
+    new = edited(tmp_path, (line, ""))
+    assert texts(report(new)) == ["hexside B7/A6 removed"]
+
+
+# ------------------------------------------------------------------------------------------ a property
+HG_GAME = load(HG_PATH)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_any_one_cell_edit_is_named_once_with_its_exact_effect(data: st.DataObject) -> None:
+    """Property: changing one cell of a normal/all-out hits CRT to any other hits cell gives exactly one change,
+    that cell named by column and die, and expected defender losses in that column moving by the difference in
+    hits times the die's chance (1/6), for each kind of attack whose hits differ; nothing else."""
+    crt = HG_GAME.combat.crt
+    assert crt is not None
+    grid = crt.cells
+    assert isinstance(grid, list)
+    i = data.draw(st.integers(0, len(crt.rows) - 1), label="row")
+    j = data.draw(st.integers(0, len(crt.columns) - 1), label="column")
+    normal = data.draw(st.integers(0, 4), label="normal")
+    allout = data.draw(st.integers(normal, 5), label="all-out")
+    cell = f"{normal}/{allout}"
+    cells = [list(r) for r in grid]
+    old = cells[i][j]
+    cells[i][j] = cell
+    new_game = HG_GAME.model_copy(
+        update={"combat": HG_GAME.combat.model_copy(update={"crt": crt.model_copy(update={"cells": cells})})}
+    )
+    found = diff.changes(HG_GAME, new_game)
+    effects = diff.effects(HG_GAME, new_game)
+    if cell == old:
+        assert found == []
+        assert effects == []
+        return
+    assert [c.text for c in found] == [f"CRT {crt.columns[j]}, die {crt.rows[i]}: {old} → {cell}"]
+    was = [int(x) for x in old.split("/")]
+    expected = {}
+    for k, attack in enumerate(("normal", "all-out")):
+        if was[k] != (normal, allout)[k]:
+            expected[f"CRT {crt.columns[j]}, {attack} attack"] = Fraction((normal, allout)[k] - was[k], 6)
+    assert {e.column: e.new - e.old for e in effects if e.new is not None and e.old is not None} == expected
+    assert {e.measure for e in effects} <= {"expected defender losses"}

@@ -201,8 +201,9 @@ def _frac(x: Fraction | None) -> str | None:
 
 
 # ================================================================================================= the trees
-KEYS = ("id", "number", "label", "name", "rule")
-"""The fields that key a list's items, in order of preference: the first every item has, with distinct values."""
+KEYS = ("id", "number", "label", "name", "rule", "between")
+"""The fields that key a list's items, in order of preference: the first every item has, with distinct values
+(``between``, a hexside's two hexes, as ``C6|C7``)."""
 
 
 def _keyed(items: list[Any]) -> dict[str, Any] | None:
@@ -211,6 +212,7 @@ def _keyed(items: list[Any]) -> dict[str, Any] | None:
         return None
     for k in KEYS:
         values = [x.get(k) for x in items]
+        values = ["|".join(map(str, v)) if isinstance(v, list) and v else v for v in values]
         if all(isinstance(v, str | int) and not isinstance(v, bool) for v in values) and len(set(values)) == len(
             values
         ):
@@ -489,6 +491,8 @@ def _subject(path: Path, trees: tuple[dict[str, Any], dict[str, Any]]) -> _Subje
     if head == "map" and n >= 3 and path[1] == "setup_zones":
         z = _find(trees, path[:3])
         return _Subject("set-up and entry", f"set-up zone {z.get('name') or path[2]}", path[3:])
+    if head == "map" and n >= 3 and path[1] == "hexsides":
+        return _Subject("map", f"hexside {path[2].replace('|', '/')}", path[3:])
     if head == "map" and n >= 3 and path[1] == "hexes":
         return _Subject("map", f"hex {path[2]}", path[3:])
     if head == "turns" and n >= 3 and path[1] == "turns":
