@@ -395,3 +395,10 @@ def test_any_one_cell_edit_is_named_once_with_its_exact_effect(data: st.DataObje
             expected[f"CRT {crt.columns[j]}, {attack} attack"] = Fraction((normal, allout)[k] - was[k], 6)
     assert {e.column: e.new - e.old for e in effects if e.new is not None and e.old is not None} == expected
     assert {e.measure for e in effects} <= {"expected defender losses"}
+
+
+def test_unit_values_by_what_each_printed_number_is(tmp_path: Path) -> None:
+    """Ukraine '43 prints attack-defence-movement: a changed movement allowance is named as movement."""
+    new = _copy(tmp_path, "ukraine_43", 'steps: ["4-7-4", "?-?-?"]', 'steps: ["5-7-3", "?-?-?"]')
+    d = report(new, DATA / "ukraine_43.yaml")
+    assert texts(d) == ["unit Inf (German): full strength attack 4 → 5, full strength movement 4 → 3"]

@@ -374,7 +374,7 @@ WORDS = {
     "attacker_steps": "attacker steps",
     "defender_retreat": "defender retreat",
     "attacker_retreat": "attacker retreat",
-    "max_columns": "at most columns",
+    "max_columns": "maximum columns",
 }
 
 
@@ -494,7 +494,7 @@ def _subject(path: Path, trees: tuple[dict[str, Any], dict[str, Any]]) -> _Subje
     if head == "map" and n >= 3 and path[1] == "hexsides":
         return _Subject("map", f"hexside {path[2].replace('|', '/')}", path[3:])
     if head == "map" and n >= 3 and path[1] == "hexes":
-        return _Subject("map", f"hex {path[2]}", path[3:])
+        return _Subject("set-up and entry" if path[3:] == ("setup",) else "map", f"hex {path[2]}", path[3:])
     if head == "turns" and n >= 3 and path[1] == "turns":
         return _Subject("turn track", f"turn {path[2]}", path[3:])
     if head == "turns" and n >= 2:
@@ -536,15 +536,34 @@ def _subject(path: Path, trees: tuple[dict[str, Any], dict[str, Any]]) -> _Subje
 
 
 def _unit_faces(trees: tuple[dict[str, Any], dict[str, Any]], old: Any, new: Any) -> str:
-    """A unit's steps as a player reads its counter: ``full strength 4 → 5, reduced 2 → 3``."""
+    """A unit's steps as a player reads its counter, each printed number by what it is in the game's notation
+    (``game.strength_format``): ``full strength 4 → 5``, ``reduced movement 6 → 5``."""
+    from ..notation import STRENGTH_FORMS, Strength
+
     if not (isinstance(old, list) and isinstance(new, list)):
         return f"steps {_arrow(old, new)}"
     if len(old) != len(new):
         return f"steps {show(old)} {ARROW} {show(new)} ({len(old)} {ARROW} {len(new)} steps)"
-    names = ["full strength", "reduced"] if len(new) == 2 else [f"step {i + 1}" for i in range(len(new))]
+    faces = ["full strength", "reduced"] if len(new) == 2 else [f"step {i + 1}" for i in range(len(new))]
     if len(new) == 1:
-        names = ["strength"]
-    return ", ".join(f"{names[i]} {a} {ARROW} {b}" for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
+        faces = ["strength"]
+    forms = [str(_find((t, t), ("game", "strength_format")) or "single") for t in trees]
+    out = []
+    for face, a, b in zip(faces, old, new, strict=True):
+        if a == b:
+            continue
+        try:
+            fa, fb = Strength.parse(a, forms[0]), Strength.parse(b, forms[1])
+        except ValueError:
+            fa = fb = None
+        if fa is None or fb is None or fa.form != fb.form or fa.form == "single":
+            out.append(f"{face} {a} {ARROW} {b}")
+            continue
+        roles = STRENGTH_FORMS[fa.form]
+        out.extend(
+            f"{face} {role} {x} {ARROW} {y}" for role, x, y in zip(roles, fa.figures, fb.figures, strict=True) if x != y
+        )
+    return ", ".join(out)
 
 
 def _brief(path: Path, value: Any) -> str:
