@@ -762,13 +762,16 @@ def finding_changes(old: tuple[Game, Any], new: tuple[Game, Any]) -> tuple[list[
 # ================================================================================================= report
 def compare(old_file: str, old: tuple[Game, Any], new_file: str, new: tuple[Game, Any]) -> Diff:
     """The whole report for two loaded editions (each the game and the document it was read from)."""
+    found = changes(old[0], new[0])
+    if not found:  # the same game: the same findings and outcomes, so neither is computed
+        return Diff(old_file, new_file, old[0].game.title, new[0].game.title)
     fixed, introduced = finding_changes(old, new)
     return Diff(
         old_file,
         new_file,
         old[0].game.title,
         new[0].game.title,
-        changes(old[0], new[0]),
+        found,
         effects(old[0], new[0]),
         fixed,
         introduced,
