@@ -552,6 +552,8 @@ def _unit_faces(trees: tuple[dict[str, Any], dict[str, Any]], old: Any, new: Any
     for face, a, b in zip(faces, old, new, strict=True):
         if a == b:
             continue
+        fa: Strength | None
+        fb: Strength | None
         try:
             fa, fb = Strength.parse(a, forms[0]), Strength.parse(b, forms[1])
         except ValueError:
