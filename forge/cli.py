@@ -719,6 +719,7 @@ EXAMPLES = {
     "new": "forge new 'River Crossing' --grid square",
     "export": "forge export vassal data/hells_gate.yaml --out modules/",
     "play": "forge play data/hells_gate.yaml --games 1000 --assume strength=3",
+    "diff": "forge diff data/hells_gate.yaml tests/data/hells_gate_2e.yaml --format markdown",
 }
 """One example per command, in ``forge --help`` and each command's own help (tests/test_cli.py checks that every
 command has one)."""
@@ -728,7 +729,7 @@ HELP_EPILOG = (
     + "".join(f"  {e}\n" for e in EXAMPLES.values())
     + "\nexit status:\n"
     "  0    ok (verify: nothing disagrees)\n"
-    "  1    verify found errors or warnings (possible errata)\n"
+    "  1    verify found errors or warnings (possible errata); diff: the two editions differ\n"
     "  2    bad input: a game file, an option or a name; nothing half-written\n"
     "  130  interrupted (Ctrl-C); 143 stopped by SIGTERM, 129 by SIGHUP; no temporary left behind\n"
     "\nResults (files written, reports, summaries) go to standard output; errors, warnings and progress to\n"
@@ -986,6 +987,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_arguments(pl)
     pl.set_defaults(func=play.run)
+
+    from .commands import diff
+
+    df = sub.add_parser(
+        "diff",
+        help="the errata between two editions: every changed value, its effect on combat outcomes, and the "
+        "verify findings it fixes or introduces",
+        description="Exit status: 0 the two files are the same game, 1 they differ, 2 bad input (either file).",
+        epilog=f"example: {EXAMPLES['diff']}",
+    )
+    diff.add_arguments(df)
+    df.set_defaults(func=diff.run)
     return p
 
 
