@@ -113,7 +113,9 @@ def test_the_scale_days_of_the_first_turns_follow_the_track() -> None:
 
 
 def test_a_duration_longer_than_the_track_is_not_guessed() -> None:
-    game = loads(_with(HALDEN, "states: {duration: 19 days}", "given: {turns: 9}\n    states: {duration: 25 days}"), "h")
+    game = loads(
+        _with(HALDEN, "states: {duration: 19 days}", "given: {turns: 9}\n    states: {duration: 25 days}"), "h"
+    )
     assert _claims(game, "campaign-length") == {"duration": "unchecked"}
 
 
