@@ -849,6 +849,33 @@ class _Checker:
                 "enemy zone, so there is nothing to waive); expected it left out: say the rule in the special rule's "
                 "summary, or a comment",
             )
+        # Fields no renderer, engine rule or check reads (forge/readers.py lists every field's readers).
+        if self.game.game.year is not None:
+            self.err(
+                ("game", "year"),
+                "no component prints game.year and no check reads it; expected it left out: a year of publication "
+                "goes in game.edition (named in the errata report), a year of the history in game.subtitle",
+            )
+        for i, u in enumerate(self.game.units):
+            if u.counters is not None:
+                self.err(
+                    ("units", i, "counters"),
+                    "the counter sheet does not lay out substitute counters yet: every unit prints one counter, its "
+                    "full step in front and its next step on the back; expected counters left out (say the "
+                    "substitutes in the unit's note)",
+                )
+        inferred: list[tuple[str, list[bool], str]] = [
+            ("hexsides", [h.reconstructed for h in self.game.map.hexsides], "the hexside's note"),
+            ("paths", [p.reconstructed for p in self.game.map.paths], "map.data_note"),
+        ]
+        for key, flags, where in inferred:
+            for i, flag in enumerate(flags):
+                if flag:
+                    self.err(
+                        ("map", key, i, "reconstructed"),
+                        f"the map marks reconstructed hexes only, not {key}; expected reconstructed left out: say "
+                        f"what was inferred in {where}, or mark the hexes (map.hexes: reconstructed: true)",
+                    )
 
     def check_example_die(self, path: PathT, ex: m.Example) -> None:
         """A combat example's ``die`` must be a roll the CRT's dice can make (``die: 7`` in a one-die game once

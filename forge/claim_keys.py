@@ -219,7 +219,7 @@ STATES: dict[m.ExampleKind, frozenset[str]] = {
     """),
     K.SCALE: _words("""
         count
-        approximate cs_total dates days days_per_turn elite_bonus end ground_scale height_km hex
+        approximate cs_total dates days days_per_turn duration elite_bonus end ground_scale height_km hex
         km_per_hex last_turn men men_per_point miles_per_hex turn turns turns_max turns_min width_km
     """),
     K.SHIFTS: _words("""

@@ -678,7 +678,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             found, statements = check_book(game, book)
             findings.extend(found)
             findings.book = book_coverage(statements)
-        rendered = render_findings(findings, args.format, game=game.game.id, title=game.game.title, file=path)
+        title = ", ".join(x for x in (game.game.title, game.game.edition) if x)  # errata are of one edition
+        rendered = render_findings(findings, args.format, game=game.game.id, title=title, file=path)
         reports.append(_quiet_report(rendered) if args.quiet and args.format == "text" else rendered)
         if status != EXIT_BAD_INPUT:
             status = max(status, exit_code(findings))

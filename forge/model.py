@@ -577,8 +577,24 @@ class Marker(Base):
 
 
 # ---------------------------------------------------------------------------------------------------- turn track
+class TurnLength(Base):
+    """How long one turn lasts when it is not ``game.scale.days_per_turn``: ``{days: 2}`` or ``{hours: 12}``
+    (one of the two; a day turn and a night turn, two-day winter turns)."""
+
+    days: Positive | None = None
+    hours: Positive | None = None
+
+    @model_validator(mode="after")
+    def _one_unit(self) -> TurnLength:
+        if (self.days is None) == (self.hours is None):
+            raise ValueError("expected one of 'days' or 'hours' (e.g. {days: 2} or {hours: 12})")
+        return self
+
+
 class Turn(Base):
     number: int = Field(ge=1)
+    length: TurnLength | None = None
+    """How long this turn lasts, when it differs from ``game.scale.days_per_turn`` (printed in its box)."""
     date: str | None = None
     """Date or dates as printed on the track."""
     weather: str | None = None

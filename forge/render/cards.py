@@ -31,10 +31,12 @@ from ..model import (
     Phase,
     StackAllowance,
     TerrainKind,
+    Turn,
     UnitSelector,
     Unknown,
     VictoryLevel,
 )
+from .. import turnlength as TL
 from ..pdf import FONT, FONT_BOLD, FONT_ITALIC, page_bleed, register_fonts, render_pdf, text_width
 from ..errors import BuildWarning, collect_warnings, warn
 from ..templates import Heading, card_layout
@@ -961,6 +963,14 @@ def sequence_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     ]
 
 
+def _turn_length(game: Game, t: Turn) -> str:
+    """A turn's length where it differs from the scale's days per turn (``2 days``), else empty."""
+    if not TL.differs(game, t) or t.length is None:
+        return ""
+    hours = TL.hours_of(t.length)
+    return TL.text(hours) if hours is not None else "?"
+
+
 def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     """The turn record: date, weather, reinforcements (from the units' entries), replacements, reminders."""
     tr = game.turns
@@ -971,6 +981,7 @@ def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             specials.setdefault(n, []).append(sr.rule)
     cols: list[tuple[str, list[str]]] = [
         ("Turn", []),
+        ("Length", []),
         ("Date", []),
         ("Weather", []),
         ("Reinforcements", []),
@@ -990,6 +1001,7 @@ def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         marks = list(dict.fromkeys([*t.marks, *specials.get(t.number, [])]))
         values = [
             f"<b>{t.number}</b>",
+            esc(_turn_length(game, t)),
             esc(t.date or ""),
             esc(t.weather or ""),
             esc(arr),

@@ -634,7 +634,9 @@ def _vp_record(game: Game, st: Styles, avail: float) -> list[Flowable]:
     sides = game.game.sides
     head = ["Turn"] + [x for s in sides for x in (f"{s.name} VP this turn", f"{s.name} total")] + ["Notes"]
     rows: list[list[str]] = [
-        [f"<b>{t.number}</b>" + (f" ({esc(t.date)})" if t.date else "")] + [""] * (2 * len(sides)) + [""]
+        [f"<b>{t.number}</b>" + "".join(f" ({esc(x)})" for x in (cards._turn_length(game, t), t.date) if x)]
+        + [""] * (2 * len(sides))
+        + [""]
         for t in game.turns.turns
     ]
     v = game.victory

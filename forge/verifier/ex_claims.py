@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 
 from .. import model as m
+from .. import turnlength as TL
 from .core import Acc, Context, handles, num, show
 
 K = m.ExampleKind
@@ -44,10 +45,15 @@ def ex_scale(ctx: Context, acc: Acc) -> None:
             f"game.scale.km_per_hex {sc.km_per_hex} / 1.609",
             approx=True,
         )
-    if "days" in st and turns is not None and dpt is not None:
+    if "days" in st and turns is not None and not acc.has("days_per_turn") and TL.turns_that_differ(ctx.game):
+        # turns of different lengths: the first `turns` turns of the track, each as long as it says
+        _duration(ctx, acc, "days", int(turns))
+    elif "days" in st and turns is not None and dpt is not None:
         if not acc.has("days_per_turn"):
             acc.use("path:game.scale.days_per_turn")
         acc.check("days", Fraction(int(turns)) * Fraction(str(dpt)))
+    if "duration" in st:
+        _duration(ctx, acc, "duration", None if turns is None else int(turns))
     if "last_turn" in st:
         acc.check("last_turn", len(ctx.game.turns.turns), "turns on the track")
     if "turns" in st and not acc.has("turns"):
@@ -66,6 +72,32 @@ def ex_scale(ctx: Context, acc: Acc) -> None:
     if "cs_total" in st and acc.has("cs_per_side") and acc.has("sides"):
         acc.check("cs_total", int(g["cs_per_side"]) * int(g["sides"]), how="arithmetic")
     _scale_words(ctx, acc)
+
+
+def _duration(ctx: Context, acc: Acc, key: str, turns: int | None) -> None:
+    """How long the game (or its first ``turns`` turns) lasts, summed turn by turn over the track: a turn's own
+    ``length`` or else ``game.scale.days_per_turn``.  ``days`` states a number of days, ``duration`` a number of
+    days or a text (``10 days``, ``36 hours``, ``2 days 12 hours``)."""
+    track = sorted(ctx.game.turns.turns, key=lambda t: t.number)
+    if turns is not None and turns > len(track):
+        acc.skip(key, f"the track has {len(track)} turns, not {turns}: no length for the others", "book")
+        return
+    span = track if turns is None else track[:turns]
+    stated = TL.parse(acc.ex.states[key])
+    if stated is None:
+        acc.skip(key, "not a duration: expected days (a number), or a text such as '10 days' or '36 hours'", "book")
+        return
+    total = TL.duration(ctx.game, span)
+    if total is None:
+        acc.skip(key, "the length of a turn is not known (game.scale.days_per_turn or the turn's length)", "book")
+        return
+    acc.use(*(f"path:turns.turns[{t.number}].length" for t in span if t.length is not None))
+    if any(t.length is None for t in span):
+        acc.use("path:game.scale.days_per_turn")
+    note = f"the {len(span)} turns of the track, each as long as it says"
+    # compared in exact hours; the value shown is the book's own form when they agree, else the track's total
+    computed = acc.ex.states[key] if stated == total else TL.text(total)
+    acc.check_value(key, acc.ex.states[key], computed, note)
 
 
 def _scale_words(ctx: Context, acc: Acc) -> None:

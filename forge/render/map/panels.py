@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ... import model as m
+from ... import turnlength as TL
 from ... import units as U
 from ...hexgrid import Cell, Grid, GridKind, LabelScheme
 from ...pdf import (
@@ -123,7 +124,9 @@ def _scale_text(game: m.Game) -> str:
     n = _noun(game.map.grid.grid())
     days = sc.days_per_turn
     unit = "day" if days == 1 or str(days) == "1" else "days"
-    return f"1 {n} = {_maybe(sc.km_per_hex)} km  ·  1 turn = {_maybe(days)} {unit}"
+    # Turns of another length print theirs in their boxes; the title block says the scale's is not every turn's.
+    other = " unless its box says otherwise" if TL.turns_that_differ(game) else ""
+    return f"1 {n} = {_maybe(sc.km_per_hex)} km  ·  1 turn = {_maybe(days)} {unit}{other}"
 
 
 def _size_text(game: m.Game, lay: MapLayout) -> str:
@@ -320,6 +323,10 @@ class _TurnTrack(Block):
     def _box_lines(self, t: m.Turn, w: float, limit: int | None) -> list[_Line]:
         """Everything printed in one turn's box, below its number row."""
         lines: list[_Line] = []
+        if TL.differs(self.ctx.game, t):
+            assert t.length is not None
+            hours = TL.hours_of(t.length)
+            lines.append(_text_line(TL.text(hours) if hours is not None else "length ?", 6.2, font=FONT_BOLD))
         if t.date:
             for s in _clip_lines(_wrap(t.date, w, 6.5, FONT_BOLD), 2, w, 6.5, FONT_BOLD):
                 lines.append(_text_line(s, 6.5, font=FONT_BOLD))
