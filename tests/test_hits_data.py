@@ -224,3 +224,22 @@ def test_victory_points_are_read_from_per_never_from_the_words() -> None:
     assert s.vp_from_scratch() == s.vp
     s._set_status(s.board.unit("red-1"), UnitStatus.DESTROYED)
     assert s.score()["blue"] == before + 2  # two destroyed steps, no longer a reduced unit in play
+
+
+# ================================================================================= dice-pool combat
+def test_dice_pool_modifiers_read_a_weather_state_of_another_name() -> None:
+    """The tabletop rules' defender doubling in mud, with the state named ``wet``: doubled in wet, not in easy."""
+    text = (ROOT / "tests" / "data" / "synthetic_tabletop.yaml").read_text(encoding="utf-8")
+    for old, new in (
+        ("states: [easy, mud]", "states: [easy, wet]"),
+        ('multiply: "2", condition: mud}', 'multiply: "2", condition: {weather: [wet]}}'),
+        ("cells: [mud, mud, no mud", "cells: [wet, wet, no mud"),
+    ):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    s = State.initial(loads(text, "synthetic_tabletop.yaml"))
+    g1 = s.board.unit("g-1")
+    target = s.pos[g1]
+    easy = hg._pool_strength(s, g1, target, "defender")
+    s.weather = "wet"
+    assert hg._pool_strength(s, g1, target, "defender") == 2 * easy

@@ -5,13 +5,15 @@ Everything that is data comes from the :class:`forge.model.Game`, and nothing as
 (hex or square, through :mod:`forge.hexgrid`), the map (hexes, terrain, rivers, supply sources, names), the units
 and their reinforcement turns, the sequence of play (phase kinds from ``activities``, player turns from
 ``each_side``), the combat system by ``combat.kind`` (an odds CRT of normal/all-out hits with its shifts, shift
-caps and strength modifiers, read through :mod:`forge.rules.combat`; or dice-pool combat through
-:mod:`forge.rules.dicepool`), the defender limits, the mandatory-retreat rule, two-hex moves from the movement kit
-(``rules.movement``), retreats from the retreat kit (``rules.retreat``), stacking from ``rules.stacking``, the
-weather table, the breakout threshold, the victory points and the handicap, and the turns on which each special
-rule applies (``special_rules[*].turns``).  Special rules apply through their ``effects``
-(:class:`forge.model.RuleEffect`, compiled by :mod:`forge.rules.effects`), never by their number; the places and
-hexes an effect acts on are in the data.  Side roles follow the turn order.  :func:`problems` lists what a game's
+caps and strength modifiers, read through :mod:`forge.rules.combat`, and its all-out rules, ``combat.crt.all_out``;
+or dice-pool combat through :mod:`forge.rules.dicepool`), the conditions of shifts and modifiers decided through
+the shared vocabulary (:mod:`forge.rules.kit.conditions`) from the facts of each attack, the defender limits,
+the mandatory-retreat rule, two-hex moves from the movement kit (``rules.movement``), retreats from the retreat
+kit (``rules.retreat``), stacking from ``rules.stacking``, the weather table, the breakout threshold, the victory
+points (by their ``per`` keys) and the handicap, and the turns on which each special rule applies
+(``special_rules[*].turns``).  Special rules apply through their ``effects`` (:class:`forge.model.RuleEffect`,
+compiled by :mod:`forge.rules.effects`), never by their number; the places and hexes an effect acts on are in the
+data.  Side roles follow the turn order.  :func:`problems` lists what a game's
 data lacks for play; :meth:`State.initial` raises
 :class:`~forge.rules.board.UnplayableGameError` with that list.
 
@@ -1857,10 +1859,10 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
             # the weather as it is.
             die = dice.roll()
             if die not in r.weather_table:
-                raise ValueError(f"a die roll of {die} is not on the mud table")
+                raise ValueError(f"a die roll of {die} is not on the weather table")
             if r.weather_table[die] in r.two_hex:
                 s.weather = r.weather_table[die]
-            s._note(f"mud roll {die}: {s.weather}")
+            s._note(f"mud roll {die}: {s.weather}")  # (the words of the recorded logs: tests/play_identity.py)
 
 
 def _reinforce(s: State, side: int) -> None:
@@ -2092,7 +2094,7 @@ def _hex(b: Board, label: str) -> int:
 def apply(state: State, action: Action, dice: DiceSource | None = None) -> State:
     """Apply ``action`` to ``state`` **in place** and play on to the next decision; returns ``state``.
 
-    ``dice`` supplies every roll this needs (combat, breakout, the mud roll of the housekeeping phase that may
+    ``dice`` supplies every roll this needs (combat, breakout, the weather roll of the housekeeping phase that may
     follow); :class:`IllegalAction` when the action is not legal now (the state is then unchanged).
     """
     s = state
