@@ -300,16 +300,14 @@ class _Rules:
     """Units the movement kit gives more than one hex while supplied in some weather (fast units)."""
     two_hex: dict[str, tuple[bool, ...]]
     """Weather state -> units that may make a two-hex move in it while supplied (rules.movement.allowances)."""
-    cavalry: tuple[bool, ...]
-    tank_routes: tuple[tuple[tuple[int, int], ...], ...]
-    """From each hex, the (middle, end) pairs of two-hex moves a tank may make (within the kit's per-move limits)."""
-    cavalry_routes: tuple[tuple[tuple[int, int], ...], ...]
-    tank_middles: tuple[dict[int, tuple[int, ...]], ...]
-    """:attr:`tank_routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
-    cavalry_middles: tuple[dict[int, tuple[int, ...]], ...]
+    routes: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    """Per unit, from each hex, the (middle, end) pairs of the two-hex moves a unit of its type may make (within the
+    movement kit's per-move limits for the type; units of one type share one table)."""
+    middles: tuple[tuple[dict[int, tuple[int, ...]], ...], ...]
+    """Per unit, :attr:`routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
     ends_by_middle: tuple[tuple[dict[int, tuple[int, ...]], ...], ...]
-    """Per unit, its two-hex routes (:attr:`tank_routes` or :attr:`cavalry_routes`) by middle hex: from each hex,
-    middle -> the ends of the routes through it, in route order (routes are listed middle by middle)."""
+    """Per unit, its two-hex routes (:attr:`routes`) by middle hex: from each hex, middle -> the ends of the routes
+    through it, in route order (routes are listed middle by middle)."""
     adjacent: tuple[frozenset[int], ...]
     """The neighbours of each hex as a set (the Board's table, for zones of control and supply lines)."""
     enterable: tuple[tuple[tuple[int, ...], ...], ...]
@@ -587,8 +585,8 @@ def _compile(board: Board) -> _Rules:
     roll_turns = frozenset(t.number for t in game.turns.turns if t.weather is None)
     nb = board.neighbours
     two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
-    # The two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
-    # and one river hexside for tanks and mechanized; none for cavalry).
+    # The two-hex routes of each unit type, filtered by the movement kit's per-move limits for it
+    # (rules.movement.limits: e.g. at most one hex of some terrain, or one hexside feature crossed, per move).
     kb = _mk.Board.of(game)
     kcells = list(board.grid.cells())
 
@@ -599,8 +597,7 @@ def _compile(board: Board) -> _Rules:
             for h in range(len(nb))
         )
 
-    cav = routes(UnitType.CAVALRY)
-    tank = routes(UnitType.ARMOUR)
+    type_routes = {t: routes(t) for t in sorted(set(board.unit_type), key=str)}
     # Two-hex moves: units the kit's allowances give more than one hex in a weather state while supplied.
     states = list(weather.states) if weather is not None else [""]
     two_hex = {
@@ -639,15 +636,14 @@ def _compile(board: Board) -> _Rules:
             )
     no_entry = tuple(closed[_mk.mobility_of(game, str(ut))] for ut in board.unit_type)
     enterable = {ne: tuple(tuple(n for n in nb[h] if n not in ne) for h in range(len(nb))) for ne in set(no_entry)}
-    by_middle = (_ends_by_middle(cav), _ends_by_middle(tank))
+    by_middle = {t: _ends_by_middle(rt) for t, rt in type_routes.items()}
+    type_middles = {t: _middles_by_end(rt) for t, rt in type_routes.items()}
     step_masks = {ne: tuple(map(mask_of, steps)) for ne, steps in enterable.items()}
-    far_ends: dict[tuple[bool, frozenset[int]], tuple[dict[int, int], ...]] = {}
+    far_ends: dict[tuple[UnitType, frozenset[int]], tuple[dict[int, int], ...]] = {}
     for ut, ne in zip(board.unit_type, no_entry, strict=True):
-        kind = (ut is UnitType.CAVALRY, ne)
-        if kind not in far_ends:
-            far_ends[kind] = tuple(
-                {n: mask_of(m for m in ends if m not in ne) for n, ends in groups.items()}
-                for groups in by_middle[0 if kind[0] else 1]
+        if (ut, ne) not in far_ends:
+            far_ends[(ut, ne)] = tuple(
+                {n: mask_of(m for m in ends if m not in ne) for n, ends in groups.items()} for groups in by_middle[ut]
             )
     sr = game.rules.supply
     arrivals: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -694,12 +690,9 @@ def _compile(board: Board) -> _Rules:
         effects=compile_effects(board),
         fast=fast,
         two_hex=two_hex,
-        cavalry=tuple(t is UnitType.CAVALRY for t in board.unit_type),
-        tank_routes=tank,
-        cavalry_routes=cav,
-        tank_middles=_middles_by_end(tank),
-        cavalry_middles=_middles_by_end(cav),
-        ends_by_middle=tuple(by_middle[0] if t is UnitType.CAVALRY else by_middle[1] for t in board.unit_type),
+        routes=tuple(type_routes[t] for t in board.unit_type),
+        middles=tuple(type_middles[t] for t in board.unit_type),
+        ends_by_middle=tuple(by_middle[t] for t in board.unit_type),
         adjacent=tuple(frozenset(x) for x in nb),
         enterable=tuple(enterable[ne] for ne in no_entry),
         side_units=tuple(
@@ -746,7 +739,7 @@ def _compile(board: Board) -> _Rules:
         masks=Masks.of(nb),
         source_mask=tuple(mask_of(x) for x in board.sources),
         step_masks=tuple(step_masks[ne] for ne in no_entry),
-        far_ends=tuple(far_ends[(t is UnitType.CAVALRY, ne)] for t, ne in zip(board.unit_type, no_entry, strict=True)),
+        far_ends=tuple(far_ends[(t, ne)] for t, ne in zip(board.unit_type, no_entry, strict=True)),
         step_moves=tuple(map(_StepMoves, actions.moves)),
     )
 
@@ -1633,7 +1626,7 @@ def _routes(s: State, u: int) -> dict[int, list[int]]:
         if not theirs[n] and n not in ban and n not in others and n not in ne:
             out[n] = [-1]
     if r.two_hex[s.weather][u] and not s.oos[u]:  # the two-hex moves of fast units
-        for n, m in (r.cavalry_routes if r.cavalry[u] else r.tank_routes)[h]:
+        for n, m in r.routes[u][h]:
             ok = not theirs[n] and not theirs[m] and n not in ban and m not in ban and m not in others
             if ok and n not in ne and m not in ne:
                 out.setdefault(m, []).append(n)
@@ -1654,7 +1647,7 @@ def _middles(s: State, u: int, to: int) -> list[int]:
     ne = r.no_entry[u]
     if theirs[to] or to in others or to in ne:
         return []
-    middles = (r.cavalry_middles if r.cavalry[u] else r.tank_middles)[s.pos[u]].get(to, ())
+    middles = r.middles[u][s.pos[u]].get(to, ())
     return [n for n in middles if not theirs[n] and n not in ban and n not in ne]
 
 
