@@ -698,6 +698,14 @@ class _Checker:
                 self.check_cell((*path, end, "result"), auto.result, m.CellFormat.CODE, c.results)
         if crt.mandatory_retreat is not None:
             self.name((*path, "mandatory_retreat", "side"), crt.mandatory_retreat.side, self.sides, "side")
+        if crt.all_out is not None and crt.cell_format is not m.CellFormat.HITS_NORMAL_ALLOUT:
+            self.err(
+                (*path, "all_out"),
+                f"all_out says how an attack is made all-out on a CRT of normal/all-out hits, and this CRT's cells "
+                f"are {crt.cell_format.value!r}: no rule would read it (expected cell_format: hits-normal/all-out, or "
+                "all_out left out)",
+                key=True,
+            )
 
     def check_die_rows(self, path: PathT, rows: list[str]) -> None:
         """Each row label reads as the die results it covers ('3', '2-4', '6+'): the engine and the cards use them."""

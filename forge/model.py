@@ -740,6 +740,21 @@ class MandatoryRetreat(Base):
     rule: RuleRef
 
 
+class AllOutAttack(Base):
+    """How an attack on a CRT of normal/all-out hits (``cell_format: hits-normal/all-out``) is made all-out, and when
+    a target takes the all-out result without one (``Crt.all_out``)."""
+
+    flip_first: list[UnitType] = []
+    """Unit types whose full-strength two-step attackers must be the one flipped when any of them attacks, in order
+    of preference: the first type with such an attacker gives the choices ([]: any full-strength two-step
+    attacker)."""
+    crowded_units: int | None = Field(default=None, ge=1)
+    """A target hex holding at least this many unretreated units takes the all-out result of every attack, with no
+    unit flipped (None: never)."""
+    rule: RuleRef | None = None
+    source_line: SourceLine | None = None
+
+
 class ImpliedCell(Base):
     """A CRT cell typed from a worked example (``Crt.implied_by``)."""
 
@@ -774,6 +789,8 @@ class Crt(Base):
     above: AutoResult | None = None
     """What happens above the last column."""
     mandatory_retreat: MandatoryRetreat | None = None
+    all_out: AllOutAttack | None = None
+    """How an attack is made all-out on a CRT of normal/all-out hits (the hits engine needs it to play one)."""
     high_odds: AutoResult | None = None
     """An automatic result from high odds reached with shifts past the last column (``from_odds``, ``result``)."""
     note: str | None = None
@@ -1088,7 +1105,8 @@ class VpItem(Base):
     """A name for the item (``town``, ``exited-corps``): examples and the engine find it by this."""
     per: VpPer | None = None
     """What the item counts (engine key): ``hex``, ``enemy-step``, ``enemy-cs``, ``enemy-source``,
-    ``unit-exited``, ``unit-steps`` (a unit's full step count), ``event``."""
+    ``enemy-reduced`` (an enemy multi-step unit still in play with steps missing), ``unit-exited``, ``unit-steps``
+    (a unit's full step count), ``event``."""
     terrain: list[Id] = []
     """For ``per: hex``: the terrain or features of the hexes that score."""
     max: int | None = None
@@ -1850,7 +1868,9 @@ class RetreatRules(Base):
     rule: RuleRef | None = None
 
 
-VpPer = Literal["hex", "enemy-step", "enemy-cs", "enemy-source", "unit-exited", "unit-steps", "event"]
+VpPer = Literal[
+    "hex", "enemy-step", "enemy-cs", "enemy-source", "enemy-reduced", "unit-exited", "unit-steps", "event"
+]
 
 
 class VictoryLevel(Base):

@@ -138,7 +138,7 @@ def test_the_compiled_tables_agree_with_the_board() -> None:
         assert r.adjacent[h] == set(nbrs)
         assert list(nbrs) == sorted(nbrs)  # the engine relies on table order being index order
     for u in range(len(b.units)):
-        routes = r.cavalry_routes if r.cavalry[u] else r.tank_routes
+        routes = r.routes[u]
         for h in range(len(b.labels)):
             assert r.enterable[u][h] == tuple(n for n in b.neighbours[h] if n not in r.no_entry[u])
             regrouped = [(n, m) for n, ends in r.ends_by_middle[u][h].items() for m in ends]

@@ -11,6 +11,7 @@ Every module under forge/rules/ is read whole -- code, strings, docstrings and c
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -85,3 +86,44 @@ def test_no_engine_module_names_a_game_a_place_or_a_rule_number(module: Path) ->
     text = module.read_text(encoding="utf-8")
     found = names_in(text, forbidden_names()) + citations_in(text)
     assert not found, f"{module.relative_to(ROOT)} names: {', '.join(found)}"
+
+
+def weather_states() -> set[str]:
+    """Every weather state of every game in data/ and forge/games/ (``turns.weather.states`` and turns' weather)."""
+    out: set[str] = set()
+    for g in _games():
+        turns = g.get("turns") or {}
+        out |= {str(w) for w in ((turns.get("weather") or {}).get("states") or [])}
+        out |= {str(t["weather"]) for t in turns.get("turns") or [] if isinstance(t, dict) and t.get("weather")}
+    return {w for w in out if "{" not in w}
+
+
+def weather_literals_in(text: str, states: set[str]) -> list[str]:
+    """String literals of Python source ``text`` whose whole value is a weather state (``"mud"``), as
+    ``line: value``.  Docstrings and messages that mention a state among other words are not literals of it."""
+    out = []
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type != tokenize.STRING:
+            continue
+        try:
+            value = ast.literal_eval(tok.string)
+        except (ValueError, SyntaxError):  # an f-string
+            continue
+        if isinstance(value, str) and value.strip().lower() in states:
+            out.append(f"{tok.start[0]}: {value!r}")
+    return out
+
+
+def test_the_weather_states_are_found() -> None:
+    states = weather_states()
+    assert {"snow", "mud", "dry", "thaw"} <= states
+    assert weather_literals_in('MUD = "mud"\nx = s.weather == MUD\n', states) == ["1: 'mud'"]
+    assert weather_literals_in('"""In mud, units move one hex."""\nf"{w} mud"\n', states) == []
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(RULES)))
+def test_no_engine_module_tests_a_weather_state_by_name(module: Path) -> None:
+    """A weather state is data (``turns.weather``) that conditions and allowances name: an engine module that
+    compares the weather with a literal state plays one game's weather."""
+    found = weather_literals_in(module.read_text(encoding="utf-8"), weather_states())
+    assert not found, f"{module.relative_to(ROOT)} names weather states: {', '.join(found)}"

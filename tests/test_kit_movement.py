@@ -390,21 +390,24 @@ def test_ex_map_no_longer_handles_movement() -> None:
 
 
 def test_hells_gate_engine_takes_its_two_hex_routes_from_the_kit() -> None:
-    """forge.rules.engine filters 8.2's two-hex moves with the kit's limits: drop the limits from the data and
-    tanks move like cavalry."""
+    """forge.rules.engine filters 8.2's two-hex moves with the kit's limits for each unit's type: tanks have fewer
+    routes than infantry (whom no limit names); drop the limits from the data and tanks have every route."""
     from forge.rules import engine as hg
     from forge.rules.state import Board
 
     g = seed("hells_gate")
-    r = hg.rules_of(Board.of(g))
-    assert r.tank_routes != r.cavalry_routes
+    b = Board.of(g)
+    r = hg.rules_of(b)
+    tank, foot = b.unit("sov-29tc"), b.unit("sov-48rc")
+    assert r.routes[tank] != r.routes[foot]
+    assert all(set(t) <= set(f) for t, f in zip(r.routes[tank], r.routes[foot], strict=True))
     mv = g.rules.movement
     assert mv is not None
     loose = g.model_copy(
         update={"rules": g.rules.model_copy(update={"movement": mv.model_copy(update={"limits": []})})}
     )
     r2 = hg.rules_of(Board.of(loose))
-    assert r2.tank_routes == r2.cavalry_routes
+    assert r2.routes[tank] == r2.routes[foot] == r.routes[foot]
 
 
 @pytest.mark.parametrize("side", ["soviet", "german"])

@@ -102,7 +102,7 @@ def test_typed_actions_play_like_listed_ones() -> None:
 
 def test_two_hex_routes_by_end_regroup_the_routes() -> None:
     r = hg.rules_of(State.initial(GAME, strengths=ASSUMED).board)
-    for routes, middles in ((r.tank_routes, r.tank_middles), (r.cavalry_routes, r.cavalry_middles)):
+    for routes, middles in zip(r.routes, r.middles, strict=True):
         assert any(routes)
         for h, pairs in enumerate(routes):
             assert set(middles[h]) == {m for _, m in pairs}

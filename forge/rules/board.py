@@ -120,25 +120,32 @@ def _phase_kind(phase: SeqPhase) -> Phase | None:
 
 def _vp_values(game: Game) -> tuple[int, int, int, int]:
     """VP per destroyed step, per reduced unit, per enemy supply source held, per step lost by a unit still in play
-    (enemy combat strength lost).  From each item's ``per`` key when the data gives one, else from what its
-    text says (for items that carry no key)."""
+    (enemy combat strength lost), from each item's ``per`` key: an item that says what it counts only in words is
+    refused, never read from its text."""
     per_step = per_reduced = per_source = per_lost = 0
     if game.victory is None:
         return 0, 0, 0, 0
     for item in game.victory.points:
         if isinstance(item.vp, Unknown):
             raise ValueError(f"victory points for {item.text!r} are unknown: the engine cannot score")
-        text = item.text.lower()
-        if item.per == "enemy-source" or (item.per is None and "supply" in text):
+        if item.per == "enemy-source":
             per_source = item.vp
         elif item.per == "enemy-cs":
             per_step = per_lost = item.vp
-        elif item.per == "enemy-step" or (item.per is None and "destroyed" in text):
+        elif item.per == "enemy-step":
             per_step = item.vp
-        elif item.per is None and ("one step" in text or "reduced" in text):
+        elif item.per == "enemy-reduced":
             per_reduced = item.vp
+        elif item.per is None:
+            raise ValueError(
+                f"victory-point item {item.text!r} says what it counts only in words (expected per: enemy-step, "
+                "enemy-cs, enemy-source or enemy-reduced)"
+            )
         else:
-            raise ValueError(f"victory-point item {item.text!r} is of no kind the engine knows")
+            raise ValueError(
+                f"victory-point item {item.text!r} counts {item.per!r}, which this engine does not score (expected "
+                "per: enemy-step, enemy-cs, enemy-source or enemy-reduced)"
+            )
     return per_step, per_reduced, per_source, per_lost
 
 

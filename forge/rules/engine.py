@@ -5,13 +5,15 @@ Everything that is data comes from the :class:`forge.model.Game`, and nothing as
 (hex or square, through :mod:`forge.hexgrid`), the map (hexes, terrain, rivers, supply sources, names), the units
 and their reinforcement turns, the sequence of play (phase kinds from ``activities``, player turns from
 ``each_side``), the combat system by ``combat.kind`` (an odds CRT of normal/all-out hits with its shifts, shift
-caps and strength modifiers, read through :mod:`forge.rules.combat`; or dice-pool combat through
-:mod:`forge.rules.dicepool`), the defender limits, the mandatory-retreat rule, two-hex moves from the movement kit
-(``rules.movement``), retreats from the retreat kit (``rules.retreat``), stacking from ``rules.stacking``, the
-weather table, the breakout threshold, the victory points and the handicap, and the turns on which each special
-rule applies (``special_rules[*].turns``).  Special rules apply through their ``effects``
-(:class:`forge.model.RuleEffect`, compiled by :mod:`forge.rules.effects`), never by their number; the places and
-hexes an effect acts on are in the data.  Side roles follow the turn order.  :func:`problems` lists what a game's
+caps and strength modifiers, read through :mod:`forge.rules.combat`, and its all-out rules, ``combat.crt.all_out``;
+or dice-pool combat through :mod:`forge.rules.dicepool`), the conditions of shifts and modifiers decided through
+the shared vocabulary (:mod:`forge.rules.kit.conditions`) from the facts of each attack, the defender limits,
+the mandatory-retreat rule, two-hex moves from the movement kit (``rules.movement``), retreats from the retreat
+kit (``rules.retreat``), stacking from ``rules.stacking``, the weather table, the breakout threshold, the victory
+points (by their ``per`` keys) and the handicap, and the turns on which each special rule applies
+(``special_rules[*].turns``).  Special rules apply through their ``effects`` (:class:`forge.model.RuleEffect`,
+compiled by :mod:`forge.rules.effects`), never by their number; the places and hexes an effect acts on are in the
+data.  Side roles follow the turn order.  :func:`problems` lists what a game's
 data lacks for play; :meth:`State.initial` raises
 :class:`~forge.rules.board.UnplayableGameError` with that list.
 
@@ -49,9 +51,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
+from .. import conditions as _vocab
 from ..model import (
     CellFormat,
     CombatKind,
+    Condition,
     Crt,
     Game,
     Modifier,
@@ -64,9 +68,20 @@ from ..model import (
 from . import combat, dicepool
 from .bitboard import HEXES, Masks, hexes, mask_of
 from .bitboard import flood as flood_mask
-from .board import Board, CombatRecord, GameResult, PendingHits, Phase, UnitStatus, UnplayableGameError, board_problems
+from .board import (
+    Board,
+    CombatRecord,
+    GameResult,
+    PendingHits,
+    Phase,
+    UnitStatus,
+    UnplayableGameError,
+    _phase_kind,
+    board_problems,
+)
 from .dice import Dice, DiceSource, ScriptedDice
 from .effects import Effects, compile_effects, effect_problems
+from .kit import conditions as _kc
 from .kit import movement as _mk
 from .kit import retreat as _kr
 from .kit import stacking as _ks
@@ -98,13 +113,6 @@ __all__ = [
     "problems",
     "supplied_units",
 ]
-
-MUD = "mud"
-"""The weather state the shift and modifier condition ``mud`` tests."""
-OVERCONCENTRATION = 5
-"""The overconcentration rule: a hex with this many unretreated units or more takes the all-out result of every
-attack."""
-
 
 class IllegalAction(ValueError):
     """An action that is not legal in the state it was applied to."""
@@ -292,16 +300,14 @@ class _Rules:
     """Units the movement kit gives more than one hex while supplied in some weather (fast units)."""
     two_hex: dict[str, tuple[bool, ...]]
     """Weather state -> units that may make a two-hex move in it while supplied (rules.movement.allowances)."""
-    cavalry: tuple[bool, ...]
-    tank_routes: tuple[tuple[tuple[int, int], ...], ...]
-    """From each hex, the (middle, end) pairs of two-hex moves a tank may make (within the kit's per-move limits)."""
-    cavalry_routes: tuple[tuple[tuple[int, int], ...], ...]
-    tank_middles: tuple[dict[int, tuple[int, ...]], ...]
-    """:attr:`tank_routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
-    cavalry_middles: tuple[dict[int, tuple[int, ...]], ...]
+    routes: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    """Per unit, from each hex, the (middle, end) pairs of the two-hex moves a unit of its type may make (within the
+    movement kit's per-move limits for the type; units of one type share one table)."""
+    middles: tuple[tuple[dict[int, tuple[int, ...]], ...], ...]
+    """Per unit, :attr:`routes` by end hex: from each hex, end -> the middles of the routes to it, in route order."""
     ends_by_middle: tuple[tuple[dict[int, tuple[int, ...]], ...], ...]
-    """Per unit, its two-hex routes (:attr:`tank_routes` or :attr:`cavalry_routes`) by middle hex: from each hex,
-    middle -> the ends of the routes through it, in route order (routes are listed middle by middle)."""
+    """Per unit, its two-hex routes (:attr:`routes`) by middle hex: from each hex, middle -> the ends of the routes
+    through it, in route order (routes are listed middle by middle)."""
     adjacent: tuple[frozenset[int], ...]
     """The neighbours of each hex as a set (the Board's table, for zones of control and supply lines)."""
     enterable: tuple[tuple[tuple[int, ...], ...], ...]
@@ -309,11 +315,48 @@ class _Rules:
     (:attr:`no_entry`)."""
     side_units: tuple[tuple[int, ...], ...]
     type_value: tuple[str, ...]
-    river: frozenset[tuple[int, int]]
-    """Ordered pairs of hexes with a river (any hexside terrain) between them."""
     combat_terrain: tuple[frozenset[str], ...]
-    terrain_shift: tuple[bool, ...]
-    """The defender's hex has a terrain or feature with a column shift (woods, a city)."""
+    terrain_owned: tuple[frozenset[str], ...]
+    """Per hex, the ids of the ``defender-terrain`` shifts its terrain gives (by id, or the one of that size)."""
+    hex_class: tuple[int, ...]
+    """Per hex, a small number shared by the hexes whose combat terrain and terrain shifts are the same."""
+    shift_conds: tuple[Condition | str, ...]
+    """Each shift's condition as the vocabulary reads it (:func:`forge.conditions.resolve`: aliases expanded)."""
+    cond_modifiers: bool
+    """Some strength modifier has a condition (totals then depend on the facts of the attack)."""
+    fact_class: tuple[int, ...]
+    """Per unit, a small number shared by the units of the same side, type and mobility class."""
+    unit_facts: tuple[tuple[str, str, str], ...]
+    """Per unit: its side id, unit type and mobility class (what conditions ask about it besides supply)."""
+    crossing: dict[tuple[int, int], int]
+    """(attacker's hex, defender's hex) -> index in :attr:`crossings` of the hexside features between them."""
+    crossings: tuple[frozenset[str], ...]
+    """The sets of hexside features an attack may cross (``river`` added when one is river-like); 0 is none."""
+    phase_names: tuple[str, ...]
+    """Per step of the sequence of play, its phase's name in ``sequence`` (what a condition's ``phase`` names)."""
+    fact_needs: frozenset[str]
+    """What the game's conditions read: ``weather``, ``step`` (the phase or the sides), ``terrain``, ``supply``,
+    ``across``, ``class`` (a unit's side, type or mobility class); the memo key of :func:`_odds` holds these alone."""
+    unit_code: tuple[int, ...]
+    """Per unit, the part of its code in :func:`_odds`'s facts key that never changes (its class, when read)."""
+    code_bits: int
+    """Bits per unit code in the counts of the facts key (enough for every unit of the game in one code)."""
+    shift_reads: tuple[tuple[int, ...], ...]
+    """Per shift, the parts of the facts key its condition reads (0 weather, 1 step, 2 terrain, 3 attackers,
+    4 defenders)."""
+    oos_weight: int
+    """1 when a condition reads supply (a unit's out-of-supply marker is part of its code), else 0."""
+    key_crossing: dict[tuple[int, int], int]
+    """:attr:`crossing` when a condition reads the hexsides attacked across, else empty."""
+    n_crossings: int
+    """How many crossing sets a unit code tells apart (1 when no condition reads them)."""
+    crowded: int
+    """A target holding this many unretreated units or more takes the all-out result (combat.crt.all_out)."""
+    flip_first: tuple[UnitType, ...]
+    """Unit types flipped first for an all-out attack, in order of preference (combat.crt.all_out.flip_first)."""
+    flip_rank: tuple[int, ...]
+    """Per unit, the place of its type in :attr:`flip_first` (its length when not there): the lowest place among
+    the full two-step attackers gives the units that may be flipped."""
     initial_weather: str
     weather_table: dict[int, str]
     roll_turns: frozenset[int]
@@ -339,10 +382,9 @@ class _Rules:
     only copied."""
     actions: _ActionCache
     """Every Declare, Move, Retreat, LoseStep and Resolve of the game, built once and reused."""
-    shift_codes: tuple[int, ...]
-    """Per shift of :attr:`shifts`, the index of its condition in :data:`_SHIFT_ORDER`."""
-    picks: dict[tuple[bool, ...], tuple[int, ...]]
-    """Memo: which of the conditions of :data:`_SHIFT_ORDER` hold -> the indices of the shifts that apply."""
+    picks: dict[tuple[Any, ...], tuple[int, ...]]
+    """Memo: the facts of an attack that conditions read (the key :func:`_odds` builds) -> the indices of the shifts
+    that apply."""
     arrivals: dict[tuple[int, int], tuple[int, ...]]
     """(turn, side) -> the side's units whose entry turn it is, in unit order."""
     masks: Masks
@@ -364,19 +406,41 @@ class _Rules:
         return self.crt
 
 
-_SHIFT_ORDER = (
-    "defender-all-unsupplied",
-    "defender-some-unsupplied",
-    "attacker-all-unsupplied",
-    "attacker-some-unsupplied",
-    "mud",
-    "defender-terrain",
-    "half-across-river",
-    "all-across-river",
-)
-"""The shift conditions the engine evaluates, in the order :func:`_odds` computes them."""
-_SHIFT_CONDITIONS = frozenset(_SHIFT_ORDER)
-_MODIFIER_CONDITIONS = frozenset({"across-river", "attacker-unsupplied", "defender-unsupplied", "mud"})
+def _condition_problems(game: Game, cond: Condition | str | None, what: str) -> list[str]:
+    """Why the engine cannot decide ``cond`` from a position ([] when it can): every condition of the vocabulary
+    (:mod:`forge.conditions`) is decided from the weather, the phase, the sides, the defender's terrain, the
+    hexsides crossed and each unit's side, type, class and supply, except a fact only a player declares."""
+    if cond is None:
+        return [f"{what}: its condition is in words only (give a condition the engine reads)"]
+    try:
+        c = _vocab.resolve(cond, game.terrain)
+    except KeyError:
+        return [f"{what}: {cond!r} is not a condition a rule reads"]
+    if isinstance(c, str) and c in _vocab.DECLARED:
+        return [f"{what}: whether {_vocab.DECLARED[c]} is declared by a player, which the engine does not play"]
+    return []
+
+
+def terrain_owners(game: Game, shifts: Sequence[Shift], terrain: set[str] | frozenset[str]) -> set[str] | None:
+    """The ids of the ``defender-terrain`` shifts a hex of ``terrain`` (its terrain and features) gives: for each of
+    its terrain types with a column shift, the shift of that id, else the one such shift of that size (preferring
+    those not named after a terrain); None when that is ambiguous or no shift has the size."""
+    given = [sh for sh in shifts if sh.condition == _vocab.TERRAIN_GIVES]
+    ids = {sh.id for sh in given}
+    owners: set[str] = set()
+    for tid in sorted(terrain):
+        t = game.terrain.get(tid)
+        if t is None or not t.combat.shift or t.kind is TerrainKind.HEXSIDE:
+            continue
+        if tid in ids:
+            owners.add(tid)
+            continue
+        same = [sh.id for sh in given if sh.shift == t.combat.shift and sh.id not in game.terrain]
+        same = same or [sh.id for sh in given if sh.shift == t.combat.shift]
+        if len(same) != 1:
+            return None
+        owners.add(same[0])
+    return owners
 
 
 def _crt_cells(crt: Crt, *, hits: bool = False) -> tuple[int, int]:
@@ -410,16 +474,24 @@ def problems(game: Game) -> list[str]:
     if c.kind is CombatKind.DICE_POOL:
         if c.dice_pool is None:
             out.append("dice-pool combat without its parameters (combat.dice_pool)")
-        for mod in c.modifiers:
-            if mod.condition is not None and mod.condition not in _MODIFIER_CONDITIONS:
-                out.append(f"modifier {mod.id!r}: the engine cannot evaluate condition {mod.condition!r}")
     elif c.kind is CombatKind.ODDS and c.crt is not None and c.crt.cell_format is CellFormat.HITS_NORMAL_ALLOUT:
         n, unknown = _crt_cells(c.crt, hits=True)
         if unknown:
             out.append(f"the CRT's {_count(unknown, 'cell')} of {n} are unknown (combat.crt.cells)")
-        for sh in c.shifts:
-            if sh.condition not in _SHIFT_CONDITIONS:
-                out.append(f"shift {sh.id!r}: the engine cannot evaluate condition {sh.condition!r}")
+        if c.crt.all_out is None:
+            out.append(
+                "how an attack is made all-out is not given: which attackers are flipped first and how many units "
+                "crowd a target into the all-out result (combat.crt.all_out: flip_first, crowded_units)"
+            )
+        for k, sh in enumerate(c.shifts):
+            out += _condition_problems(game, sh.condition, f"shift {sh.id!r} (combat.shifts[{k}].condition)")
+        for tid, t in game.terrain.items():
+            if t.kind is not TerrainKind.HEXSIDE and t.combat.shift and terrain_owners(game, c.shifts, {tid}) is None:
+                out.append(
+                    f"terrain {tid!r}: which defender-terrain shift gives its column shift of {t.combat.shift} is not "
+                    "clear (a combat.shifts entry with condition defender-terrain, named after the terrain or the only "
+                    "one of that size)"
+                )
     else:
         crt = c.crt
         if crt is not None:
@@ -431,6 +503,12 @@ def problems(game: Game) -> list[str]:
             f"the engine plays odds CRTs of normal/all-out hits and dice-pool combat, not this {c.kind} CRT{fmt} "
             "(combat.kind)"
         )
+    if c.kind in (CombatKind.DICE_POOL, CombatKind.ODDS):
+        for k, mod in enumerate(c.modifiers):
+            if mod.condition is not None:
+                out += _condition_problems(
+                    game, mod.condition, f"modifier {mod.id!r} (combat.modifiers[{k}].condition)"
+                )
     if isinstance(c.max_attackers_per_hexside, Unknown):
         out.append("the most attackers per hexside is unknown (combat.max_attackers_per_hexside)")
     if game.rules.retreat is None:
@@ -487,8 +565,6 @@ def _compile(board: Board) -> _Rules:
     mp = c.max_attackers_per_hexside
     crt = c.crt if pool is None else None
     mand = crt.mandatory_retreat if crt is not None else None
-    hexside_kinds = frozenset(k for k, t in game.terrain.items() if t.kind is TerrainKind.HEXSIDE)
-    river = frozenset(k for k, f in board.hexside_features.items() if f & hexside_kinds)
     shifting = {
         k for k, t in game.terrain.items() if t.kind in (TerrainKind.HEX, TerrainKind.FEATURE) and t.combat.shift != 0
     }
@@ -509,8 +585,8 @@ def _compile(board: Board) -> _Rules:
     roll_turns = frozenset(t.number for t in game.turns.turns if t.weather is None)
     nb = board.neighbours
     two = tuple(tuple((n, m) for n in nb[h] for m in nb[n] if m != h) for h in range(len(nb)))
-    # The two-hex routes, filtered by the movement kit's per-move limits (rules.movement.limits: one woods hex
-    # and one river hexside for tanks and mechanized; none for cavalry).
+    # The two-hex routes of each unit type, filtered by the movement kit's per-move limits for it
+    # (rules.movement.limits: e.g. at most one hex of some terrain, or one hexside feature crossed, per move).
     kb = _mk.Board.of(game)
     kcells = list(board.grid.cells())
 
@@ -521,8 +597,7 @@ def _compile(board: Board) -> _Rules:
             for h in range(len(nb))
         )
 
-    cav = routes(UnitType.CAVALRY)
-    tank = routes(UnitType.ARMOUR)
+    type_routes = {t: routes(t) for t in sorted(set(board.unit_type), key=str)}
     # Two-hex moves: units the kit's allowances give more than one hex in a weather state while supplied.
     states = list(weather.states) if weather is not None else [""]
     two_hex = {
@@ -561,15 +636,14 @@ def _compile(board: Board) -> _Rules:
             )
     no_entry = tuple(closed[_mk.mobility_of(game, str(ut))] for ut in board.unit_type)
     enterable = {ne: tuple(tuple(n for n in nb[h] if n not in ne) for h in range(len(nb))) for ne in set(no_entry)}
-    by_middle = (_ends_by_middle(cav), _ends_by_middle(tank))
+    by_middle = {t: _ends_by_middle(rt) for t, rt in type_routes.items()}
+    type_middles = {t: _middles_by_end(rt) for t, rt in type_routes.items()}
     step_masks = {ne: tuple(map(mask_of, steps)) for ne, steps in enterable.items()}
-    far_ends: dict[tuple[bool, frozenset[int]], tuple[dict[int, int], ...]] = {}
+    far_ends: dict[tuple[UnitType, frozenset[int]], tuple[dict[int, int], ...]] = {}
     for ut, ne in zip(board.unit_type, no_entry, strict=True):
-        kind = (ut is UnitType.CAVALRY, ne)
-        if kind not in far_ends:
-            far_ends[kind] = tuple(
-                {n: mask_of(m for m in ends if m not in ne) for n, ends in groups.items()}
-                for groups in by_middle[0 if kind[0] else 1]
+        if (ut, ne) not in far_ends:
+            far_ends[(ut, ne)] = tuple(
+                {n: mask_of(m for m in ends if m not in ne) for n, ends in groups.items()} for groups in by_middle[ut]
             )
     sr = game.rules.supply
     arrivals: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -578,6 +652,30 @@ def _compile(board: Board) -> _Rules:
             key = (u.entry.turn, board.unit_side[i])
             arrivals[key] = (*arrivals.get(key, ()), i)
     actions = _ActionCache(board)
+    # The facts conditions read (forge.conditions): each hex's combat terrain and terrain shifts, each unit's
+    # side, type and class, the hexside features between two hexes, the phases' names.
+    owned = []
+    for h in range(len(board.labels)):
+        got = terrain_owners(game, c.shifts, board.features[h] | {board.terrain[h]}) if pool is None else set()
+        owned.append(frozenset(got or ()))
+    classes: dict[tuple[frozenset[str], frozenset[str]], int] = {}
+    hex_class = tuple(classes.setdefault((ct, ow), len(classes)) for ct, ow in zip(combat_terrain, owned, strict=True))
+    facts = tuple(
+        (board.sides[board.unit_side[u]], board.unit_type[u].value, _mk.mobility_of(game, str(board.unit_type[u])))
+        for u in range(len(board.units))
+    )
+    kinds: dict[tuple[str, str, str], int] = {}
+    fact_class = tuple(kinds.setdefault(f, len(kinds)) for f in facts)
+    rivers = _vocab.river_features(game.terrain)
+    crossings: dict[frozenset[str], int] = {frozenset(): 0}
+    crossing = {
+        pair: crossings.setdefault(f | ({_vocab.RIVER} if f & rivers else set()), len(crossings))
+        for pair, f in board.hexside_features.items()
+    }
+    all_out = crt.all_out if crt is not None else None
+    flip_first = tuple(all_out.flip_first) if all_out is not None else ()
+    shift_conds = tuple(_resolved(sh.condition, game) for sh in c.shifts) if pool is None else ()
+    needs = _fact_needs([*(sh.condition for sh in c.shifts), *(mo.condition for mo in c.modifiers)], game)
     return _Rules(
         pool=pool,
         crt=crt,
@@ -592,23 +690,35 @@ def _compile(board: Board) -> _Rules:
         effects=compile_effects(board),
         fast=fast,
         two_hex=two_hex,
-        cavalry=tuple(t is UnitType.CAVALRY for t in board.unit_type),
-        tank_routes=tank,
-        cavalry_routes=cav,
-        tank_middles=_middles_by_end(tank),
-        cavalry_middles=_middles_by_end(cav),
-        ends_by_middle=tuple(by_middle[0] if t is UnitType.CAVALRY else by_middle[1] for t in board.unit_type),
+        routes=tuple(type_routes[t] for t in board.unit_type),
+        middles=tuple(type_middles[t] for t in board.unit_type),
+        ends_by_middle=tuple(by_middle[t] for t in board.unit_type),
         adjacent=tuple(frozenset(x) for x in nb),
         enterable=tuple(enterable[ne] for ne in no_entry),
         side_units=tuple(
             tuple(u for u in range(len(board.units)) if board.unit_side[u] == x) for x in range(len(board.sides))
         ),
         type_value=tuple(t.value for t in board.unit_type),
-        river=river,
         combat_terrain=tuple(combat_terrain),
-        terrain_shift=tuple(
-            bool((set(board.features[h]) | {board.terrain[h]}) & shifting) for h in range(len(board.labels))
-        ),
+        terrain_owned=tuple(owned),
+        hex_class=hex_class,
+        shift_conds=shift_conds,
+        cond_modifiers=any(m.condition is not None for m in c.modifiers),
+        fact_class=fact_class,
+        unit_facts=facts,
+        crossing=crossing,
+        crossings=tuple(crossings),
+        phase_names=_phase_names(game, len(board.sides)),
+        fact_needs=needs,
+        unit_code=tuple(2 * k if "class" in needs else 0 for k in fact_class),
+        code_bits=max(8, len(board.units).bit_length() + 1),
+        shift_reads=tuple(_reads(cond) for cond in shift_conds),
+        oos_weight=1 if "supply" in needs else 0,
+        key_crossing=crossing if "across" in needs else {},
+        n_crossings=len(crossings) if "across" in needs else 1,
+        crowded=(all_out.crowded_units or 10**6) if all_out is not None else 10**6,
+        flip_first=flip_first,
+        flip_rank=tuple(flip_first.index(t) if t in flip_first else len(flip_first) for t in board.unit_type),
         initial_weather=weather.initial if weather is not None else "",
         weather_table=table,
         roll_turns=roll_turns,
@@ -624,15 +734,76 @@ def _compile(board: Board) -> _Rules:
         memo={},
         starts={},
         actions=actions,
-        shift_codes=tuple(_SHIFT_ORDER.index(sh.condition) for sh in c.shifts) if pool is None else (),
         picks={},
         arrivals=arrivals,
         masks=Masks.of(nb),
         source_mask=tuple(mask_of(x) for x in board.sources),
         step_masks=tuple(step_masks[ne] for ne in no_entry),
-        far_ends=tuple(far_ends[(t is UnitType.CAVALRY, ne)] for t, ne in zip(board.unit_type, no_entry, strict=True)),
+        far_ends=tuple(far_ends[(t, ne)] for t, ne in zip(board.unit_type, no_entry, strict=True)),
         step_moves=tuple(map(_StepMoves, actions.moves)),
     )
+
+
+def _resolved(cond: Condition | str | None, game: Game) -> Condition | str:
+    """A condition as :func:`forge.rules.kit.conditions.holds` reads it (``problems`` refused the others)."""
+    got = _vocab.resolve(cond, game.terrain)
+    assert got is not None, "problems() refuses a shift whose condition is in words"
+    return got
+
+
+def _fact_needs(conds: Sequence[Condition | str | None], game: Game) -> frozenset[str]:
+    """Which facts of an attack the conditions ``conds`` read (see :attr:`_Rules.fact_needs`)."""
+    out: set[str] = set()
+    for cond in conds:
+        c = None if cond is None else _vocab.resolve(cond, game.terrain)
+        if isinstance(c, str):  # the terrain gives the shift
+            out.add("terrain")
+        elif c is not None:
+            for need, fields in (
+                ("weather", (c.weather,)),
+                ("step", (c.phase, c.attacker_side, c.defender_side)),
+                ("terrain", (c.terrain,)),
+                ("supply", (c.supply,)),
+                ("across", (c.across,)),
+                ("class", (c.unit_types, c.mobility)),
+            ):
+                if any(f not in (None, []) for f in fields):
+                    out.add(need)
+    return frozenset(out)
+
+
+def _reads(cond: Condition | str) -> tuple[int, ...]:
+    """The parts of :func:`_odds`'s facts key a resolved condition reads (see :attr:`_Rules.shift_reads`)."""
+    if isinstance(cond, str):  # the terrain gives the shift
+        return (2,)
+    out = set()
+    if cond.weather:
+        out.add(0)
+    if cond.phase or cond.attacker_side or cond.defender_side:
+        out.add(1)
+    if cond.terrain:
+        out.add(2)
+    if any(getattr(cond, f) not in (None, []) for f in _vocab.UNIT_FACTS):
+        out |= {3} if cond.role == "attacker" else {4} if cond.role == "defender" else {3, 4}
+    return tuple(sorted(out))
+
+
+def _phase_names(game: Game, n_sides: int) -> tuple[str, ...]:
+    """The name in ``sequence`` of the phase of each step of play (a run of ``each_side`` phases played whole by
+    each side in turn, as the Board expands it; phases of no kind are not steps)."""
+    out = []
+    seq = list(game.sequence)
+    i = 0
+    while i < len(seq):
+        j = i + 1
+        if seq[i].each_side:
+            while j < len(seq) and seq[j].each_side:
+                j += 1
+            out += seq[i:j] * n_sides
+        else:
+            out.append(seq[i])
+        i = j
+    return tuple(p.name for p in out if _phase_kind(p) is not None)
 
 
 def _middles_by_end(routes: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[dict[int, tuple[int, ...]], ...]:
@@ -864,30 +1035,37 @@ def _after_attack(s: State, before: list[Action]) -> list[Action]:
 
 
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
-    """Units that may be flipped for an all-out attack: full two-step attackers, tanks if any."""
+    """Units that may be flipped for an all-out attack: full two-step attackers, those of the first type of
+    ``combat.crt.all_out.flip_first`` that has one if any does."""
     b = s.board
-    pool = s.rules.pool
+    r = s.rules
+    pool = r.pool
     if pool is not None:  # a dice pool's all-out attack: the named unit pays its cost first
         return sorted(attackers) if pool.all_out != (0, 0) else []
-    if _overconcentrated(s, target):
-        return []  # overconcentration gives the all-out result anyway: flipping would only cost a step
-    full: list[int] = []
-    tanks: list[int] = []
-    max_steps, steps, unit_type = b.max_steps, s.steps, b.unit_type
+    if _crowded(s, target):
+        return []  # a crowded target gives the all-out result anyway: flipping would only cost a step
+    chosen: list[int] = []
+    best = len(r.flip_first)
+    max_steps, steps, rank = b.max_steps, s.steps, r.flip_rank
     for u in attackers:  # (loops, not comprehensions: this runs at every decision of an attack)
         if max_steps[u] == 2 and steps[u] == 2:
-            full.append(u)
-            if unit_type[u] is UnitType.ARMOUR:
-                tanks.append(u)
-    return tanks or full
+            k = rank[u]
+            if k < best:
+                best = k
+                chosen = [u]
+            elif k == best:
+                chosen.append(u)
+    return chosen
 
 
-def _overconcentrated(s: State, h: int) -> bool:
+def _crowded(s: State, h: int) -> bool:
+    """Whether hex ``h`` holds enough unretreated units to take the all-out result (combat.crt.all_out)."""
     occupants = s.occupants[h]
-    if len(occupants) < OVERCONCENTRATION:
+    crowded = s.rules.crowded
+    if len(occupants) < crowded:
         return False
     retreated = s.retreated
-    return len(occupants) - sum(map(retreated.__getitem__, occupants)) >= OVERCONCENTRATION
+    return len(occupants) - sum(map(retreated.__getitem__, occupants)) >= crowded
 
 
 @dataclass(frozen=True)
@@ -980,15 +1158,16 @@ def _odds(
     r = s.rules
     a = s.active
     steps, strength, maxs, tv = s.steps, s.strength, b.max_steps, r.type_value
-    retreated, oos, pos, river = s.retreated, s.oos, s.pos, r.river
-    # (plain loops, not comprehensions: this runs at every attack)
+    retreated, oos, pos = s.retreated, s.oos, s.pos
+    # The facts conditions read, as counts of unit codes (see _Rules.fact_needs), summed into the memo key of the
+    # shifts that apply.  (plain loops, not comprehensions: this runs at every attack)
+    code, bits, oos_w, cross, n_cross = r.unit_code, r.code_bits, r.oos_weight, r.key_crossing, r.n_crossings
     defenders: list[int] = []
-    d_oos = 0
+    dk = 0
     for u in s.occupants[target]:
         if not retreated[u]:
             defenders.append(u)
-            if oos[u]:
-                d_oos += 1
+            dk += 1 << (bits * (code[u] + oos[u] * oos_w))
     # the strongest units defend, up to the side's limit
     limit = r.max_defenders[1 - a]
     counted = defenders
@@ -999,29 +1178,26 @@ def _odds(
     for u in counted:
         def_in.append((strength[u][maxs[u] - steps[u]][1] if steps[u] > 0 else 0, tv[u]))
     att_in: list[tuple[int, str]] = []
-    a_oos = across = 0
+    ak = 0
     for u in attackers:
         att_in.append((strength[u][maxs[u] - steps[u]][0], tv[u]))
-        if oos[u]:
-            a_oos += 1
-        if (pos[u], target) in river:  # attacking across a river hexside
-            across += 1
-    att, dfn, base = _base_odds(r, att_in, def_in, r.combat_terrain[target])
-    n_def, n_att = len(defenders), len(attackers)
-    holds = (  # each condition of _SHIFT_ORDER
-        n_def > 0 and d_oos == n_def,
-        0 < d_oos < n_def,
-        n_att > 0 and a_oos == n_att,
-        0 < a_oos < n_att,
-        s.weather == MUD,
-        r.terrain_shift[target],
-        across > 0 and 2 * across >= n_att,
-        n_att > 0 and across == n_att,
+        ak += 1 << (bits * ((code[u] + oos[u] * oos_w) * n_cross + cross.get((pos[u], target), 0)))
+    needs = r.fact_needs
+    fkey = (
+        s.weather if "weather" in needs else None,
+        s.step if "step" in needs else a,
+        r.hex_class[target] if "terrain" in needs else 0,
+        ak,
+        dk,
     )
-    over = n_def >= OVERCONCENTRATION
-    picked = r.picks.get(holds)
+    if r.cond_modifiers:
+        att, dfn, base = _base_odds_in(s, target, attackers, counted, defenders, att_in, def_in, fkey)
+    else:
+        att, dfn, base = _base_odds(r, att_in, def_in, r.combat_terrain[target])
+    over = len(defenders) >= r.crowded
+    picked = r.picks.get(fkey)
     if picked is None:
-        picked = r.picks[holds] = tuple(i for i, c in enumerate(r.shift_codes) if holds[c])
+        picked = r.picks[fkey] = _pick_shifts(s, target, attackers, defenders, fkey)
     if not picked:
         return att, dfn, counted, base, (), base, 0, over
     holding = r.effects.caps_holding
@@ -1037,6 +1213,101 @@ def _odds(
         assert res.index is not None
         got = r.memo[key] = (res.index, res.net, tuple(sh.id for sh in shifts))
     return att, dfn, counted, base, got[2], got[0], got[1], over
+
+
+def _pick_shifts(
+    s: State, target: int, attackers: Sequence[int], defenders: Sequence[int], fkey: tuple[Any, ...]
+) -> tuple[int, ...]:
+    """The indices of the shifts whose conditions hold in an attack (:func:`forge.rules.kit.conditions.holds` on
+    :func:`_situation`), each verdict memoised on the parts of the facts key ``fkey`` its condition reads
+    (:attr:`_Rules.shift_reads`), so that a new combination of facts costs only the conditions it changes."""
+    r = s.rules
+    memo = r.memo
+    sit: _kc.Situation | None = None
+    out = []
+    for i, reads in enumerate(r.shift_reads):
+        key = ("verdict", i, *[fkey[j] for j in reads])
+        v = memo.get(key)
+        if v is None:
+            if sit is None:
+                sit = _situation(s, target, attackers, defenders)
+            v = memo[key] = _kc.holds(r.shift_conds[i], sit, ident=r.shifts[i].id).value is True
+        if v:
+            out.append(i)
+    return tuple(out)
+
+
+def _situation(s: State, target: int, attackers: Sequence[int], defenders: Sequence[int]) -> _kc.Situation:
+    """The facts of an attack that conditions read (:mod:`forge.rules.kit.conditions`): the weather, the phase, the
+    sides, the target's combat terrain and the terrain shifts it gives, and each unit's side, type, mobility class,
+    supply (its out-of-supply marker) and, for attackers, the hexside features between it and the target."""
+    r = s.rules
+    sides = s.board.sides
+    a = s.active
+
+    def facts(u: int, across: frozenset[str]) -> _kc.UnitFacts:
+        side, unit_type, mobility = r.unit_facts[u]
+        return _kc.UnitFacts(side, unit_type, mobility, not s.oos[u], across)
+
+    none: frozenset[str] = frozenset()
+    return _kc.Situation(
+        weather=s.weather,
+        phase=r.phase_names[s.step],
+        attacker_side=sides[a],
+        defender_side=sides[1 - a],
+        defender_terrain=r.combat_terrain[target],
+        attackers=tuple(facts(u, r.crossings[r.crossing.get((s.pos[u], target), 0)]) for u in attackers),
+        defenders=tuple(facts(u, none) for u in defenders),
+        terrain_shifts=r.terrain_owned[target],
+        declared=none,
+    )
+
+
+def _base_odds_in(
+    s: State,
+    target: int,
+    attackers: Sequence[int],
+    counted: Sequence[int],
+    defenders: Sequence[int],
+    att_in: list[tuple[int, str]],
+    def_in: list[tuple[int, str]],
+    fkey: tuple[Any, ...],
+) -> tuple[Fraction | int, Fraction | int, int]:
+    """:func:`_base_odds` when some strength modifier has a condition: the totals through
+    :func:`forge.rules.combat.combat_strength` with the facts of the attack (:func:`_situation`), memoised on the
+    strengths and those facts."""
+    r = s.rules
+    oos, pos, fc, crossing = s.oos, s.pos, r.fact_class, r.crossing
+    a_facts = [(fc[u], oos[u], crossing.get((pos[u], target), 0)) for u in attackers]
+    d_facts = [(fc[u], oos[u]) for u in counted]
+    key = (
+        "conditioned",
+        fkey,
+        tuple(sorted(zip(att_in, a_facts, strict=True))),
+        tuple(sorted(zip(def_in, d_facts, strict=True))),
+    )
+    got = r.memo.get(key)
+    if got is None:
+        sit = _situation(s, target, attackers, defenders)
+        assert sit.attackers is not None
+        assert sit.defenders is not None
+        dfacts = dict(zip(defenders, sit.defenders, strict=True))
+        terrain = r.combat_terrain[target]
+        fa = [combat.Fighter(v, t, facts=f) for (v, t), f in zip(att_in, sit.attackers, strict=True)]
+        fd = [combat.Fighter(v, t, facts=dfacts[u]) for (v, t), u in zip(def_in, counted, strict=True)]
+        at = combat.combat_strength(fa, r.modifiers, role="attacker", defender_terrain=terrain, situation=sit).total
+        dt = combat.combat_strength(fd, r.modifiers, role="defender", defender_terrain=terrain, situation=sit).total
+        assert at is not None, "problems() admits only conditions a position decides"
+        assert dt is not None, "problems() admits only conditions a position decides"
+        got = r.memo[key] = (_whole(at), _whole(dt))
+    att, dfn = got
+    ckey = ("column", att, dfn)
+    col = r.memo.get(ckey)
+    if col is None:
+        pick = combat.column_for_odds(r.odds_crt, att, dfn)
+        assert pick.index is not None
+        col = r.memo[ckey] = pick.index
+    return att, dfn, col
 
 
 def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
@@ -1139,29 +1410,26 @@ def _resolve(s: State, flip: int | None, dice: DiceSource) -> None:
 
 
 def _pool_strength(s: State, u: int, target: int, role: Literal["attacker", "defender"]) -> int:
-    """A unit's modified strength in dice-pool combat: every applicable multiplier, rounded once."""
+    """A unit's modified strength in dice-pool combat: every applicable multiplier, rounded once.  A modifier's
+    condition reads the facts of the attack (:func:`_situation`) with this unit as the whole of its side."""
     r = s.rules
-    conds: set[str] = set()
-    if role == "attacker":
-        if (s.pos[u], target) in r.river:
-            conds.add("across-river")
-        if s.oos[u]:
-            conds.add("attacker-unsupplied")
-    elif s.oos[u]:
-        conds.add("defender-unsupplied")
-    if s.weather == MUD:
-        conds.add("mud")
-    base = s.unit_strength(u, attack=role == "attacker")
-    key = ("pool", base, r.type_value[u], r.combat_terrain[target], role, frozenset(conds))
+    attacking = role == "attacker"
+    across = r.crossing.get((s.pos[u], target), 0) if attacking else 0
+    base = s.unit_strength(u, attack=attacking)
+    key = ("pool", base, r.fact_class[u], s.oos[u], across, r.hex_class[target], role, s.weather, s.step)
     got = r.memo.get(key)
     if got is None:
         assert r.pool is not None
+        sit = _situation(s, target, [u] if attacking else [], [] if attacking else [u])
+        group = sit.attackers if attacking else sit.defenders
+        assert group is not None
         total = combat.combat_strength(
-            [combat.Fighter(base, r.type_value[u], frozenset(conds))],
+            [combat.Fighter(base, r.type_value[u], facts=group[0])],
             r.modifiers,
             role=role,
             defender_terrain=r.combat_terrain[target],
             rounding=r.pool.rounding,
+            situation=sit,
         ).total
         assert total is not None
         got = r.memo[key] = int(total)
@@ -1358,7 +1626,7 @@ def _routes(s: State, u: int) -> dict[int, list[int]]:
         if not theirs[n] and n not in ban and n not in others and n not in ne:
             out[n] = [-1]
     if r.two_hex[s.weather][u] and not s.oos[u]:  # the two-hex moves of fast units
-        for n, m in (r.cavalry_routes if r.cavalry[u] else r.tank_routes)[h]:
+        for n, m in r.routes[u][h]:
             ok = not theirs[n] and not theirs[m] and n not in ban and m not in ban and m not in others
             if ok and n not in ne and m not in ne:
                 out.setdefault(m, []).append(n)
@@ -1379,7 +1647,7 @@ def _middles(s: State, u: int, to: int) -> list[int]:
     ne = r.no_entry[u]
     if theirs[to] or to in others or to in ne:
         return []
-    middles = (r.cavalry_middles if r.cavalry[u] else r.tank_middles)[s.pos[u]].get(to, ())
+    middles = r.middles[u][s.pos[u]].get(to, ())
     return [n for n in middles if not theirs[n] and n not in ban and n not in ne]
 
 
@@ -1584,10 +1852,10 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
             # the weather as it is.
             die = dice.roll()
             if die not in r.weather_table:
-                raise ValueError(f"a die roll of {die} is not on the mud table")
+                raise ValueError(f"a die roll of {die} is not on the weather table")
             if r.weather_table[die] in r.two_hex:
                 s.weather = r.weather_table[die]
-            s._note(f"mud roll {die}: {s.weather}")
+            s._note(f"mud roll {die}: {s.weather}")  # (the words of the recorded logs: tests/play_identity.py)
 
 
 def _reinforce(s: State, side: int) -> None:
@@ -1819,7 +2087,7 @@ def _hex(b: Board, label: str) -> int:
 def apply(state: State, action: Action, dice: DiceSource | None = None) -> State:
     """Apply ``action`` to ``state`` **in place** and play on to the next decision; returns ``state``.
 
-    ``dice`` supplies every roll this needs (combat, breakout, the mud roll of the housekeeping phase that may
+    ``dice`` supplies every roll this needs (combat, breakout, the weather roll of the housekeeping phase that may
     follow); :class:`IllegalAction` when the action is not legal now (the state is then unchanged).
     """
     s = state
