@@ -161,7 +161,8 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+    # rounding leaves c - h a hair above 0 when k is 0 (and c + h below 1 when k is n): the bounds hold p exactly
+    return (0.0 if k == 0 else min(p, c - h)), (1.0 if k == n else max(p, c + h))
 
 
 def _quantile(xs: Sequence[int], q: float) -> float:
