@@ -261,9 +261,16 @@ class ClassResult:
     vp: dict[str, int] = field(default_factory=dict)
 
 
-def csv_columns(sides: Sequence[str]) -> list[str]:
-    """The record sheet's columns, as ``forge analyze --class-results`` reads them (the header row)."""
-    return ["pair", "winner", "decided_turn", *[f"vp_{s}" for s in sides]]
+def csv_columns(sides: Sequence[str], vp: bool = True) -> list[str]:
+    """The record sheet's columns, as ``forge analyze --class-results`` reads them (the header row); ``vp``: the
+    game scores victory points (a game without them has no VP columns)."""
+    return ["pair", "winner", "decided_turn", *[f"vp_{s}" for s in sides if vp]]
+
+
+def scores_vp(game: Any) -> bool:
+    """Whether the game scores victory points (its record sheet has a VP column per side)."""
+    v = getattr(game, "victory", None)
+    return v is not None and bool(getattr(v, "points", None))
 
 
 def _near(word: str, choices: Sequence[str]) -> str:
@@ -272,12 +279,12 @@ def _near(word: str, choices: Sequence[str]) -> str:
 
 
 def read_class_results(
-    path: str, sides: Sequence[str], titles: Mapping[str, str], turns: int | None
+    path: str, sides: Sequence[str], titles: Mapping[str, str], turns: int | None, vp: bool = True
 ) -> list[ClassResult]:
     """The rows of a class-results CSV (:func:`csv_columns`; ``winner`` a side's id or name, or ``draw``; the
     other cells may be blank).  :class:`CsvError` with every problem, each at its line."""
     problems: list[str] = []
-    want = csv_columns(sides)
+    want = csv_columns(sides, vp)
     winners = {s.lower(): s for s in sides} | {t.lower(): s for s, t in titles.items()}
     try:
         with open(path, encoding="utf-8-sig", newline="") as f:
@@ -322,7 +329,7 @@ def read_class_results(
             continue
         bad = False
         nums: dict[str, int | None] = {}
-        for key in ("decided_turn", *[f"vp_{s}" for s in sides]):
+        for key in ("decided_turn", *[f"vp_{s}" for s in sides if vp]):
             text = cell.get(key, "")
             if not text:
                 nums[key] = None
@@ -341,8 +348,8 @@ def read_class_results(
             nums[key] = v
         if bad:
             continue
-        vp = {s: got for s in sides if (got := nums[f"vp_{s}"]) is not None}
-        out.append(ClassResult(lineno, cell.get("pair", ""), winner, nums["decided_turn"], vp))
+        points = {s: got for s in sides if (got := nums.get(f"vp_{s}")) is not None}
+        out.append(ClassResult(lineno, cell.get("pair", ""), winner, nums["decided_turn"], points))
     if problems:
         raise CsvError(problems)
     if not out:

@@ -254,3 +254,151 @@ def game_shifts(combat: Combat, table: Table) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+# ================================================================================================ discussion
+@dataclass(frozen=True)
+class Question:
+    """A discussion question built from the game's own numbers, with its answer."""
+
+    question: str
+    answer: str
+
+
+def _n(x: Fraction | None) -> str:
+    return "unknown" if x is None else f"{float(x):.2f}"
+
+
+def _p(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator} ({100 * float(x):.0f} %)" if 0 < x < 1 else f"{100 * float(x):.0f} %"
+
+
+def _losses(c: Column) -> str:
+    """``defender 0.50 steps, attacker 0.17 steps`` (and each side's chance to be eliminated outright, when it
+    has one)."""
+    d = f"defender {_n(c.defender)} steps"
+    d += f" and eliminated {100 * float(c.defender_eliminated):.0f} % of the time" if c.defender_eliminated else ""
+    a = f"attacker {_n(c.attacker)} steps"
+    a += f" and eliminated {100 * float(c.attacker_eliminated):.0f} % of the time" if c.attacker_eliminated else ""
+    return f"{d}; {a}"
+
+
+def _known(t: Table) -> list[Column]:
+    return [c for c in t.columns if c.defender is not None and c.attacker is not None]
+
+
+def discussion(combat: Combat) -> list[Question]:
+    """Questions for a class on the game's CRT, each answered from the exact charts (:func:`tables`): why the
+    column that pays rather than the one before it, normal against all-out, a column shift's worth, the most
+    likely result, and which column two strengths fall in.  Only what the data gives: a table whose cells are
+    unknown asks nothing."""
+    tabs = [t for t in tables(combat) if len(_known(t)) >= 2]
+    out: list[Question] = []
+    if not tabs:
+        return out
+    t = tabs[0]
+    cols = t.columns
+    pays = t.pays
+    j = next((k for k, c in enumerate(cols) if c.label == pays), None)
+    if j is not None and j > 0 and cols[j - 1].defender is not None:
+        lo, hi = cols[j - 1], cols[j]
+        out.append(
+            Question(
+                f"Why attack at {hi.label} rather than {lo.label}? ({t.name}) Expected losses at {lo.label}: "
+                f"{_losses(lo)}. At {hi.label}: {_losses(hi)}.",
+                f"{hi.label} is the first column where the attack pays: the defender expects to lose at least as "
+                f"much as the attacker (and is at least as likely to be eliminated). Going from {lo.label} to "
+                f"{hi.label} changes the defender's expected losses by {_signed(hi.defender, lo.defender)} and the "
+                f"attacker's by {_signed(hi.attacker, lo.attacker)} steps"
+                + (
+                    f", the defender's chance to be eliminated by "
+                    f"{_signed(hi.defender_eliminated, lo.defender_eliminated)}"
+                    if hi.defender_eliminated != lo.defender_eliminated
+                    else ""
+                )
+                + ".",
+            )
+        )
+    if t.one_step is not None and t.one_step != pays:
+        c1 = next(c for c in cols if c.label == t.one_step)
+        out.append(
+            Question(
+                f"From which column does the defender expect to lose at least one whole step? ({t.name})",
+                f"{c1.label}: {_losses(c1)}. Below it an attack wears the defender down less than a step on average.",
+            )
+        )
+    best = max(_known(t), key=lambda c: (c.defender or 0) - (c.attacker or 0))
+    first = next(c for c in _known(t) if c.defender is not None)
+    if best.label != first.label:
+        out.append(
+            Question(
+                f"How much more does an attack at {best.label} take from the defender than one at {first.label}? "
+                "What must the attacker bring together to reach it?",
+                f"At {first.label}: {_losses(first)}. At {best.label}: {_losses(best)}. Reaching "
+                f"{best.label} needs more attack strength against the same defence, or shifts in the attacker's "
+                "favour.",
+            )
+        )
+    if len(tabs) >= 2 and tabs[0].name == "normal attack" and tabs[1].name == "all-out attack":
+        a, b = tabs
+        k = next((i for i, c in enumerate(a.columns) if c.label == (a.pays or a.columns[0].label)), 0)
+        ca, cb_ = a.columns[k], b.columns[k]
+        if ca.defender is not None and cb_.defender is not None:
+            out.append(
+                Question(
+                    f"At {ca.label}, is an all-out attack worth what it costs?",
+                    f"An all-out attack at {ca.label} expects {_n(cb_.defender)} hits on the defender against "
+                    f"{_n(ca.defender)} for a normal attack ({_signed(cb_.defender, ca.defender)}). The table "
+                    "charges the attacker nothing: the cost is in the rules, so weigh it against those extra hits.",
+                )
+            )
+    shifts = game_shifts(combat, t)
+    if shifts and j is not None:
+        s = max(shifts, key=lambda g: (abs(g["columns"]), g["id"]))
+        k = j + s["columns"]
+        if 0 <= k < len(cols) and cols[k].defender is not None:
+            way = f"{abs(s['columns'])} column{'s' if abs(s['columns']) != 1 else ''} " + (
+                "right" if s["columns"] > 0 else "left")
+            out.append(
+                Question(
+                    f"The shift '{s['when']}' moves an attack {way}. What does it do to an attack at {cols[j].label}?",
+                    f"It moves the attack from {cols[j].label} ({_losses(cols[j])}) to {cols[k].label} "
+                    f"({_losses(cols[k])}).",
+                )
+            )
+    mid = cols[j] if j is not None else _known(t)[len(_known(t)) // 2]
+    if mid.outcomes:
+        o, p = max(mid.outcomes, key=lambda op: op[1])
+        out.append(
+            Question(
+                f"Roll one attack at {mid.label} ({t.name}). What is the most likely result, and how likely is it?",
+                f"{o}: {_p(p)}. All results at {mid.label}: "
+                + ", ".join(f"{name} {_p(q)}" for name, q in mid.outcomes)
+                + ".",
+            )
+        )
+    crt = combat.crt
+    if combat.kind is CombatKind.ODDS and crt is not None:
+        try:
+            one = cb.column_for_odds(crt, 7, 3)
+            two = cb.column_for_odds(crt, 9, 3)
+        except (ValueError, TypeError):
+            one = two = None  # type: ignore[assignment]
+        if one is not None and two is not None and one.index is not None and two.index is not None:
+            c1, c2 = t.columns[one.index], t.columns[two.index]
+            out.append(
+                Question(
+                    "Units with 7 attack strength attack a hex defended by 3. Which column do they use? What do two "
+                    "more attack points change?",
+                    f"7 to 3 is {7 / 3:.2f} to 1, read on {one.label} ({_losses(c1)}); 9 to 3 is 3 to 1, read on "
+                    f"{two.label} ({_losses(c2)}), before any shift.",
+                )
+            )
+    return out
+
+
+def _signed(a: Fraction | None, b: Fraction | None) -> str:
+    if a is None or b is None:
+        return "unknown"
+    v = float(a - b)
+    return f"{v:+.2f}" if round(v, 2) else "±0.00"

@@ -229,7 +229,8 @@ def test_without_matplotlib_the_report_says_how_to_get_charts(
 def test_class_results_compared(tmp_path: Path) -> None:
     csv = tmp_path / "class.csv"
     csv.write_text("pair,winner,decided_turn,vp_blue,vp_red\nA,red,5,2,6\nB,Blue,6,7,4\nC,red,,3,5\nD,draw,,,\n")
-    assert main(["analyze", str(FERRY), "--games", "10", "--class-results", str(csv), "--out", str(tmp_path), "-q"]) == 0
+    argv = ["analyze", str(FERRY), "--games", "10", "--class-results", str(csv), "--out", str(tmp_path), "-q"]
+    assert main(argv) == 0
     md = (tmp_path / "ferry_point" / "analysis" / "report.md").read_text()
     report = json.loads((tmp_path / "ferry_point" / "analysis" / "report.json").read_text())
     cmp = report["class"]["random"]
@@ -243,7 +244,7 @@ def test_class_results_compared(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("pair,winer,vp_blue\n", r"class\.csv:1:2: unknown column 'winer' \(did you mean 'winner'\?\); the columns are "),
+        ("pair,winer,vp_blue\n", r"class\.csv:1:2: unknown column 'winer' \(did you mean 'winner'\?\); the columns "),
         ("", r"class\.csv:1: expected a header row: pair,winner,decided_turn,vp_blue,vp_red"),
         ("pair,winner\nA,green\n", r"class\.csv:2: winner: 'green' is not a side; expected one of blue, red, draw"),
         ("winner,vp_red\nred,six\n", r"class\.csv:2: vp_red: 'six' is not a whole number"),
@@ -258,7 +259,7 @@ def test_bad_class_results_is_one_located_message(
     csv = tmp_path / "class.csv"
     csv.write_text(text)
     status = main(["analyze", str(FERRY), "--games", "1", "--class-results", str(csv), "--out", str(tmp_path)])
-    out, err = capsys.readouterr()
+    err = capsys.readouterr().err
     assert status == 2
     assert re.search(message, err), err
     assert "Traceback" not in err

@@ -285,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
     class_rows = None
     if args.class_results:
         try:
-            class_rows = bal.read_class_results(args.class_results, sides, titles, turns)
+            class_rows = bal.read_class_results(args.class_results, sides, titles, turns, bal.scores_vp(game))
         except bal.CsvError as e:
             for problem in e.problems:
                 print(problem, file=sys.stderr)
@@ -367,15 +367,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _turns(game: Any) -> int | None:
-    t = getattr(game, "turns", None)
-    if t is None:
-        return None
-    n = getattr(t, "count", None) or getattr(t, "turns", None)
-    if isinstance(n, int):
-        return n
-    if isinstance(n, list):
-        return len(n) or None
-    return None
+    """How many turns the game lasts (a decided turn past it is a slip of the pen), or None."""
+    return len(game.turns.turns) if game.turns is not None else None
 
 
 def _write(path: Any, text: str) -> None:
