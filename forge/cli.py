@@ -804,7 +804,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--only",
         type=_components,
         help="comma-separated components: map,counters,cards,handout,images (SVG + 300 dpi PNG per counter face),"
-        "board (each map sheet whole as a 300 dpi PNG, for services that print a board from an image)",
+        "board (each map sheet whole as a 300 dpi PNG, for services that print a board from an image),"
+        "teacher (the teacher's pack: CRT outcome charts, discussion questions and answers, a class record sheet)",
     )
     b.add_argument("--counter-size", choices=COUNTER_SIZES, help="counter edge (default 5/8in)")
     b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")

@@ -264,3 +264,18 @@ def test_bad_class_results_is_one_located_message(
     assert re.search(message, err), err
     assert "Traceback" not in err
     assert not (tmp_path / "ferry_point").exists()  # nothing simulated or written for a bad CSV
+
+
+def test_only_analyze_imports_matplotlib(tmp_path: Path) -> None:
+    """The charts' library is analyze's alone: neither ``forge check`` nor ``forge build --only teacher`` (whose
+    charts are drawn on the project's canvas) imports it."""
+    from tests.test_startup import imported, under
+
+    names, r = imported("check", str(HG))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert under(names, ("matplotlib", "forge.crtstats", "forge.balance")) == []
+    names, r = imported("build", str(HG), "--only", "teacher", "--out", str(tmp_path), "-q")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert (tmp_path / "hells_gate" / "teacher.pdf").is_file()
+    assert "forge.crtstats" in names  # the teacher's pack was drawn ...
+    assert under(names, ("matplotlib",)) == []  # ... without matplotlib
