@@ -457,7 +457,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     preset = PRESETS[args.preset]
     default_only: tuple[str, ...] = preset.get("only", DEFAULT_COMPONENTS)  # type: ignore[assignment]
-    only = args.only or (default_only + (("handout",) if args.sets else ()))
+    only = args.only or (default_only + (("handout", "teacher") if args.sets else ()))
     if args.sets is not None and not 1 <= args.sets <= 200:
         print("forge build: --sets must be between 1 and 200", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -890,7 +890,10 @@ def build_parser() -> argparse.ArgumentParser:
         "for a print service that asks for fonts converted to outlines (default off, in every preset: outlined "
         "text cannot be searched or copied)",
     )
-    b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
+    b.add_argument(
+        "--sets", type=int, metavar="N", help="also build a class handout with N complete sets (and, without --only, "
+        "the teacher's pack)"
+    )
     _templates_option(b)
     b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     b.set_defaults(func=cmd_build)

@@ -107,3 +107,18 @@ def test_build_only_teacher_writes_teacher_pdf(tmp_path: Path, capsys: pytest.Ca
     text = pages(pdf)
     assert "P(defender elim.)" in text[0]  # eliminations are the table's losses: shown, not counted as steps
     assert "the attack pays from 2:1" in text[0]
+
+
+def test_sets_without_only_add_the_teachers_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``forge build --sets N`` adds the handout and the teacher's pack to the default components."""
+    import forge.builder as builder
+
+    seen: list[tuple[str, ...]] = []
+
+    def fake(game: object, out: Path, options: BuildOptions) -> builder.Built:
+        seen.append(options.only)
+        return builder.Built([], [])
+
+    monkeypatch.setattr(builder, "build", fake)
+    assert main(["build", str(ROOT / "data" / "ferry_point.yaml"), "--sets", "2", "--out", str(tmp_path), "-q"]) == 0
+    assert seen == [("map", "counters", "cards", "handout", "teacher")]
