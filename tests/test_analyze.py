@@ -279,3 +279,12 @@ def test_only_analyze_imports_matplotlib(tmp_path: Path) -> None:
     assert (tmp_path / "hells_gate" / "teacher.pdf").is_file()
     assert "forge.crtstats" in names  # the teacher's pack was drawn ...
     assert under(names, ("matplotlib",)) == []  # ... without matplotlib
+
+
+@pytest.mark.parametrize("module", [cs, bal])
+def test_doctests(module: object) -> None:
+    import doctest
+
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -349,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
     charts = write_charts(folder, tabs, summaries, sides, titles)
     if charts is None:
         md += [f"_{CHARTS_HINT}._", ""]
-    else:
+    elif charts:
         md += ["## Charts", ""] + [f"![{c}]({c}.svg)" for c in charts] + [""]
     written = [folder / "report.md", folder / "report.json"]
     _write(written[0], "\n".join(md).rstrip() + "\n")
