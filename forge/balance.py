@@ -17,7 +17,7 @@ import difflib
 import math
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -129,14 +129,28 @@ def jobs_for(jobs: int) -> int:
 
 
 def simulate(
-    path: str, strength: int | None, *, seed: int, games: int, policy: str, jobs: int = 1, setup: Any = None
+    path: str,
+    strength: int | None,
+    *,
+    seed: int,
+    games: int,
+    policy: str,
+    jobs: int = 1,
+    setup: Any = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[Record]:
     """Games ``seed .. seed + games - 1`` with ``policy``, over ``jobs`` processes (0: every core), in seed order.
-    ``setup``: the already loaded ``(game, engine, assumptions)`` for the games played in this process."""
+    ``setup``: the already loaded ``(game, engine, assumptions)`` for the games played in this process;
+    ``progress``: called with the number of games finished so far."""
     n = jobs_for(jobs)
     if n == 1 or games < 2:
         game, engine, assume = setup or _setup(path, strength)
-        return [play_recorded(engine, game, assume, seed + i, policy) for i in range(games)]
+        records = []
+        for i in range(games):
+            records.append(play_recorded(engine, game, assume, seed + i, policy))
+            if progress:
+                progress(i + 1)
+        return records
     import concurrent.futures as cf
 
     size = max(1, math.ceil(games / (n * 4)))  # a few chunks per process, so that one slow chunk does not idle the rest
@@ -145,6 +159,8 @@ def simulate(
         out: list[Record] = []
         for part in pool.map(_chunk, tasks):
             out.extend(part)
+            if progress:
+                progress(len(out))
     return out
 
 

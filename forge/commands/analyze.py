@@ -260,6 +260,7 @@ def _plainly(p: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import functools
     import json
     import time
     from pathlib import Path
@@ -317,15 +318,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"forge analyze: {path}: not simulated; the data lacks {len(lacks)} thing"
                   f"{'s' if len(lacks) != 1 else ''} (listed in the report)", file=sys.stderr)
     else:
+        from .play import _Progress
+
         setup = (game, engine, assume)
+        bar = _Progress(len(POLICIES) * args.games)
         try:
-            for pol in POLICIES:
+            for k, pol in enumerate(POLICIES):
+                shown = functools.partial(_show, bar, k * args.games)
                 records[pol] = bal.simulate(path, assume.strength, seed=args.seed, games=args.games, policy=pol,
-                                            jobs=args.jobs, setup=setup)
+                                            jobs=args.jobs, setup=setup, progress=shown)
                 summaries[pol] = bal.summary(records[pol], sides)
         except (UnplayableGameError, UnknownStrengthError, ValueError) as e:
+            bar.close()
             print(f"forge analyze: {path}: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
+        bar.close()
         assumed = ""
         if assume.strength is not None:
             faces = f"{unknown} unit face{'s' if unknown != 1 else ''}"
@@ -364,6 +371,10 @@ def run(args: argparse.Namespace) -> int:
         if records:
             print(f"simulated {2 * args.games} games in {seconds:.1f} s", file=sys.stderr)
     return EXIT_OK
+
+
+def _show(bar: Any, before: int, done: int) -> None:
+    bar.show(before + done)
 
 
 def _turns(game: Any) -> int | None:
