@@ -72,6 +72,12 @@ class Table:
         return None
 
     @property
+    def free(self) -> bool:
+        """The table never costs the attacker anything (a table of the defender's hits): every column that hurts
+        the defender at all pays."""
+        return all(c.attacker == 0 and not c.attacker_eliminated for c in self.columns if c.attacker is not None)
+
+    @property
     def one_step(self) -> str | None:
         """The first column at which the defender expects to lose at least one step."""
         for c in self.columns:
@@ -306,8 +312,14 @@ def discussion(combat: Combat) -> list[Question]:
             Question(
                 f"Why attack at {hi.label} rather than {lo.label}? ({t.name}) Expected losses at {lo.label}: "
                 f"{_losses(lo)}. At {hi.label}: {_losses(hi)}.",
-                f"{hi.label} is the first column where the attack pays: the defender expects to lose at least as "
-                f"much as the attacker (and is at least as likely to be eliminated). Going from {lo.label} to "
+                (
+                    f"{hi.label} is the first column where this attack hurts the defender at all; below it the "
+                    "attack achieves nothing on average, and the table itself never costs the attacker a step. "
+                    if t.free
+                    else f"{hi.label} is the first column where the attack pays: the defender expects to lose at "
+                    "least as much as the attacker (and is at least as likely to be eliminated). "
+                )
+                + f"Going from {lo.label} to "
                 f"{hi.label} changes the defender's expected losses by {_signed(hi.defender, lo.defender)} and the "
                 f"attacker's by {_signed(hi.attacker, lo.attacker)} steps"
                 + (

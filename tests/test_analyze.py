@@ -47,6 +47,7 @@ def test_one_column_hits_crt_by_hand() -> None:
     assert c.outcomes == (("1 hit", Fraction(1, 3)), ("2 hits", Fraction(2, 3)))
     assert c.defender == Fraction(5, 3)
     assert normal.pays == "2:1"
+    assert normal.free  # a table of the defender's hits never charges the attacker
     assert normal.one_step is None
     assert allout.one_step == "2:1"
 
@@ -74,6 +75,7 @@ def test_code_crt_expectations_pays_and_shifts_by_hand() -> None:
     assert (b.attacker, b.defender, b.retreat, b.defender_eliminated) == (
         Fraction(1, 3), Fraction(1, 3), Fraction(3, 2), Fraction(1, 6))
     assert t.pays == "2:1"  # 1:1 costs the attacker more than the defender
+    assert not t.free
     assert any("DE" in n for n in t.notes)  # the elimination's unknown steps are said to be left out
     (step,) = cs.shift_steps(t)
     assert (step.left, step.right, step.defender, step.attacker) == ("1:1", "2:1", 0, Fraction(-2, 3))

@@ -119,6 +119,9 @@ def crt_part(game: Any) -> tuple[list[str], dict[str, Any], list[Any]]:
                   "cells are unknown).")
         if t.one_step:
             md[-1] += f" The defender expects to lose at least one step from **{t.one_step}**."
+        if t.free:
+            md[-1] += (" The table never charges the attacker, so every column that hurts the defender at all pays: "
+                       "the column of a whole step is the more telling one.")
         md.append("")
         steps = cs.shift_steps(t)
         if steps:

@@ -135,8 +135,7 @@ def _chart(pc: PdfCanvas, t: Table, x: float, y: float, w: float, h: float) -> N
 def _marked(t: Table) -> tuple[str | None, str]:
     """The column a chart marks and why: where the attack first pays; for a table that never charges the attacker
     (every column pays as soon as it hurts the defender at all), where the defender first expects a whole step."""
-    free = all(c.attacker == 0 and not c.attacker_eliminated for c in t.columns if c.attacker is not None)
-    if free and t.one_step:
+    if t.free and t.one_step:
         return t.one_step, "the defender expects to lose a step from"
     return t.pays, "the attack pays from"
 
