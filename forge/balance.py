@@ -98,14 +98,15 @@ def play_recorded(engine: Any, game: Any, assume: Any, seed: int, policy: str) -
 
     scores: list[tuple[int, Mapping[str, int]]] = []
     last = [None]
+    score = getattr(engine, "score", None)  # an engine that cannot tell the score mid-game: decided at the end
 
     def seen(state: Any) -> None:
         turn = state.turn
         if last[0] is not None and turn != last[0]:
-            scores.append((last[0], engine.score(state)))
+            scores.append((last[0], score(state)))
         last[0] = turn
 
-    outcome = play_one(engine, game, assume, seed, policy, seen)
+    outcome = play_one(engine, game, assume, seed, policy, seen if score is not None else None)
     scores.append((outcome.turn, dict(outcome.vp)))
     sides = [s.id for s in game.game.sides]
     return Record(
