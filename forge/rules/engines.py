@@ -123,8 +123,9 @@ class Engine(Protocol):
 
 
 _LAST_DIST: list[Any] = []
-"""The last distance map :meth:`HitsEngine._rank_moves` computed: its board, goal hexes and distances (a side's
-moves in one phase all rank against the same enemy positions; the map is computed once for them)."""
+"""The last distance map :meth:`HitsEngine._rank_moves` computed: its board, goal hexes, distances and the distances
+by destination label looked up so far (a side's moves in one phase all rank against the same enemy positions; the
+map is computed once for them)."""
 
 
 class HitsEngine:
@@ -208,11 +209,12 @@ class HitsEngine:
         ring = sorted(goals)
         last = _LAST_DIST
         if last and last[0] is b and last[1] == ring:  # the enemy has not moved since the last move ranked
-            dist = last[2]
+            dist, there = last[2], last[3]
         else:
             far = len(b.labels)
             dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
-            _LAST_DIST[:] = [b, list(ring), dist]
+            there = {}  # a destination's label -> its distance, filled as moves name them
+            _LAST_DIST[:] = [b, list(ring), dist, there]
             for h in ring:
                 dist[h] = 0
             while ring:
@@ -225,7 +227,6 @@ class HitsEngine:
                 ring = nxt
         out = []
         here: dict[str, int] = {}
-        there: dict[str, int] = {}
         for a in actions:
             if isinstance(a, _hits.Move):
                 d0 = here.get(a.unit)
@@ -234,7 +235,7 @@ class HitsEngine:
                 d1 = there.get(a.to)
                 if d1 is None:
                     d1 = there[a.to] = dist[b.hex(a.to)]
-                out.append(float(max(0, d0 - d1)))
+                out.append(float(d0 - d1) if d0 > d1 else 0.0)
             else:
                 out.append(0.0)
         return out
