@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # BuildOptions alone (verify --no-print-check, the estimate) 
     from .errors import BuildWarning
     from .templates import Templates
 
-COMPONENTS = ("map", "counters", "cards", "handout", "images", "board")
+COMPONENTS = ("map", "counters", "cards", "handout", "images", "board", "teacher")
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
 FOLDER_COMPONENTS = frozenset({"images", "board"})
 """The components written as a folder of files (``OUT/<game>/images/``), replaced whole on every build."""

@@ -457,7 +457,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     preset = PRESETS[args.preset]
     default_only: tuple[str, ...] = preset.get("only", DEFAULT_COMPONENTS)  # type: ignore[assignment]
-    only = args.only or (default_only + (("handout",) if args.sets else ()))
+    only = args.only or (default_only + (("handout", "teacher") if args.sets else ()))
     if args.sets is not None and not 1 <= args.sets <= 200:
         print("forge build: --sets must be between 1 and 200", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -721,6 +721,7 @@ EXAMPLES = {
     "export": "forge export vassal data/hells_gate.yaml --out modules/",
     "play": "forge play data/hells_gate.yaml --games 1000 --assume strength=3",
     "diff": "forge diff data/hells_gate.yaml tests/data/hells_gate_2e.yaml --format markdown",
+    "analyze": "forge analyze data/hells_gate.yaml --games 2000 --jobs 0 --assume strength=3",
 }
 """One example per command, in ``forge --help`` and each command's own help (tests/test_cli.py checks that every
 command has one)."""
@@ -805,7 +806,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--only",
         type=_components,
         help="comma-separated components: map,counters,cards,handout,images (SVG + 300 dpi PNG per counter face),"
-        "board (each map sheet whole as a 300 dpi PNG, for services that print a board from an image)",
+        "board (each map sheet whole as a 300 dpi PNG, for services that print a board from an image),"
+        "teacher (the teacher's pack: CRT outcome charts, discussion questions and answers, a class record sheet)",
     )
     b.add_argument("--counter-size", choices=COUNTER_SIZES, help="counter edge (default 5/8in)")
     b.add_argument("--flip", default="long", choices=["long", "short"], help="duplex flip edge (default long)")
@@ -890,7 +892,10 @@ def build_parser() -> argparse.ArgumentParser:
         "for a print service that asks for fonts converted to outlines (default off, in every preset: outlined "
         "text cannot be searched or copied)",
     )
-    b.add_argument("--sets", type=int, metavar="N", help="also build a class handout with N complete sets")
+    b.add_argument(
+        "--sets", type=int, metavar="N", help="also build a class handout with N complete sets (and, without --only, "
+        "the teacher's pack)"
+    )
     _templates_option(b)
     b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     b.set_defaults(func=cmd_build)
@@ -1000,6 +1005,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     diff.add_arguments(df)
     df.set_defaults(func=diff.run)
+    from .commands import analyze
+
+    an = sub.add_parser(
+        "analyze",
+        help="the CRT's exact outcome charts and the game's balance by simulation (report, charts)",
+        description="Writes OUT/<game id>/analysis/report.md, report.json and, with matplotlib "
+        "(pip install 'hexforge[analyze]'), charts as SVG and PNG. The same seed writes the same bytes, whatever "
+        "--jobs. Exit status: 0 written, 2 bad input (a bad game file or class-results CSV).",
+        epilog=f"example: {EXAMPLES['analyze']}",
+    )
+    analyze.add_arguments(an)
+    an.set_defaults(func=analyze.run)
     return p
 
 

@@ -24,7 +24,8 @@ CHECK_MODULES = {"forge", "forge.check", "forge.cli", "forge.errors", "forge.gly
                  "forge.keypath", "forge.loader", "forge.model", "forge.notation", "forge.units",
                  "forge.claim_keys", "forge.conditions",  # the example keys and combat conditions check refuses
                  "forge.commands", "forge.commands.play",  # play's options (standard library only)
-                 "forge.commands.diff"}  # diff's options (standard library only)
+                 "forge.commands.diff",  # diff's options (standard library only)
+                 "forge.commands.analyze"}  # analyze's options (standard library only)
 """The forge modules ``forge check`` of a game without set-up zones imports: no more (a new one is a choice to make
 here, with its cost in docs/PERFORMANCE.md)."""
 

@@ -86,8 +86,9 @@ class _Progress:
             sys.stderr.flush()
 
 
-def play_one(engine: Any, game: Any, assume: Any, seed: int, policy: str) -> Any:
-    """One complete game; returns its :class:`~forge.rules.engines.Outcome`."""
+def play_one(engine: Any, game: Any, assume: Any, seed: int, policy: str, seen: Any = None) -> Any:
+    """One complete game; returns its :class:`~forge.rules.engines.Outcome`.  ``seen``: called with the state
+    after every action (``forge analyze`` follows the score with it)."""
     rng = random.Random(seed)
     dice = engine.dice(seed)
     state = engine.initial(game, assume)
@@ -98,6 +99,8 @@ def play_one(engine: Any, game: Any, assume: Any, seed: int, policy: str) -> Any
             best = max(scores)
             actions = [a for a, v in zip(actions, scores, strict=True) if v == best]
         engine.apply(state, rng.choice(actions), dice)
+        if seen is not None:
+            seen(state)
     return outcome
 
 

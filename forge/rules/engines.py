@@ -117,6 +117,16 @@ class Engine(Protocol):
         """A score per action for the greedy policy (higher is preferred; ties are broken at random)."""
         ...
 
+    def score(self, state: Any) -> Mapping[str, int]:
+        """Each side's victory points as the state stands (``forge analyze`` follows them turn by turn)."""
+        ...
+
+
+_LAST_DIST: list[Any] = []
+"""The last distance map :meth:`HitsEngine._rank_moves` computed: its board, goal hexes, distances and the distances
+by destination label looked up so far (a side's moves in one phase all rank against the same enemy positions; the
+map is computed once for them)."""
+
 
 class HitsEngine:
     """The engine of :mod:`forge.rules.engine`: phases from the sequence of play, an odds CRT of normal/all-out
@@ -151,6 +161,9 @@ class HitsEngine:
         if r is None:
             return None
         return Outcome(r.winner, dict(zip(state.board.sides, r.vp, strict=True)), state.turn)
+
+    def score(self, state: State) -> dict[str, int]:
+        return state.score()
 
     def rank(self, state: State, actions: Sequence[_hits.Action]) -> list[float]:
         phase = state.phase
@@ -193,23 +206,36 @@ class HitsEngine:
         b = state.board
         side = state.active
         goals = {state.pos[u] for u in state.on_map(1 - side)} | set(b.sources[1 - side])
-        far = len(b.labels)
-        dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
         ring = sorted(goals)
-        for h in ring:
-            dist[h] = 0
-        while ring:
-            nxt = []
+        last = _LAST_DIST
+        if last and last[0] is b and last[1] == ring:  # the enemy has not moved since the last move ranked
+            dist, there = last[2], last[3]
+        else:
+            far = len(b.labels)
+            dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
+            there = {}  # a destination's label -> its distance, filled as moves name them
+            _LAST_DIST[:] = [b, list(ring), dist, there]
             for h in ring:
-                for n in b.neighbours[h]:
-                    if dist[n] == far:
-                        dist[n] = dist[h] + 1
-                        nxt.append(n)
-            ring = nxt
+                dist[h] = 0
+            while ring:
+                nxt = []
+                for h in ring:
+                    for n in b.neighbours[h]:
+                        if dist[n] == far:
+                            dist[n] = dist[h] + 1
+                            nxt.append(n)
+                ring = nxt
         out = []
+        here: dict[str, int] = {}
         for a in actions:
             if isinstance(a, _hits.Move):
-                out.append(float(max(0, dist[state.pos[b.unit(a.unit)]] - dist[b.hex(a.to)])))
+                d0 = here.get(a.unit)
+                if d0 is None:
+                    d0 = here[a.unit] = dist[state.pos[b.unit(a.unit)]]
+                d1 = there.get(a.to)
+                if d1 is None:
+                    d1 = there[a.to] = dist[b.hex(a.to)]
+                out.append(float(d0 - d1) if d0 > d1 else 0.0)
             else:
                 out.append(0.0)
         return out
@@ -263,6 +289,9 @@ class CodesEngine:
         if r is None:
             return None
         return Outcome(r.winner, dict(zip(state.rules.sides, r.vp, strict=True)), state.turn)
+
+    def score(self, state: Any) -> dict[str, int]:
+        return dict(self._mod().score(state))
 
     def rank(self, state: Any, actions: Sequence[Any]) -> list[float]:
         c = self._mod()
