@@ -818,6 +818,13 @@ def combat_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     c = game.combat
     out = crt_blocks(game, st, avail) + dice_pool_blocks(game, st, avail)
     out += shift_blocks(game, st, avail) + modifier_blocks(game, st, avail)
+    return out + combat_note_blocks(game, st, avail)
+
+
+def combat_note_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The combat notes: the attackers and defenders a hexside or hex allows, and ``combat.note``."""
+    c = game.combat
+    out: list[Flowable] = []
     limits = []
     if isinstance(c.max_attackers_per_hexside, Unknown):  # never "at most ?" on what players hold
         limits.append("attackers per hexside: the rules give no limit")
