@@ -21,15 +21,18 @@ FOLDER_COMPONENTS = frozenset({"images", "board"})
 """The components written as a folder of files (``OUT/<game>/images/``), replaced whole on every build."""
 _MAP_INPUTS = ("format", "game", "map", "terrain", "units", "turns", "special_rules", "scenarios", "rules")
 _COUNTER_INPUTS = ("format", "game", "units", "markers", "terrain", "rules")
+_PRINTED = (*_MAP_INPUTS, "markers", "combat", "tables", "sequence", "victory")
 COMPONENT_INPUTS: dict[str, tuple[str, ...]] = {
     "map": _MAP_INPUTS,  # the grid, its terrain chart and key, the turn track (reinforcements, special rules' badges)
     "board": _MAP_INPUTS,
     "counters": _COUNTER_INPUTS,
     "images": _COUNTER_INPUTS,
+    "cards": _PRINTED,
+    "handout": _PRINTED,  # the map, the counters and the cards' blocks
 }
 """The sections of a game (top-level keys of :class:`forge.model.Game`) each component's renderer reads: ``forge
-watch`` rebuilds a component only when one of them changed (:func:`inputs_of`).  A component not listed here (the
-cards, the handout, which holds the map, the counters and the cards' blocks) reads every section."""
+watch`` rebuilds a component only when one of them changed (:func:`inputs_of`; tests/test_watch.py records what
+each renderer reads).  A component not listed here reads every section."""
 
 
 def inputs_of(component: str) -> tuple[str, ...]:
