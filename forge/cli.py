@@ -663,10 +663,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(line, flush=True)
 
     watcher = watch.Watcher(path, options, load=lambda p: _load_or_report(p, options), build=rebuild, echo=echo)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a watch ends: quietly, exit status 0
         watch.run(watcher, watch.changes(path))
-    except KeyboardInterrupt:  # how a watch ends: quietly
-        pass
     return EXIT_OK
 
 

@@ -86,9 +86,7 @@ class Watcher:
         self.rendered = dict(built.rendered)
         self.prints.update({c: now[c] for c in todo})
         self.rebuilds.append(todo)
-        self.echo(
-            f"{time.strftime('%H:%M:%S')} {self.path}: built {', '.join(todo)} in {self.clock() - t0:.2f}s"
-        )
+        self.echo(f"{time.strftime('%H:%M:%S')} {self.path}: built {', '.join(todo)} in {self.clock() - t0:.2f}s")
         return todo
 
 

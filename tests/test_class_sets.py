@@ -115,7 +115,8 @@ def test_a_game_without_victory_points_has_no_victory_point_record() -> None:
     assert not any("Victorypointrecord" in p for p in pages)
     assert any(_squash(game.victory.summary) in p for p in pages)  # its victory conditions still are
     game, pages, _ = _set("hells_gate")
-    assert game.victory is not None and game.victory.points
+    assert game.victory is not None
+    assert game.victory.points
     assert any("Victorypointrecord" in p for p in pages)
 
 
@@ -141,7 +142,7 @@ def test_a_handout_past_the_page_limit_is_refused_after_its_first_set() -> None:
     assert drawn == ["rendering handout, set 1 of 3"]  # refused before the second set is drawn
     assert f"--max-pages {3 * each}" in str(e.value)
     handout.render(game, dataclasses.replace(options, max_pages=3 * each, progress=None))  # at the limit: drawn
-    assert MAX_PAGES == BuildOptions().max_pages
+    assert BuildOptions().max_pages == MAX_PAGES
 
 
 def test_forge_build_prints_the_page_count_and_refuses_past_the_limit(
@@ -165,6 +166,7 @@ def test_forge_build_prints_the_page_count_and_refuses_past_the_limit(
 
 
 def test_max_pages_without_a_handout_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["build", str(DATA / "ferry_point.yaml"), "--only", "cards", "--max-pages", "10", "--out", "/nowhere"])
+    game = str(DATA / "ferry_point.yaml")
+    status = main(["build", game, "--only", "cards", "--max-pages", "10", "--out", "/nowhere"])
     assert status == 2
     assert "--max-pages" in capsys.readouterr().err

@@ -815,7 +815,6 @@ def dice_pool_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
 
 def combat_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     """Everything about combat: CRT (or dice), shifts and caps, modifiers, limits and notes."""
-    c = game.combat
     out = crt_blocks(game, st, avail) + dice_pool_blocks(game, st, avail)
     out += shift_blocks(game, st, avail) + modifier_blocks(game, st, avail)
     return out + combat_note_blocks(game, st, avail)
