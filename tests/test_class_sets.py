@@ -55,8 +55,24 @@ def _rule_texts(game: Game) -> dict[str, str]:
     for p in game.sequence:
         if p.summary:
             want[f"phase {p.name}"] = p.summary
+        for s in p.steps:
+            if s.text:
+                want[f"phase {p.name} step {s.id}"] = s.text
+    for turn in game.turns.turns:
+        if turn.note:
+            want[f"turn {turn.number} note"] = turn.note
+    if game.turns.weather is not None and game.turns.weather.summary:
+        want["weather"] = game.turns.weather.summary
+    for tid, t in game.terrain.items():
+        want[f"terrain {tid}"] = t.name
+        if t.movement_note:
+            want[f"terrain {tid} movement note"] = t.movement_note
+        if t.combat.text:
+            want[f"terrain {tid} combat"] = t.combat.text
     if game.combat.crt is not None:
         want["CRT title"] = game.combat.crt.title
+        if game.combat.crt.note:
+            want["CRT note"] = game.combat.crt.note
     if game.combat.note:
         want["combat note"] = game.combat.note
     if game.victory is not None:
@@ -170,3 +186,11 @@ def test_max_pages_without_a_handout_is_refused(capsys: pytest.CaptureFixture[st
     status = main(["build", game, "--only", "cards", "--max-pages", "10", "--out", "/nowhere"])
     assert status == 2
     assert "--max-pages" in capsys.readouterr().err
+
+
+def test_the_help_gives_the_page_limit_the_builder_applies() -> None:
+    from forge.cli import build_parser
+
+    build = next(a for a in build_parser()._subparsers._group_actions[0].choices.values() if a.prog.endswith("build"))  # type: ignore[union-attr]
+    text = " ".join(build.format_help().split())
+    assert f"(default {MAX_PAGES})" in text
