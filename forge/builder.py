@@ -19,6 +19,43 @@ COMPONENTS = ("map", "counters", "cards", "handout", "images", "board", "teacher
 DEFAULT_COMPONENTS = ("map", "counters", "cards")
 FOLDER_COMPONENTS = frozenset({"images", "board"})
 """The components written as a folder of files (``OUT/<game>/images/``), replaced whole on every build."""
+_MAP_INPUTS = ("format", "game", "map", "terrain", "units", "turns", "special_rules", "scenarios", "rules")
+_COUNTER_INPUTS = ("format", "game", "units", "markers", "terrain", "rules")
+_PRINTED = (*_MAP_INPUTS, "markers", "combat", "tables", "sequence", "victory")
+COMPONENT_INPUTS: dict[str, tuple[str, ...]] = {
+    "map": _MAP_INPUTS,  # the grid, its terrain chart and key, the turn track (reinforcements, special rules' badges)
+    "board": _MAP_INPUTS,
+    "counters": _COUNTER_INPUTS,
+    "images": _COUNTER_INPUTS,
+    "cards": _PRINTED,
+    "handout": _PRINTED,  # the map, the counters and the cards' blocks
+}
+"""The sections of a game (top-level keys of :class:`forge.model.Game`) each component's renderer reads: ``forge
+watch`` rebuilds a component only when one of them changed (:func:`inputs_of`; tests/test_watch.py records what
+each renderer reads).  A component not listed here reads every section."""
+
+
+def inputs_of(component: str) -> tuple[str, ...]:
+    """The sections of the game ``component`` reads (:data:`COMPONENT_INPUTS`; every section when not listed)."""
+    from .model import Game
+
+    return COMPONENT_INPUTS.get(component, tuple(Game.model_fields))
+
+
+MAX_PAGES = 300
+"""The most pages a class handout may have unless ``--max-pages`` raises it: about a ream of paper, printed
+double-sided; ten sets of a big game are twice that (Ukraine '43: 70 pages a set)."""
+
+
+class TooManyPages(ValueError):
+    """A class handout longer than its page limit (``BuildOptions.max_pages``): refused before it is written."""
+
+    def __init__(self, sets: int, each: int, limit: int) -> None:
+        self.sets, self.each, self.limit = sets, each, limit
+        super().__init__(
+            f"the handout would be {sets * each} pages ({sets} set{'s' * (sets != 1)} of {each}), more than the "
+            f"limit of {limit} pages; print fewer sets (--sets), or raise the limit with --max-pages {sets * each}"
+        )
 
 
 @dataclass(frozen=True)
@@ -40,6 +77,9 @@ class BuildOptions:
     """Grey palette, and every colour written as a grey level (DeviceGray), never RGB."""
     sets: int = 1
     """Handout: number of complete class sets."""
+    max_pages: int = MAX_PAGES
+    """Handout: the most pages it may have (``--max-pages``); a longer one is refused (:class:`TooManyPages`)
+    before it is written."""
     calibration: bool = True
     """Counters: begin with the duplex calibration sheet (two pages on which a home printer's front/back
     misregistration is measured, for ``back_offset``); a print shop registers its own sheets and would print them."""
@@ -68,6 +108,8 @@ class BuildOptions:
     (``--outline-text``; :mod:`forge.outline`).  Off in every preset: outlined text cannot be searched or read
     back."""
     progress: Callable[[str], None] | None = field(default=None, compare=False)
+    report: Callable[[str], None] | None = field(default=None, compare=False)
+    """Told a line for the user before anything is written: the handout's page count per set and in total."""
     templates: Templates | None = field(default=None, compare=False)
     """Layout templates (``--templates``, :func:`forge.templates.load`); None: the shipped ones."""
 
@@ -137,10 +179,18 @@ class Built(list[Path]):
     """The files :func:`build` wrote, the ``warnings`` the renderers gave (texts cut short ...; and each earlier
     output kept because it changed since), and the earlier outputs it ``removed``."""
 
-    def __init__(self, paths: list[Path], warnings: list[BuildWarning], removed: list[Path] | None = None) -> None:
+    def __init__(
+        self,
+        paths: list[Path],
+        warnings: list[BuildWarning],
+        removed: list[Path] | None = None,
+        rendered: dict[str, Rendered] | None = None,
+    ) -> None:
         super().__init__(paths)
         self.warnings = warnings
         self.removed = removed or []
+        self.rendered = rendered or {}
+        """What each component rendered to (by name), for a later build to ``keep``."""
 
 
 MANIFEST = ".hexforge-manifest.json"
@@ -262,9 +312,10 @@ def progress_steps(options: BuildOptions) -> int:
     return sum(max(1, options.sets) if name in SELF_REPORTING else 1 for name in options.only)
 
 
-def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
+def build(game: m.Game, out: Path, options: BuildOptions, *, keep: dict[str, Rendered] | None = None) -> Built:
     """Render the requested components of ``game`` and write them to ``out/<game id>/``; return the files (with
-    the renderers' warnings as ``.warnings``: see :func:`forge.errors.warn`).
+    the renderers' warnings as ``.warnings``: see :func:`forge.errors.warn`).  A component in ``keep`` (an earlier
+    build's ``Built.rendered``, whose inputs have not changed: ``forge watch``) is written as it was, not rendered.
 
     Everything is rendered first, then written to temporaries next to the targets (a folder component such as the
     images to a temporary folder), then moved into place together: an error or an interruption (SIGINT, SIGTERM)
@@ -297,6 +348,9 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
     )
     with collect_warnings() as warnings, page_finish(finish), use_templates(options.templates):
         for name in options.only:
+            if keep is not None and name in keep:
+                rendered[name] = keep[name]
+                continue
             if options.progress and name not in SELF_REPORTING:
                 options.progress(f"rendering {name}")
             rendered[name] = renderer(name)(game, options)
@@ -330,4 +384,4 @@ def build(game: m.Game, out: Path, options: BuildOptions) -> Built:
         for tmp, _ in staged:
             discard(tmp)
         raise
-    return Built([path for name in rendered for path, _ in targets[name]], warnings, gone)
+    return Built([path for name in rendered for path, _ in targets[name]], warnings, gone, rendered)

@@ -367,6 +367,16 @@ def _blocker(path: Path) -> str | None:
     return None
 
 
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of pages, 1 or more")
+    return n
+
+
 def _out_folder(text: str) -> str:
     """``--out``: a folder, or a path where one can be made."""
     if "\0" in text:
@@ -453,7 +463,28 @@ class Progress:
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from .builder import DEFAULT_COMPONENTS, PRESETS, preset_options, progress_steps
+    from .builder import progress_steps
+
+    t0 = time.perf_counter()
+    options = _build_options(args)
+    if isinstance(options, int):
+        return options
+    bar = Progress(len(args.files) * progress_steps(options), quiet=args.quiet)
+    status = EXIT_OK
+    try:
+        for path in args.files:
+            status = max(status, _build_one(args, path, options, bar))
+    finally:
+        bar.close()
+    if not args.quiet and status == EXIT_OK:
+        print(f"done in {time.perf_counter() - t0:.2f}s", file=sys.stderr)
+    return status
+
+
+def _build_options(args: argparse.Namespace) -> BuildOptions | int:
+    """The build options ``forge build`` (or ``forge watch``) was given, or the exit status after saying why they
+    cannot be used together."""
+    from .builder import DEFAULT_COMPONENTS, PRESETS, preset_options
 
     preset = PRESETS[args.preset]
     default_only: tuple[str, ...] = preset.get("only", DEFAULT_COMPONENTS)  # type: ignore[assignment]
@@ -465,6 +496,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(
             f"forge build: --sets {args.sets}: the sets are class handouts, and --only {','.join(only)} leaves the "
             "handout out (add handout to --only, or drop --sets)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.max_pages is not None and "handout" not in only:
+        print(
+            f"forge build: --max-pages {args.max_pages} limits the class handout's pages, and --only "
+            f"{','.join(only)} leaves the handout out (add handout to --only, or drop --max-pages)",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
@@ -490,7 +528,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     templates = _templates_or_report(args.templates)
     if templates is False:
         return EXIT_BAD_INPUT
-    t0 = time.perf_counter()
     options = preset_options(
         args.preset,
         paper=args.paper,
@@ -510,9 +547,9 @@ def cmd_build(args: argparse.Namespace) -> int:
         calibration=args.calibration_page,
         outline_text=args.outline_text,
         sets=args.sets or 1,
+        max_pages=args.max_pages,
         templates=templates,
     )
-    bar = Progress(len(args.files) * progress_steps(options), quiet=args.quiet)
     if args.output_intent and not options.pdfx:
         print("forge build: --output-intent is the printing condition of --pdfx: add --pdfx", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -523,15 +560,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    status = EXIT_OK
-    try:
-        for path in args.files:
-            status = max(status, _build_one(args, path, options, bar))
-    finally:
-        bar.close()
-    if not args.quiet and status == EXIT_OK:
-        print(f"done in {time.perf_counter() - t0:.2f}s", file=sys.stderr)
-    return status
+    return options
 
 
 def _templates_or_report(folder: str | None) -> Templates | Literal[False] | None:
@@ -556,7 +585,7 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     """Build one game file for ``cmd_build``, each component a step of ``bar``; its exit status."""
     import dataclasses
 
-    from .builder import build, progress_steps
+    from .builder import TooManyPages, build, progress_steps
 
     game = _load_or_report(path, options)
     if game is None:
@@ -568,7 +597,21 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     gid = game.game.id
     folder = Path(args.out) / gid
     sub: dict[Path, int] = {}
-    built = build(game, Path(args.out), dataclasses.replace(options, progress=lambda msg: bar.step(f"{gid}: {msg}")))
+    def report(line: str) -> None:  # the handout's page count, before anything is written
+        if not args.quiet:
+            bar.close()
+            print(f"{path}: {line}", file=sys.stderr)
+
+    try:
+        built = build(
+            game,
+            Path(args.out),
+            dataclasses.replace(options, progress=lambda msg: bar.step(f"{gid}: {msg}"), report=report),
+        )
+    except TooManyPages as e:
+        bar.close()
+        print(f"forge build: {path}: {e} (nothing written)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     bar.close()
     _print_warnings(path, built.warnings)
     for gone in built.removed:  # said, so that a user is never surprised by a file gone from the folder
@@ -582,6 +625,46 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     for top, n in sub.items():
         print(f"{top}/ ({n} files)")
     sys.stdout.flush()
+    return EXIT_OK
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """``forge watch``: build, then on every save of the file build again the components whose inputs changed
+    (:mod:`forge.watch`), until Ctrl-C (exit 0)."""
+    import dataclasses
+
+    from . import watch
+    from .builder import TooManyPages, build
+
+    if len(args.files) != 1:
+        print(f"forge watch: watches one game file, and {len(args.files)} were given", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    options = _build_options(args)
+    if isinstance(options, int):
+        return options
+    path = args.files[0]
+
+    def say(line: str) -> None:
+        print(f"{path}: {line}", file=sys.stderr)
+
+    def rebuild(game: Game, opts: BuildOptions, keep: dict[str, Any]) -> Any:
+        try:
+            built = build(game, Path(args.out), dataclasses.replace(opts, report=say), keep=keep)
+        except TooManyPages as e:
+            print(f"forge watch: {path}: {e} (nothing written)", file=sys.stderr)
+            return None
+        except OSError as e:
+            print(_os_error(args, e), file=sys.stderr)
+            return None
+        _print_warnings(path, built.warnings)
+        return built
+
+    def echo(line: str) -> None:
+        print(line, flush=True)
+
+    watcher = watch.Watcher(path, options, load=lambda p: _load_or_report(p, options), build=rebuild, echo=echo)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a watch ends: quietly, exit status 0
+        watch.run(watcher, watch.changes(path))
     return EXIT_OK
 
 
@@ -715,6 +798,7 @@ def _quiet_report(text: str) -> str:
 EXAMPLES = {
     "check": "forge check data/hells_gate.yaml",
     "build": "forge build data/hells_gate.yaml --preset print-shop --out print/",
+    "watch": "forge watch data/hells_gate.yaml --only map,cards",
     "verify": "forge verify data/hells_gate.yaml --format markdown --report errata.md",
     "schema": "forge schema > hexforge.schema.json",
     "new": "forge new 'River Crossing' --grid square",
@@ -896,9 +980,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--sets", type=int, metavar="N", help="also build a class handout with N complete sets (and, without --only, "
         "the teacher's pack)"
     )
+    b.add_argument(
+        "--max-pages",
+        type=_positive_int,
+        metavar="P",
+        help="the most pages the class handout may have (default 300): a longer one is refused before "
+        "it is written; the page count per set and in total is printed first",
+    )
     _templates_option(b)
     b.add_argument("-q", "--quiet", action="store_true", help="print only the files written")
     b.set_defaults(func=cmd_build)
+
+    w = sub.add_parser(
+        "watch",
+        parents=[b],
+        add_help=False,
+        help="build, then build again on every save of the game file: only the components whose inputs changed",
+        description="Takes the options of forge build. A file with an error prints its problems and the watch goes "
+        "on; Ctrl-C stops it (exit status 0). Exit status 2: bad options.",
+        epilog=f"example: {EXAMPLES['watch']}",
+    )
+    w.set_defaults(func=cmd_watch)
 
     v = sub.add_parser(
         "verify",

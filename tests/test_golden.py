@@ -44,7 +44,8 @@ PAGES = [
 EXTRA = [
     ("hells_gate", "handout", 0, {"sets": 1}),
     ("hells_gate", "handout", 12, {"sets": 1}),  # the Soviet player aid
-    ("hells_gate", "handout", 16, {"sets": 1}),  # the set-up sheet with its write-in boxes
+    ("hells_gate", "handout", 16, {"sets": 1}),  # the rules and tables (mud roll, breakout roll, special rules)
+    ("hells_gate", "handout", 18, {"sets": 1}),  # the set-up sheet with its write-in boxes
     ("hells_gate", "map", 0, {"greyscale": True}),
     ("hells_gate", "counters", 2, {"greyscale": True}),
 ]

@@ -61,7 +61,9 @@ def test_a_set_holds_the_whole_map_each_page_on_a_sheet_of_its_own(name: str) ->
     assert all(i % 2 == 0 and "BACKS" in pages[i + 1] for i in fronts)  # duplex pairs still line up
     assert [t for t in pages if "Player aid" in t]
     assert [t for t in pages if "Set-up sheet" in t]
-    assert [t for t in pages if "Victory point record" in t]
+    assert [t for t in pages if "Rules and tables" in t]
+    # a record of victory points only for a game that scores them (Escape from Hell's Gate counts units)
+    assert bool([t for t in pages if "Victory point record" in t]) == handout.vp_record_used(_game(name))
 
 
 def test_each_set_prints_its_own_code_on_its_map() -> None:

@@ -817,9 +817,15 @@ def dice_pool_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
 
 def combat_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     """Everything about combat: CRT (or dice), shifts and caps, modifiers, limits and notes."""
-    c = game.combat
     out = crt_blocks(game, st, avail) + dice_pool_blocks(game, st, avail)
     out += shift_blocks(game, st, avail) + modifier_blocks(game, st, avail)
+    return out + combat_note_blocks(game, st, avail)
+
+
+def combat_note_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The combat notes: the attackers and defenders a hexside or hex allows, and ``combat.note``."""
+    c = game.combat
+    out: list[Flowable] = []
     limits = []
     if isinstance(c.max_attackers_per_hexside, Unknown):  # never "at most ?" on what players hold
         limits.append("attackers per hexside: the rules give no limit")

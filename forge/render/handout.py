@@ -8,17 +8,25 @@ A set holds everything one pair of students needs, in this order:
 3. a player aid per side (that side's units, the sequence of play, the CRT and column shifts), on one page
    when it fits there (its type is made a little smaller when that is all it takes), else split between
    sections, never inside a short chart, with a split chart's title repeated, marked "continued";
-4. a set-up sheet: every unit with the values its counters print, an empty box for each value the rules do
+4. the rules and tables: every other table (a weather or mud roll ...), the limits and the stacking rule, the
+   special rules with their text, the combat notes, the victory conditions (when there is no record sheet for
+   them) and the scenarios, drawn by the reference cards' own block functions (:mod:`forge.render.cards`: one
+   text of each rule, on the cards and here);
+5. a set-up sheet: every unit with the values its counters print, an empty box for each value the rules do
    not give (copied in from the published counter sheet, then onto the counter), where it sets up or enters,
    and the reinforcements by turn;
-5. a turn-by-turn victory point record.
+6. a turn-by-turn victory point record, for a game that scores victory points (no other).
 
 Every page carries the set code, worded "class set S01" or boxed beside a page title, never alone where it
 could be read as a hex or a tile number.  The palette is always greyscale-safe: school printers are black and
 white.  The map pages, the counter sheets and each player aid start on a fresh sheet of paper (an odd page),
 and each map page has a blank back (a tile is cut out and glued, so nothing may be printed behind it), so the
 whole file can be printed double-sided: the counters' fronts and backs stay paired, and every set starts on a
-fresh sheet.
+fresh sheet and takes the same, even, number of pages (its last page's back left blank when it ends on a front).
+
+:func:`render` knows a set's pages once it has drawn the first: it tells ``options.report`` the count per set and
+in total, and refuses (:class:`forge.builder.TooManyPages`, nothing written) a handout of more than
+``options.max_pages`` pages before it draws the rest.
 """
 
 from __future__ import annotations
@@ -48,7 +56,7 @@ from .counters import draw_counter_pages, fit_text
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
     from ..builder import BuildOptions
 
-__all__ = ["WriteIn", "aid_scales", "render", "set_code", "set_pages"]
+__all__ = ["WriteIn", "aid_scales", "render", "rules_blocks", "set_code", "set_pages", "vp_record_used"]
 
 MARGIN = U.length("0.5in")
 HEAD_H = 22.0
@@ -658,6 +666,25 @@ def _vp_record(game: Game, st: Styles, avail: float) -> list[Flowable]:
     return out
 
 
+def vp_record_used(game: Game) -> bool:
+    """Whether a set holds a victory point record: only for a game whose victory scores points."""
+    return game.victory is not None and bool(game.victory.points)
+
+
+def rules_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+    """The rules and tables a set needs beyond its map (which prints the terrain chart and the turn track), its
+    player aids (units, sequence of play, CRT, shifts, modifiers) and its set-up sheet: each drawn by the
+    reference cards' own function, so that a rule has one text, printed the same on the cards and in the set."""
+    out = cards.table_blocks(game, st, avail)
+    out += cards.special_rule_blocks(game, st, avail)
+    out += cards.limit_blocks(game, st, avail) + cards.stacking_blocks(game, st, avail)
+    out += cards.combat_note_blocks(game, st, avail)
+    if not vp_record_used(game):  # else the record sheet prints the victory conditions beside the record
+        out += cards.victory_blocks(game, st, avail)
+    out += cards.scenario_blocks(game, st, avail)
+    return out
+
+
 # ----------------------------------------------------------------------------------------------- entry points
 def _sectioned(
     options: BuildOptions, make: Callable[[Styles, float], list[Flowable]]
@@ -689,7 +716,8 @@ def set_pages(
     recorder: Recorder | None = None,
 ) -> None:
     """Draw class set ``index`` (1-based) on ``c``, starting on a fresh sheet: the map, the counters, the player
-    aids, the set-up sheet and the victory point record, every page marked with the set's code.  ``scales`` is
+    aids, the rules and tables, the set-up sheet and the victory point record (for a game that scores points),
+    every page marked with the set's code, ending on the back of a sheet (a blank one if need be).  ``scales`` is
     :func:`aid_scales` (worked out here when not given).  A ``recorder`` notes what the map and counter pages place
     (:mod:`forge.layout`; the player aids and sheets are platypus flowables, not recorded)."""
     opts = _greyscale(options)
@@ -701,12 +729,21 @@ def set_pages(
     for side in game.game.sides:
         aid = _aid_maker(game, opts, side.id)
         _part(c, opts, game, code, f"Player aid: {side.name}", aid, scale=scales.get(side.id, 1.0))
+    rules = _sectioned(opts, lambda st, width: rules_blocks(game, st, width))
+    if rules(Styles.make(opts), _page_region(opts)(0)[2]):
+        _part(c, opts, game, code, "Rules and tables", rules)
     _part(c, opts, game, code, "Set-up sheet", _sectioned(opts, lambda st, width: _setup(game, st, width)))
-    _part(c, opts, game, code, "Victory point record", lambda st, width: _vp_record(game, st, width), fresh=False)
+    if vp_record_used(game):
+        _part(c, opts, game, code, "Victory point record", lambda st, width: _vp_record(game, st, width), fresh=False)
+    _to_odd_page(c, game, code)  # the next set starts on a fresh sheet; every set has the same count of pages
 
 
 def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = None) -> bytes:
-    """``options.sets`` complete class sets, greyscale-safe, each marked with its set code (S01, S02 ...)."""
+    """``options.sets`` complete class sets, greyscale-safe, each marked with its set code (S01, S02 ...).
+
+    Once the first set is drawn, its page count and the total go to ``options.report``; a total over
+    ``options.max_pages`` raises :class:`forge.builder.TooManyPages` before another set is drawn."""
+    from ..builder import TooManyPages
 
     def draw(c: Canvas) -> None:
         scales = aid_scales(game, options)
@@ -715,5 +752,16 @@ def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = Non
             if options.progress:  # one step a set (forge.builder.SELF_REPORTING): most of a big build's time
                 options.progress(f"rendering handout, set {i} of {n}")
             set_pages(c, game, options, i, scales=scales, recorder=recorder)
+            if i == 1:
+                each = c.getPageNumber() - 1  # every set takes as many pages as the first
+                if options.report:
+                    options.report(page_count_line(n, each))
+                if n * each > options.max_pages:
+                    raise TooManyPages(n, each, options.max_pages)
 
     return render_pdf(options.paper_size(), draw, title=f"{game.game.title}: class handout")
+
+
+def page_count_line(sets: int, each: int) -> str:
+    """``handout: 3 sets of 24 pages, 72 pages in total``: what ``forge build`` prints before it writes one."""
+    return f"handout: {sets} set{'s' * (sets != 1)} of {each} pages, {sets * each} pages in total"
