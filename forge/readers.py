@@ -58,7 +58,11 @@ def fields_of(cls: type) -> dict[str, Any]:
     """A model class's fields and their annotations, whichever model library made it: the one adaptor."""
     pydantic_fields = getattr(cls, "model_fields", None)
     if isinstance(pydantic_fields, dict):
-        return {name: f.annotation for name, f in pydantic_fields.items()}
+        # The annotations resolved here, not pydantic's: a field whose class is defined further down the module
+        # stays a ForwardRef in ``model_fields`` until pydantic first validates with it, so the walk would depend on
+        # what ran before it.
+        hints = typing.get_type_hints(cls, include_extras=True)
+        return {name: hints.get(name, f.annotation) for name, f in pydantic_fields.items()}
     import msgspec
 
     return {f.name: f.type for f in msgspec.structs.fields(cls)}
@@ -342,6 +346,10 @@ READERS: dict[str, str] = {
     "map.setup_zones[].depth": "applied: rules.kit.setup",
     "map.setup_zones[].per_hex": "printed: render.handout, render.map.panels; applied: rules.kit.setup",
     "map.setup_zones[].units": "checked: check",
+    "map.setup_zones[].units.units": "printed: render.cards; applied: rules.kit.stacking",
+    "map.setup_zones[].units.types": "printed: render.cards; applied: rules.kit.stacking",
+    "map.setup_zones[].units.sizes": "printed: render.cards",
+    "map.setup_zones[].units.side": "printed: render.cards; applied: rules.kit.stacking",
     "map.setup_zones[].rule": "printed: render.handout, render.map.panels; checked: verifier.notes",
     "map.setup_zones[].data_note": "checked: verifier.notes",
     "terrain": (
@@ -825,6 +833,14 @@ READERS: dict[str, str] = {
     "combat.attacks_per_defender": "applied: rules.classic, rules.combat",
     "combat.max_defenders": "printed: render.cards; applied: rules.engine; checked: check, verifier.ex_claims",
     "combat.alone_defense": "checked: check, verifier.ex_modifiers",
+    "combat.alone_defense[].units": "applied: rules.kit.stacking; checked: check, verifier.ex_move_rules",
+    "combat.alone_defense[].types": "applied: rules.kit.stacking",
+    "combat.alone_defense[].sizes": "applied: rules.kit.stacking",
+    "combat.alone_defense[].side": "applied: rules.kit.stacking; checked: verifier.ex_move_rules",
+    "combat.alone_defense[].defense": "checked: verifier.ex_modifiers",
+    "combat.alone_defense[].rule": (
+        "documentation-only: the rule the lone defence comes from (a finding cites its example's rule)"
+    ),
     "combat.note": "printed: render.cards",
     "combat.data_note": "checked: verifier.notes",
     "tables": (
@@ -880,6 +896,10 @@ READERS: dict[str, str] = {
     "sequence[].activities": "applied: rules.board, rules.classic, rules.combat; checked: verifier.ex_limits",
     "sequence[].each_side": "applied: rules.board, rules.classic",
     "sequence[].steps": "printed: render.cards; checked: verifier.ex_phases",
+    "sequence[].steps[].id": "checked: verifier.ex_phases",
+    "sequence[].steps[].at": "printed: render.cards; checked: verifier.ex_phases",
+    "sequence[].steps[].text": "printed: render.cards",
+    "sequence[].steps[].rule": "printed: render.cards",
     "victory": (
         "printed: render.cards, render.handout; applied: rules.board, rules.classic, rules.kit.victory; "
         "checked: check, verifier.crosscheck, verifier.ex_rules, verifier.ex_victory"
@@ -912,6 +932,14 @@ READERS: dict[str, str] = {
     "victory.levels": (
         "printed: render.cards; applied: rules.classic, rules.kit.victory; checked: check, verifier.ex_rules"
     ),
+    "victory.levels[].id": (
+        "printed: render.cards; applied: rules.classic, rules.kit.victory; checked: verifier.ex_rules"
+    ),
+    "victory.levels[].side": "printed: render.cards; applied: rules.classic; checked: check",
+    "victory.levels[].min": "printed: render.cards; applied: rules.kit.victory; checked: check, verifier.ex_rules",
+    "victory.levels[].max": "printed: render.cards; applied: rules.kit.victory; checked: check, verifier.ex_rules",
+    "victory.levels[].condition": "printed: render.cards; checked: check",
+    "victory.levels[].rule": "printed: render.cards",
     "victory.data_note": "checked: verifier.notes",
     "special_rules": (
         "printed: render.cards, render.map.panels; applied: rules.effects, rules.engine; checked: check, "
@@ -959,6 +987,12 @@ READERS: dict[str, str] = {
     "scenarios[].setup": "printed: render.handout; applied: rules.engine; checked: check",
     "scenarios[].markers": "checked: check, verifier.ex_scenario",
     "scenarios[].features": "checked: check, verifier.ex_scenario",
+    "scenarios[].features[].feature": "checked: check, verifier.ex_scenario",
+    "scenarios[].features[].side": "checked: check, verifier.ex_scenario",
+    "scenarios[].features[].hexes": "checked: check, verifier.ex_scenario",
+    "scenarios[].features[].rule": (
+        "documentation-only: the rule the scenario feature comes from (a finding cites its example's rule)"
+    ),
     "scenarios[].summary": "printed: render.cards; checked: verifier.crosscheck",
     "scenarios[].data_note": "checked: verifier.notes",
     "rules": (
@@ -1040,7 +1074,23 @@ READERS: dict[str, str] = {
     "rules.movement.mobile_assault.rule": "checked: verifier.notes",
     "rules.movement.enemy_hexes_prohibited": "applied: rules.classic, rules.kit.movement",
     "rules.movement.disrupts": "checked: verifier.ex_move_rules",
+    "rules.movement.disrupts[].units": "applied: rules.kit.stacking; checked: verifier.ex_move_rules",
+    "rules.movement.disrupts[].types": "applied: rules.kit.stacking; checked: verifier.ex_move_rules",
+    "rules.movement.disrupts[].sizes": "applied: rules.kit.stacking",
+    "rules.movement.disrupts[].side": "applied: rules.kit.stacking; checked: verifier.ex_move_rules",
+    "rules.movement.disrupts[].mode": "checked: verifier.ex_move_rules",
+    "rules.movement.disrupts[].over_hexes": "checked: verifier.ex_move_rules",
+    "rules.movement.disrupts[].phase": "checked: verifier.ex_move_rules",
+    "rules.movement.disrupts[].rule": "checked: verifier.ex_move_rules",
     "rules.movement.off_map": "checked: check, verifier.ex_move_rules",
+    "rules.movement.off_map[].mode": "checked: verifier.ex_move_rules",
+    "rules.movement.off_map[].side": "checked: check, verifier.ex_move_rules",
+    "rules.movement.off_map[].exits": "checked: verifier.ex_move_rules",
+    "rules.movement.off_map[].returns": "checked: verifier.ex_move_rules",
+    "rules.movement.off_map[].both_ways": "checked: verifier.ex_move_rules",
+    "rules.movement.off_map[].rule": (
+        "documentation-only: the rule the off-map link comes from (a finding cites its example's rule)"
+    ),
     "rules.movement.exit_mp": "checked: verifier.ex_rules",
     "rules.movement.modes": "applied: rules.classic, rules.kit.movement; checked: check",
     "rules.movement.modes[].id": "applied: rules.classic, rules.kit.movement; checked: check, verifier.notes",

@@ -188,3 +188,13 @@ def test_the_errata_report_names_the_edition(tmp_path: Path) -> None:
     out = tmp_path / "r.md"
     cli.main(["verify", str(game), "--no-print-check", "--format", "markdown", "--report", str(out), "-q"])
     assert out.read_text("utf-8").startswith("# Errata report: The Halden Line, second edition (")
+
+
+def test_the_walk_resolves_a_field_whose_class_is_defined_further_down() -> None:
+    """A field annotated with a class defined after its own (``combat.alone_defense``) is a ForwardRef in
+    pydantic's ``model_fields`` until pydantic first validates with it: the walk must not depend on that (it once
+    missed 38 fields, or found them, by test order)."""
+    import forge.model as m
+
+    assert R.nested_models(R.fields_of(m.Combat)["alone_defense"]) == [m.AloneDefense]
+    assert "combat.alone_defense[].defense" in R.field_paths()
