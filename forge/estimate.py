@@ -7,7 +7,8 @@ the cost (the map's grid, the counter mix, ``--sets`` ...) and how far it could 
 The constants are measured, not guessed: ``bench/bench_estimate.py`` builds synthetic games of growing size in
 child processes and prints this estimate beside the real wall and CPU time and peak RSS.  They are rounded up so
 that the estimate errs high (by about 1.2-2x for memory and 1.5-3x for time on large builds, more on small ones
-where the fixed costs dominate), never low.  Pure arithmetic on the model: nothing here imports a renderer.
+where the fixed costs dominate), never low.  Arithmetic on the model, but for the class handout's page count,
+which is the handout's own layout (:func:`set_pages`).
 """
 
 from __future__ import annotations
@@ -197,8 +198,12 @@ def _map_part(game: m.Game, options: BuildOptions) -> Part:
     )
 
 
-def estimate(game: m.Game, options: BuildOptions) -> Estimate:
-    """Pages, drawing operations, peak memory and time of building ``game`` with ``options``."""
+def estimate(game: m.Game, options: BuildOptions, *, exact_pages: bool = True) -> Estimate:
+    """Pages, drawing operations, peak memory and time of building ``game`` with ``options``.
+
+    The class handout's pages are exact (:func:`set_pages`, which lays its text out) with ``exact_pages`` and when
+    the handout is within the limits; else (:func:`refuse`, which reads no page count, and a handout too big to
+    build) a rough count from the model that leaves out the flowed parts' continuation pages."""
     parts: list[Part] = []
     if "map" in options.only:
         parts.append(_map_part(game, options))
@@ -251,13 +256,19 @@ def estimate(game: m.Game, options: BuildOptions) -> Estimate:
         per_set = n + 2 * len(game.units) + len(game.turns.turns) + 30  # counters, aids' unit lines, turns, sheets
         per_set += len(game.terrain)  # the terrain key
         mp = _map_part(game, options)  # every set holds the map, each page with a blank back
+        seconds = sets * (per_set * HANDOUT_SECONDS + mp.seconds)
+        bytes_ = sets * (per_set * HANDOUT_BYTES + mp.bytes)
+        if exact_pages and seconds <= MAX_SECONDS and bytes_ <= MAX_BYTES:
+            each = set_pages(game, options)
+        else:  # the map with blank backs, the counters, a sheet for each aid, the rules, the set-up and the record
+            each = 2 * mp.pages + 2 * math.ceil(n / per_page) + 2 * (len(game.game.sides) + 2)
         parts.append(
             Part(
                 what=f"--sets {sets}: {sets} handout sets of {_fmt(n)} counters = {_fmt(sets * n)} counters, "
                 f"each with the map ({mp.what})",
-                seconds=sets * (per_set * HANDOUT_SECONDS + mp.seconds),
-                bytes=sets * (per_set * HANDOUT_BYTES + mp.bytes),
-                pages=sets * (6 + 2 * math.ceil(n / per_page) + 2 * mp.pages),
+                seconds=seconds,
+                bytes=bytes_,
+                pages=sets * each,
                 ops=sets * (per_set * 24 + mp.ops),
                 option=f"--sets {sets}",
                 limit="sets",
@@ -299,6 +310,16 @@ def estimate(game: m.Game, options: BuildOptions) -> Estimate:
             )
         )
     return Estimate(tuple(parts))
+
+
+def set_pages(game: m.Game, options: BuildOptions) -> int:
+    """Pages of one class set, exact: laid out as the handout lays it out (:func:`forge.render.handout.
+    set_page_count`: the map's tiles and sheets, the counter sheets, and the player aids, rules and tables, set-up
+    sheet and record poured without drawing), not counted from the model, since the flowed parts' length is the
+    text's.  The one place the estimate imports a renderer; a build that writes the handout imports it anyway."""
+    from .render.handout import set_page_count
+
+    return set_page_count(game, options)
 
 
 def board_pixels(game: m.Game, options: BuildOptions) -> int:
@@ -352,7 +373,7 @@ def refuse(game: m.Game, options: BuildOptions, file: str) -> None:
                 "preset turns off, or fewer columns and rows, or a smaller hex_size)"
             )
             raise LoadError([Problem(file, line, col, path, msg)])
-    est = estimate(game, options)
+    est = estimate(game, options, exact_pages=False)  # the limits are of memory and time: no page count needed
     if not est.too_big():
         return
     from .errors import LoadError, Problem

@@ -1021,6 +1021,13 @@ def _draw_marks(c: Canvas, layout: SheetLayout, slots: list[Slot], recorder: Rec
             recorder.add("mark", box, "crop mark")
 
 
+def sheet_count(game: Game, options: BuildOptions, *, mode: Mode | None = None, set_code: str | None = None) -> int:
+    """Counter sheets :func:`draw_counter_pages` draws (each a front page and a back page), without drawing."""
+    layout = sheet_layout(options)
+    groups = pieces(game, mode=mode or ("grey" if options.greyscale else "colour"), set_code=set_code)
+    return len(place(_pad_groups(groups, layout.columns), layout))
+
+
 def draw_counter_pages(
     c: Canvas,
     game: Game,

@@ -51,12 +51,21 @@ from . import cards
 from . import map as map_
 from .cards import CardBreak, Region, Styles, esc, grid_table, heading, note
 from ..canvas import Recorder
-from .counters import draw_counter_pages, fit_text
+from .counters import draw_counter_pages, fit_text, sheet_count
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
     from ..builder import BuildOptions
 
-__all__ = ["WriteIn", "aid_scales", "render", "rules_blocks", "set_code", "set_pages", "vp_record_used"]
+__all__ = [
+    "WriteIn",
+    "aid_scales",
+    "render",
+    "rules_blocks",
+    "set_code",
+    "set_page_count",
+    "set_pages",
+    "vp_record_used",
+]
 
 MARGIN = U.length("0.5in")
 HEAD_H = 22.0
@@ -736,6 +745,42 @@ def set_pages(
     if vp_record_used(game):
         _part(c, opts, game, code, "Victory point record", lambda st, width: _vp_record(game, st, width), fresh=False)
     _to_odd_page(c, game, code)  # the next set starts on a fresh sheet; every set has the same count of pages
+
+
+def set_page_count(game: Game, options: BuildOptions) -> int:
+    """Pages one class set takes (every set takes as many), as :func:`set_pages` lays them out, without drawing the
+    map or the counters: the map's pages (:func:`forge.render.map.page_count`) each with its blank back, the counter
+    sheets' fronts and backs, and each flowed part (player aids, rules and tables, set-up sheet, record) poured on a
+    throwaway canvas, every part handed out on its own starting on a fresh sheet.  For :func:`forge.estimate`."""
+    opts = _greyscale(options)
+    code = set_code(1)
+    scales = aid_scales(game, options)
+    page = 1  # the page about to be drawn; a set starts on a fresh sheet
+
+    def fresh() -> None:
+        nonlocal page
+        page += page % 2 == 0
+
+    def part(title: str, make: Callable[[Styles, float], list[Flowable]], scale: float = 1.0) -> int:
+        st = Styles.make(opts, scale=scale)
+        return _pages_needed(opts, game, st, title, make(st, _page_region(opts)(0)[2]))
+
+    page += 2 * map_.page_count(game, opts, set_code=code)
+    fresh()
+    page += 2 * sheet_count(game, opts, mode="class", set_code=code)
+    for side in game.game.sides:
+        fresh()
+        page += part(f"Player aid: {side.name}", _aid_maker(game, opts, side.id), scales.get(side.id, 1.0))
+    rules = _sectioned(opts, lambda st, width: rules_blocks(game, st, width))
+    if rules(Styles.make(opts), _page_region(opts)(0)[2]):
+        fresh()
+        page += part("Rules and tables", rules)
+    fresh()
+    page += part("Set-up sheet", _sectioned(opts, lambda st, width: _setup(game, st, width)))
+    if vp_record_used(game):
+        page += part("Victory point record", lambda st, width: _vp_record(game, st, width))
+    fresh()
+    return page - 1
 
 
 def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = None) -> bytes:

@@ -107,7 +107,7 @@ from .grid import (
     draw_terrain_sample,
     zone_name,
 )
-from .pages import draw, page_size, render, sheet_pdf
+from .pages import draw, page_count, page_size, render, sheet_pdf
 from .panels import (
     _KIND_ORDER,
     Block,

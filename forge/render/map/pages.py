@@ -64,6 +64,19 @@ def page_size(game: m.Game, options: Any, layout: MapLayout | None = None) -> tu
     return (tplan.paper_w, tplan.paper_h)
 
 
+def page_count(game: m.Game, options: Any, *, set_code: str | None = None) -> int:
+    """Pages :func:`draw` draws, worked out from the layout without drawing: each sheet whole when it fits the
+    paper, else the tiles that hold something (:func:`._printed_tiles`) and an assembly page, per sheet."""
+    palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping()}
+    lay = sheet_layout(game, options, set_code=set_code)
+    paper_w, paper_h = U.paper(_paper_name(options))
+    if _whole(options) or tiling.fits(lay.sheet_w, lay.sheet_h, paper_w, paper_h):
+        return len(lay.pages)
+    tplan = tiling.plan(lay.sheet_w, lay.sheet_h, paper_w, paper_h)
+    ctx = _Ctx.build(game, options, palette, set_code)
+    return sum(len(_printed_tiles(ctx, lay, tplan, i)) + 1 for i in range(len(lay.pages)))
+
+
 def draw(
     c: Canvas,
     game: m.Game,
