@@ -9,7 +9,7 @@ from conftest import DATA, data_files
 
 from forge.builder import BuildOptions
 from forge.loader import load
-from forge.model import Game
+from forge.model import Game, UnitType
 from forge.render import cards
 from forge.verifier.readback import check_cards, roundtrip
 
@@ -172,3 +172,49 @@ def test_limits_are_printed_and_read_back() -> None:
     other = game.model_copy(update={"rules": game.rules.model_copy(update={"limits": misprinted})})
     found = check_cards(game, cards.render(other, BuildOptions(only=("cards",))))
     assert [(f.kind, f.ref) for f in found] == [("print-mismatch", f"rules.limits.{first.id}")]
+
+
+def _with_all_out(game: Game, **update: object) -> Game:
+    crt = game.combat.crt
+    assert crt is not None and crt.all_out is not None
+    all_out = crt.all_out.model_copy(update=update)
+    return game.model_copy(
+        update={"combat": game.combat.model_copy(update={"crt": crt.model_copy(update={"all_out": all_out})})}
+    )
+
+
+def _flat(pdf: bytes) -> str:
+    import io
+    import re
+
+    import pypdf
+
+    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages))
+
+
+def test_the_crt_card_prints_the_all_out_rule_from_the_data(hells_gate: Game) -> None:
+    """combat.crt.all_out is applied by the engine, so the CRT's legend says it, made from the data: the types
+    flipped first, the crowded hex's size and the rule; once (Hell's Gate's own note no longer says the crowding)."""
+    text = _flat(_printed(hells_gate))
+    said = (
+        "An all-out attack flips one full-strength attacker (armour first); a hex of 5 or more unretreated units "
+        "takes the all-out result of every attack (7.3)."
+    )
+    assert said in text
+    assert text.count("or more unretreated") == 1  # said once, not again in the note
+    changed = _with_all_out(hells_gate, flip_first=[UnitType.ARMOUR, UnitType.MECHANISED], crowded_units=None)
+    text = _flat(_printed(changed))
+    assert "An all-out attack flips one full-strength attacker (armour first, then mechanised) (7.3)." in text
+    assert "or more unretreated" not in text
+    anyone = _with_all_out(hells_gate, flip_first=[], crowded_units=7)
+    assert "(the attacker's choice); a hex of 7 or more unretreated units" in _flat(_printed(anyone))
+
+
+def test_a_card_without_the_all_out_rule_is_named(hells_gate: Game) -> None:
+    """The read-back finds the all-out sentence on the cards the build writes, and names its absence on cards
+    printed for other all-out settings."""
+    assert check_cards(hells_gate, _printed(hells_gate)) == []
+    other = _printed(_with_all_out(hells_gate, crowded_units=6))
+    (f,) = check_cards(hells_gate, other)
+    assert (f.kind, f.ref) == ("print-missing", "combat.crt.all_out")
+    assert "all-out rule under the CRT" in f.message

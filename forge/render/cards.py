@@ -633,6 +633,8 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         legend.append("Each cell: hits on the defender, <b>normal</b> attack / <b>all-out</b> attack.")
     elif crt.cell_format is CellFormat.LOSSES_ATTACKER_DEFENDER and not says_cells:
         legend.append("Each cell: attacker / defender step losses (- = none).")
+    if (all_out := all_out_sentence(game, crt)) is not None:
+        legend.append(all_out)
     mr = crt.mandatory_retreat
     if mr is not None:
         look = "<u><b>bold underlined</b></u>" if st.greyscale else f'<font color="{RETREAT_RED}"><b>red</b></font>'
@@ -663,6 +665,27 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         out.append(note(st, f"<i>Note:</i> {esc(crt.note)}", table_note=crt.secondary is None))
     out += result_blocks(game, st, avail)
     return out
+
+
+def all_out_sentence(game: Game, crt: Crt) -> str | None:
+    """What ``combat.crt.all_out`` makes the engine do, in one sentence for the CRT's legend (None on a CRT without
+    it): which attacker an all-out attack flips, and the crowded hex that takes the all-out result of every attack.
+    """
+    ao = crt.all_out
+    if ao is None or crt.cell_format is not CellFormat.HITS_NORMAL_ALLOUT:
+        return None
+    if ao.flip_first:
+        order = ", then ".join(esc(t.value) for t in ao.flip_first[1:])
+        pref = f"{esc(ao.flip_first[0].value)} first" + (f", then {order}" if order else "")
+    else:
+        pref = "the attacker's choice"
+    text = f"An <b>all-out</b> attack flips one full-strength attacker ({pref})"
+    if ao.crowded_units is not None:
+        cell = "square" if game.map.grid.grid().kind.value == "square" else "hex"
+        text += (
+            f"; a {cell} of {ao.crowded_units} or more unretreated units takes the all-out result of every attack"
+        )
+    return f"{text} {_rule(ao.rule)}".rstrip() + "."
 
 
 def _secondary(crt: Crt, sec: Grid2D, st: Styles, avail: float) -> list[Flowable]:

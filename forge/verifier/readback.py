@@ -172,6 +172,7 @@ def check_cards(game: m.Game, pdf: bytes) -> list[Finding]:
                     start=pos,
                     write_in=True,
                 )
+        _all_out(chk, game, crt)
     for t in game.tables:
         chk.grid(
             t.columns,
@@ -189,6 +190,21 @@ def check_cards(game: m.Game, pdf: bytes) -> list[Finding]:
     _terrain(chk, game)
     _turns(chk, game)
     return chk.findings
+
+
+def _all_out(chk: _Check, game: m.Game, crt: m.Crt) -> None:
+    """The CRT legend's sentence of ``combat.crt.all_out`` (which attacker flips, the crowded hex), word for word:
+    the engine applies it, so a player must read it."""
+    import re
+    from xml.sax.saxutils import unescape
+
+    from ..render.cards import all_out_sentence
+
+    sentence = all_out_sentence(game, crt)
+    if sentence is None or crt.all_out is None:
+        return
+    if _norm(unescape(re.sub(r"<[^>]+>", "", sentence))) not in chk.text:
+        chk.missing(crt.all_out.rule, "the all-out rule under the CRT", "combat.crt.all_out")
 
 
 def _shifts(chk: _Check, game: m.Game) -> None:
