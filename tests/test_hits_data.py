@@ -243,3 +243,50 @@ def test_dice_pool_modifiers_read_a_weather_state_of_another_name() -> None:
     easy = hg._pool_strength(s, g1, target, "defender")
     s.weather = "wet"
     assert hg._pool_strength(s, g1, target, "defender") == 2 * easy
+
+
+def test_a_phase_without_activities_is_not_played_from_its_name() -> None:
+    """A phase's kind is data (``activities``), never the words of its name: "Blue Combat" without activities is
+    named among the problems (with the key to give) and the game is not played, though its name says combat."""
+    game = variant(
+        (
+            'summary: "Attack adjacent Red hexes", activities: [combat]}',
+            'summary: "Attack adjacent Red hexes"}',
+        )
+    )
+    found = hg.problems(game)
+    assert [p for p in found if "Blue Combat" in p] == [
+        "phase 'Blue Combat' does not say what happens in it (expected sequence[1].activities, any of: supply, "
+        "reinforcement, combat, movement, recovery, housekeeping)"
+    ]
+    with pytest.raises(UnplayableGameError, match=re.escape("sequence[1].activities")):
+        start(game)
+
+
+def _play(game: Game, seed: int) -> tuple[object, ...]:
+    import random
+
+    from forge.rules.engines import Assumptions, HitsEngine
+
+    eng = HitsEngine()
+    s = eng.initial(game, Assumptions())
+    rnd = random.Random(seed)
+    for step in range(20_000):
+        if (out := eng.outcome(s)) is not None:
+            return out.winner, dict(out.vp), out.turn
+        acts = eng.legal_actions(s)
+        eng.apply(s, acts[rnd.randrange(len(acts))], eng.dice(seed * 100_003 + step))
+    raise AssertionError("the game did not end")
+
+
+def test_phase_names_do_not_decide_what_a_phase_does() -> None:
+    """Ferry Point with every phase renamed to words that name no kind (or the wrong one) plays exactly as the
+    original: each phase does what its activities say."""
+    names = re.findall(r"\{name: ([^,]+), ", FERRY.split("\nsequence:\n")[1].split("\nvictory:")[0])
+    assert len(names) == 9
+    wrong = ["Combat", "Movement", "Supply", "Rally", "Housekeeping", "Attack", "Move", "Administrative", "Reinforce"]
+    renamed = variant(*((f"{{name: {n}, ", f"{{name: Step {w}, ") for n, w in zip(names, wrong, strict=True)))
+    assert hg.problems(renamed) == []
+    original = variant()
+    for seed in range(3):
+        assert _play(renamed, seed) == _play(original, seed)

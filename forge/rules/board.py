@@ -82,19 +82,6 @@ class UnplayableGameError(ValueError):
         super().__init__(f"cannot play {game_id}: " + "; ".join(self.missing))
 
 
-_PHASE_WORDS = (
-    ("supply", Phase.SUPPLY),
-    ("reinforce", Phase.SUPPLY),
-    ("combat", Phase.COMBAT),
-    ("attack", Phase.COMBAT),
-    ("movement", Phase.MOVEMENT),
-    ("move", Phase.MOVEMENT),
-    ("recovery", Phase.RECOVERY),
-    ("rally", Phase.RECOVERY),
-    ("housekeeping", Phase.HOUSEKEEPING),
-    ("administrative", Phase.HOUSEKEEPING),
-)
-
 _ACTIVITY_KIND = {
     PhaseActivity.SUPPLY: Phase.SUPPLY,
     PhaseActivity.REINFORCEMENT: Phase.SUPPLY,
@@ -106,15 +93,11 @@ _ACTIVITY_KIND = {
 
 
 def _phase_kind(phase: SeqPhase) -> Phase | None:
-    """The kind of a phase of the sequence of play: from its ``activities`` when the data gives them (the first
-    that names a kind), else from the words of its name; None when neither says."""
+    """The kind of a phase of the sequence of play: its first ``activities`` entry that names one; None when the
+    data gives none (never read from the words of its name: :func:`board_problems` names such a phase)."""
     for act in phase.activities:
         if act in _ACTIVITY_KIND:
             return _ACTIVITY_KIND[act]
-    low = phase.name.lower()
-    for word, kind in _PHASE_WORDS:
-        if word in low:
-            return kind
     return None
 
 
@@ -202,8 +185,9 @@ def board_problems(game: Game) -> list[str]:
     for i, p in enumerate(game.sequence):
         if _phase_kind(p) is None:
             out.append(
-                f"phase {p.name!r} is of no kind the engine knows (sequence[{i}].activities: supply, "
-                "reinforcement, combat, movement, recovery, housekeeping)"
+                f"phase {p.name!r} does not say what happens in it (expected sequence[{i}].activities, any of: "
+                + ", ".join(a.value for a in _ACTIVITY_KIND)
+                + ")"
             )
         if p.side is None and not p.each_side and _phase_kind(p) not in (Phase.HOUSEKEEPING, None):
             out.append(f"phase {p.name!r} has no acting side (sequence[{i}].side or sequence[{i}].each_side)")
