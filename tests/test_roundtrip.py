@@ -176,7 +176,8 @@ def test_limits_are_printed_and_read_back() -> None:
 
 def _with_all_out(game: Game, **update: object) -> Game:
     crt = game.combat.crt
-    assert crt is not None and crt.all_out is not None
+    assert crt is not None
+    assert crt.all_out is not None
     all_out = crt.all_out.model_copy(update=update)
     return game.model_copy(
         update={"combat": game.combat.model_copy(update={"crt": crt.model_copy(update={"all_out": all_out})})}

@@ -180,7 +180,7 @@ from .tiles import (
     registration_points,
 )
 
-__all__ = ["MapGeometry", "MapLayout", "draw", "page_size", "render", "sheet_layout", "sheet_pdf"]
+__all__ = ["MapGeometry", "MapLayout", "draw", "page_count", "page_size", "render", "sheet_layout", "sheet_pdf"]
 """The public names (every other name above is importable too, for the modules and tests that use it)."""
 _PARTS = (
     AUTO_MARGIN,
