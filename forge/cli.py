@@ -179,9 +179,6 @@ def _print_problems(e: LoadError, what: str) -> None:
     print(f"{what}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
 
 
-DOCUMENTED_MODEL = "forge.model_documented"
-
-
 def documented_model() -> Any:
     """The pydantic mirror of forge.model's classes (forge.modelmirror), with the fields' docstrings as their
     descriptions (the JSON Schema's): a namespace of the classes by name.  The model every command uses is
@@ -191,7 +188,13 @@ def documented_model() -> Any:
     from . import model
     from .modelmirror import mirrors
 
-    return types.SimpleNamespace(**mirrors(model.__name__, documented=True))
+    global _DOCUMENTED
+    if _DOCUMENTED is None:
+        _DOCUMENTED = types.SimpleNamespace(**mirrors(model.__name__, documented=True))
+    return _DOCUMENTED
+
+
+_DOCUMENTED: Any = None
 
 
 def schema_json() -> str:

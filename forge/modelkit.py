@@ -179,10 +179,12 @@ _CHECKING = [True]
 
 
 class _StructMeta(msgspec.StructMeta):
-    """Every model class takes its fields by keyword (msgspec's ``kw_only`` is not inherited)."""
+    """Every model class takes its fields by keyword and may be weakly referenced (forge.render.style keeps a
+    game's palette while the game lives): options msgspec does not inherit."""
 
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> Any:
         kw.setdefault("kw_only", True)
+        kw.setdefault("weakref", True)
         return super().__new__(mcls, name, bases, ns, **kw)
 
 
