@@ -148,7 +148,7 @@ class Scale(Base):
     """The seed-text line both values were typed from."""
 
 
-class Info(Base):
+class Info(Base, kw_only=True):
     id: Id
     """Short id; also the output folder name."""
     title: str
@@ -180,7 +180,7 @@ class MapStatus(StrEnum):
     """Only the hexes the rulebook names; the rest of the map is unknown."""
 
 
-class GridSpec(Base):
+class GridSpec(Base, kw_only=True):
     kind: GridKind = GridKind.HEX
     orientation: Orientation = Orientation.POINTY
     """Hex only: pointy-top hexes form rows, flat-top hexes form columns."""
@@ -295,7 +295,7 @@ class SetupZone(Base):
     data_note: DataNote = None
 
 
-class Map(Base):
+class Map(Base, kw_only=True):
     grid: GridSpec
     sheet: str | None = None
     """Printed size of the map sheet, width x height: ``11x17in``, ``22x34in``."""
@@ -474,7 +474,7 @@ def _strength_text(s: str) -> str:
     return s
 
 
-class Unit(Base, dict=True):
+class Unit(Base, dict=True, kw_only=True):
     id: Id
     side: Id
     name: str
@@ -713,7 +713,7 @@ class MandatoryRetreat(Base):
     rule: RuleRef
 
 
-class ImpliedCell(Base):
+class ImpliedCell(Base, kw_only=True):
     """A CRT cell typed from a worked example (``Crt.implied_by``)."""
 
     column: str
@@ -726,7 +726,7 @@ class ImpliedCell(Base):
     """The example whose sentence reveals the cell."""
 
 
-class Crt(Base):
+class Crt(Base, kw_only=True):
     title: str = "Combat Results Table"
     rule: RuleRef | None = None
     dice: Dice = "1d6"
@@ -842,7 +842,7 @@ class ShiftCap(Base):
     rule: RuleRef | None = None
 
 
-class CapReading(ShiftCap):
+class CapReading(ShiftCap, kw_only=True):
     """Another statement of a shift cap elsewhere in the book (a reference sheet, a footnote) that differs from
     the rule the engine applies.  The engine never applies it; ``forge verify`` uses it to recognise a
     disagreement that only this other statement explains, and reports that as an erratum only where a reachable
@@ -1001,7 +1001,7 @@ class TableModifier(Base):
     rule: RuleRef | None = None
 
 
-class Table(Base):
+class Table(Base, kw_only=True):
     id: Id
     title: str
     rule: RuleRef | None = None
@@ -1071,7 +1071,7 @@ class VpItem(Base):
     """The most VP the item can give in a game."""
 
 
-class Victory(Base):
+class Victory(Base, kw_only=True):
     rule: RuleRef | None = None
     summary: str
     points: list[VpItem] = []
@@ -1194,7 +1194,7 @@ class RuleEffect(Base):
         return self
 
 
-class SpecialRule(Base):
+class SpecialRule(Base, kw_only=True):
     rule: RuleRef
     title: str
     turns: list[int] = []
@@ -1225,7 +1225,7 @@ class Scenario(Base):
     data_note: DataNote = None
 
 
-class ScenarioFeature(Base):
+class ScenarioFeature(Base, kw_only=True):
     """Hexes that hold a feature in one scenario only (a side's fortifications)."""
 
     feature: Id
@@ -1554,7 +1554,7 @@ class UnitSelector(Base):
     side: Id | None = None
 
 
-class AloneDefense(UnitSelector):
+class AloneDefense(UnitSelector, kw_only=True):
     """Units that defend with a fixed strength when no other unit shares their hex (``combat.alone_defense``)."""
 
     defense: Annotated[int, Field(ge=0)]
@@ -1572,7 +1572,7 @@ class MoveDisruption(UnitSelector):
     rule: RuleRef | None = None
 
 
-class OffMapLink(Base):
+class OffMapLink(Base, kw_only=True):
     """Units of ``side`` moving in ``mode`` may leave the map at one of ``exits`` and come back at one of
     ``returns`` (also the other way round when ``both_ways``)."""
 
@@ -1584,7 +1584,7 @@ class OffMapLink(Base):
     rule: RuleRef | None = None
 
 
-class StackClass(UnitSelector):
+class StackClass(UnitSelector, kw_only=True):
     """A class of units for stacking (``combat``, ``support``, ``artillery``).  A unit belongs to the first class
     in the list it matches, else to :attr:`StackingRules.default_class`; several entries may share one id."""
 
@@ -1600,7 +1600,7 @@ class StackAllowance(Base):
     min: dict[Id, int] = {}
 
 
-class StackLimit(Base):
+class StackLimit(Base, kw_only=True):
     """The stacking limit of one side (or both): a stack is legal when one of the allowances covers it."""
 
     side: Id | None = None
@@ -1846,7 +1846,7 @@ class VictoryLevel(Base):
 # ---- kit: unit steps --------------------------------------------------------------------------------------------
 
 
-class StepCount(UnitSelector):
+class StepCount(UnitSelector, kw_only=True):
     """Units (by side, type, size) that may start with more steps than :attr:`StepRules.max`: one of ``counts``."""
 
     id: Id
@@ -1968,7 +1968,7 @@ class Rules(Base):
     play: PlayRules | None = None
 
 
-class Game(Base):
+class Game(Base, kw_only=True):
     """One whole game: the single source of truth."""
 
     format: Literal[1]

@@ -178,6 +178,7 @@ _CHECKING = [True]
 """False while :meth:`Base.model_copy` and :func:`_from_mirror` make objects: their values are checked already."""
 
 
+@typing.dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(msgspec.field,))
 class _StructMeta(msgspec.StructMeta):
     """Every model class takes its fields by keyword and may be weakly referenced (forge.render.style keeps a
     game's palette while the game lives): options msgspec does not inherit."""
@@ -424,10 +425,11 @@ def _build_mirror_only(tp: Any) -> _Fn:
 def _build_union(tp: Any) -> _Fn:
     members = tp.__args__
     if type(None) in members and len(members) == 2:  # X | None: None stays None, the rest is X's
-        f = _compile(next(a for a in members if a is not type(None)))
-        if f is None:
+        got = _compile(next(a for a in members if a is not type(None)))
+        if got is None:
             return None
-        return lambda v: v if v is None else f(v)
+        some: Callable[[Any], Any] = got
+        return lambda v: v if v is None else some(v)
     complex_ = [a for a in members if _kind(a) == "any" and _strip(a) is not Any]
     if complex_:
         # One member that is itself a union with validators (``Amount | Literal['printed'] | None``): a value one

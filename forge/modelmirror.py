@@ -107,7 +107,7 @@ def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
                     out.append(PDiscriminator(m.func))
                 else:  # pragma: no cover
                     raise TypeError(f"no mirror for {m!r}")
-            return typing.Annotated[tuple(out)]  # type: ignore[misc]
+            return typing.Annotated[tuple(out)]
         if k._is_union(tp):
             return typing.Union[tuple(tr(a) for a in tp.__args__)]  # noqa: UP007
         if isinstance(tp, type) and issubclass(tp, k.Base):
@@ -142,13 +142,14 @@ def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
         for name, v in vars(cls).items():
             if not isinstance(v, k._Validator):
                 continue
+            func: Any = classmethod(v.func)
             if v.kind == "field":
-                validators[name] = p_field_validator(*v.fields, mode=v.mode)(classmethod(v.func))
+                validators[name] = p_field_validator(*v.fields, mode="after")(func)
             elif v.mode == "before":
-                validators[name] = p_model_validator(mode="before")(classmethod(v.func))
+                validators[name] = p_model_validator(mode="before")(func)
             else:
                 validators[name] = p_model_validator(mode="after")(v.func)
-        model = create_model(  # type: ignore[call-overload]
+        model = create_model(
             cls.__name__,
             __base__=base,
             __doc__=cls.__doc__ if cls.__doc__ and "__doc__" in vars(cls) else None,
