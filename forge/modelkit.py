@@ -175,7 +175,9 @@ class _ModelFields:
 
 # ---------------------------------------------------------------------------------------------------------- Base
 _CHECKING = [True]
-"""False while :meth:`Base.model_copy` and :func:`_from_mirror` make objects: their values are checked already."""
+"""False while :meth:`Base.model_copy` makes an object: its values are checked already (no validator runs)."""
+_RAW = [False]
+"""True while :func:`_from_mirror` makes objects: their values are checked already (not converted again)."""
 
 
 @typing.dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(msgspec.field,))
@@ -187,6 +189,13 @@ class _StructMeta(msgspec.StructMeta):
         kw.setdefault("kw_only", True)
         kw.setdefault("weakref", True)
         return super().__new__(mcls, name, bases, ns, **kw)
+
+    def __call__(cls, *args: Any, **kw: Any) -> Any:
+        # ``Unit(id=..., steps=[...])`` is checked as pydantic checked it (a mapping for a nested model, a
+        # value for an enumeration member ...), not only typed: msgspec's own constructor trusts its arguments.
+        if _RAW[0] or args:
+            return super().__call__(*args, **kw)
+        return validate(cls, kw)
 
 
 class Base(msgspec.Struct, frozen=True, forbid_unknown_fields=True, metaclass=_StructMeta):
@@ -228,11 +237,11 @@ class Base(msgspec.Struct, frozen=True, forbid_unknown_fields=True, metaclass=_S
 
     def model_copy(self: T, update: dict[str, Any] | None = None, deep: bool = False) -> T:
         """A copy with ``update``'s fields replaced, not checked again (as pydantic's ``model_copy``)."""
-        _CHECKING[0] = False
+        _CHECKING[0], _RAW[0] = False, True
         try:
             new = msgspec.structs.replace(self, **(update or {}))
         finally:
-            _CHECKING[0] = True
+            _CHECKING[0], _RAW[0] = True, False
         if deep:  # pragma: no cover - unused in forge
             raise NotImplementedError("deep copies")
         state = getattr(self, "__dict__", None)
@@ -508,12 +517,22 @@ def validate(cls: type[T], data: Any) -> T:
         pass
     from . import modelmirror
 
-    checked = modelmirror.mirror_of(cls).model_validate(data)  # raises pydantic's ValidationError
-    return typing.cast(T, _from_mirror(checked))
+    # raises pydantic's ValidationError; objects given (``LimitRules(counts=[Limit(...)])``) as the mirror reads them
+    checked = modelmirror.mirror_of(cls).model_validate(_dump(data, False))
+    return typing.cast(T, from_mirror(checked))
+
+
+def from_mirror(v: Any) -> Any:
+    """A mirror object (accepted by pydantic, refused by the fast path) as the Structs: the values as pydantic
+    read them, the validators run again (and :meth:`Base._finish`)."""
+    _RAW[0] = True
+    try:
+        return _from_mirror(v)
+    finally:
+        _RAW[0] = False
 
 
 def _from_mirror(v: Any) -> Any:
-    """A mirror object (accepted by pydantic, refused by the fast path) as the Structs."""
     from . import modelmirror
 
     cls = modelmirror.struct_of(type(v))

@@ -39,7 +39,7 @@ def slow(data: Any) -> m.Game | None:
         checked = mirror_of(m.Game).model_validate(data)
     except ValidationError:
         return None
-    got = modelkit._from_mirror(checked)
+    got = modelkit.from_mirror(checked)
     assert isinstance(got, m.Game)
     return got
 
