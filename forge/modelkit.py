@@ -188,6 +188,9 @@ class _StructMeta(msgspec.StructMeta):
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> Any:
         kw.setdefault("kw_only", True)
         kw.setdefault("weakref", True)
+        for field, value in ns.items():
+            if isinstance(value, msgspec.Meta):  # pydantic's spelling, ``x: int = Field(ge=1)``: not a default
+                raise TypeError(f"{name}.{field}: write Annotated[type, Field(...)], not '= Field(...)'")
         return super().__new__(mcls, name, bases, ns, **kw)
 
     def __call__(cls, *args: Any, **kw: Any) -> Any:

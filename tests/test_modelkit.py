@@ -189,3 +189,24 @@ def test_whatever_the_fast_path_accepts_the_mirror_accepts_and_reads_the_same(
     want = slow(data)
     assert want is not None, f"the fast path accepted what pydantic refuses: {path} = {value!r}"
     same(got, want)
+
+
+def test_a_constraint_written_as_a_default_is_refused_when_the_class_is_made() -> None:
+    """pydantic's ``x: int = Field(ge=1)`` would make the constraint msgspec's default value: refused at once."""
+    from forge.modelkit import Base, Field
+
+    with pytest.raises(TypeError, match=r"Annotated\[type, Field"):
+
+        class Counted(Base):
+            n: int = Field(ge=1)
+
+
+def test_keyword_construction_checks_and_converts_as_pydantic_did() -> None:
+    from pydantic import ValidationError
+
+    crt = m.Crt(columns=["-1", "0"], rows=["1"], cells=[["A", "B"]], above={"result": "DE"}, cell_format="code")
+    assert isinstance(crt.above, m.AutoResult)
+    assert crt.cell_format is m.CellFormat.CODE
+    assert m.Unit(id="u", side="a", name="U", label=7, type="infantry", steps=["4"]).label == "7"
+    with pytest.raises(ValidationError):
+        m.Crt(columns=[], rows=["1"], cells=[])
