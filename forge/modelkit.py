@@ -233,7 +233,8 @@ class Base(msgspec.Struct, frozen=True, forbid_unknown_fields=True, metaclass=_S
         found: dict[str, _Validator] = {}
         for klass in reversed(cls.__mro__):
             found.update({k: v for k, v in vars(klass).items() if isinstance(v, _Validator)})
-        cls.__validators__ = tuple(found.values())
+        # as pydantic runs them: the fields' validators before the model's
+        cls.__validators__ = tuple(sorted(found.values(), key=lambda v: v.kind == "model"))
 
     def __post_init__(self) -> None:
         if not _CHECKING[0]:
