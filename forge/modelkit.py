@@ -20,15 +20,26 @@ Nothing here imports pydantic: ``forge check`` of a good file never does (docs/P
 
 from __future__ import annotations
 
-import re
 import sys
-import types
 import typing
 from collections.abc import Callable
 from enum import Enum
 from typing import Any, ClassVar, Literal, TypeVar
 
 import msgspec
+
+from .modelmarks import (
+    AfterValidator,
+    BeforeValidator,
+    Discriminator,
+    Field,
+    MirrorAs,
+    Tag,
+    Validator,
+    field_validator,
+    is_union,
+    model_validator,
+)
 
 __all__ = [
     "AfterValidator",
@@ -46,85 +57,6 @@ __all__ = [
 ]
 
 T = TypeVar("T", bound="Base")
-
-
-# ------------------------------------------------------------------------------------------------------ markers
-_MSGSPEC_KEYS = ("ge", "gt", "le", "lt", "min_length", "max_length", "pattern", "description")
-
-
-def Field(**kw: Any) -> Any:  # pydantic's name, used the same way inside Annotated
-    """A field's constraints, for ``Annotated[T, Field(...)]``: a :class:`msgspec.Meta` that msgspec enforces, and
-    the pydantic mirror reads back (``pattern`` is matched to the very end, as pydantic does: ``$`` would let a
-    final line break through in Python's ``re``; ``allow_inf_nan`` is the mirror's alone: msgspec's bounds refuse
-    infinities and NaN already)."""
-    unknown = set(kw) - {*_MSGSPEC_KEYS, "allow_inf_nan"}
-    if unknown:  # pragma: no cover - a mistake in forge.model itself
-        raise TypeError(f"Field() does not take {sorted(unknown)}")
-    meta = {k: v for k, v in kw.items() if k in _MSGSPEC_KEYS}
-    if "pattern" in meta:
-        meta["pattern"] = re.sub(r"\$$", r"\\Z", meta["pattern"])
-    return msgspec.Meta(**meta, extra={"pydantic": kw})
-
-
-class BeforeValidator:
-    """A function applied to the raw value before its type is checked (pydantic's ``BeforeValidator``)."""
-
-    def __init__(self, func: Callable[[Any], Any]) -> None:
-        self.func = func
-
-
-class AfterValidator:
-    """A function applied to the checked value (pydantic's ``AfterValidator``)."""
-
-    def __init__(self, func: Callable[[Any], Any]) -> None:
-        self.func = func
-
-
-class Tag:
-    """A union member's tag for :class:`Discriminator` (the mirror's; msgspec tells the members apart itself)."""
-
-    def __init__(self, tag: str) -> None:
-        self.tag = tag
-
-
-class Discriminator:
-    """Which member of a union a raw value is read as (the mirror's, for its error messages)."""
-
-    def __init__(self, func: Callable[[Any], str]) -> None:
-        self.func = func
-
-
-class MirrorAs:
-    """``Annotated[T, MirrorAs(U)]``: msgspec reads ``T``, the pydantic mirror (and the JSON Schema) ``U``: for a
-    type msgspec cannot express (two mapping-like members in one union).  ``T`` must accept a subset of ``U``: what
-    it refuses goes to the mirror."""
-
-    def __init__(self, tp: Any) -> None:
-        self.tp = tp
-
-
-class _Validator:
-    def __init__(self, func: Callable[..., Any], kind: str, mode: str, fields: tuple[str, ...] = ()) -> None:
-        self.func, self.kind, self.mode, self.fields = func, kind, mode, fields
-
-
-def field_validator(*fields: str, mode: Literal["after"] = "after") -> Callable[[Any], Any]:
-    """A classmethod ``(cls, value) -> value`` run on the checked value of ``fields`` (raise ValueError to refuse)."""
-
-    def mark(f: Any) -> Any:
-        return _Validator(f.__func__ if isinstance(f, classmethod) else f, "field", mode, fields)
-
-    return mark
-
-
-def model_validator(*, mode: Literal["before", "after"]) -> Callable[[Any], Any]:
-    """``after``: a method ``(self) -> self`` run on the checked object; ``before``: a classmethod ``(cls, raw) ->
-    raw`` run on the raw mapping."""
-
-    def mark(f: Any) -> Any:
-        return _Validator(f.__func__ if isinstance(f, classmethod) else f, "model", mode)
-
-    return mark
 
 
 # ------------------------------------------------------------------------------------------------------- fields
@@ -219,20 +151,20 @@ class _StructMeta(msgspec.StructMeta):
         # value for an enumeration member ...), not only typed: msgspec's own constructor trusts its arguments.
         if _RAW[0] or args:
             return super().__call__(*args, **kw)
-        return validate(cls, kw)
+        return validate(typing.cast(Any, cls), kw)
 
 
 class Base(msgspec.Struct, frozen=True, forbid_unknown_fields=True, metaclass=_StructMeta):
     """A frozen model class: unknown keys refused, every field given by keyword."""
 
-    __validators__: ClassVar[tuple[_Validator, ...]] = ()
+    __validators__: ClassVar[tuple[Validator, ...]] = ()
     model_fields: ClassVar[Any] = _ModelFields()
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        found: dict[str, _Validator] = {}
+        found: dict[str, Validator] = {}
         for klass in reversed(cls.__mro__):
-            found.update({k: v for k, v in vars(klass).items() if isinstance(v, _Validator)})
+            found.update({k: v for k, v in vars(klass).items() if isinstance(v, Validator)})
         # as pydantic runs them: the fields' validators before the model's
         cls.__validators__ = tuple(sorted(found.values(), key=lambda v: v.kind == "model"))
 
@@ -363,10 +295,6 @@ def _strip(tp: Any) -> Any:
     return tp
 
 
-def _is_union(tp: Any) -> bool:
-    return typing.get_origin(tp) in (typing.Union, types.UnionType)
-
-
 def _text(v: Any) -> Any:
     # pydantic's coerce_numbers_to_str: a number where text is expected is read as its text
     return str(v) if type(v) in (int, float) else v
@@ -420,7 +348,7 @@ def _build(tp: Any) -> _Fn:
             return v
 
         return annotated
-    if _is_union(tp):
+    if is_union(tp):
         return _build_union(tp)
     if tp is str or (isinstance(tp, type) and issubclass(tp, str) and not issubclass(tp, Enum)):
         return _text
@@ -571,12 +499,3 @@ def _from_mirror(v: Any) -> Any:
     if isinstance(v, dict):
         return {k: _from_mirror(x) for k, x in v.items()}
     return v
-
-
-def _module_classes(module: str) -> list[type[Base]]:
-    """The Base classes of ``module`` in the order they are declared."""
-    return [
-        c
-        for c in vars(sys.modules[module]).values()
-        if isinstance(c, type) and issubclass(c, Base) and c.__module__ == module
-    ]

@@ -25,7 +25,7 @@ from pydantic import Tag as PTag
 from pydantic import field_validator as p_field_validator
 from pydantic import model_validator as p_model_validator
 
-from . import modelkit as k
+from . import modelmarks as k
 
 __all__ = ["mirror_of", "struct_of"]
 
@@ -35,10 +35,10 @@ class MirrorBase(BaseModel):
 
 
 _MIRRORS: dict[tuple[str, bool], dict[str, type[BaseModel]]] = {}
-_STRUCTS: dict[type[BaseModel], type[k.Base]] = {}
+_STRUCTS: dict[type[BaseModel], type[msgspec.Struct]] = {}
 
 
-def mirror_of(cls: type[k.Base], documented: bool = False) -> type[BaseModel]:
+def mirror_of(cls: type[msgspec.Struct], documented: bool = False) -> type[BaseModel]:
     """The pydantic model mirroring ``cls`` (every Base class of its module is mirrored together)."""
     key = (cls.__module__, documented)
     if key not in _MIRRORS:
@@ -48,11 +48,11 @@ def mirror_of(cls: type[k.Base], documented: bool = False) -> type[BaseModel]:
 
 def mirrors(module: str, documented: bool = False) -> dict[str, type[BaseModel]]:
     """Every mirror class of ``module`` by name."""
-    mirror_of(k._module_classes(module)[0], documented)
+    mirror_of(k.model_classes(module)[0], documented)
     return _MIRRORS[(module, documented)]
 
 
-def struct_of(cls: type) -> type[k.Base] | None:
+def struct_of(cls: type) -> type[msgspec.Struct] | None:
     """The Struct a mirror class mirrors (None for any other class)."""
     return _STRUCTS.get(cls)
 
@@ -79,7 +79,7 @@ def _docstrings(module: str) -> dict[str, dict[str, str]]:
 
 
 def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
-    classes = k._module_classes(module)
+    classes = k.model_classes(module)
     names = {c.__name__ for c in classes}
     docs = _docstrings(module) if documented else {}
     built: dict[str, type[BaseModel]] = {}
@@ -108,9 +108,9 @@ def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
                 else:  # pragma: no cover
                     raise TypeError(f"no mirror for {m!r}")
             return typing.Annotated[tuple(out)]
-        if k._is_union(tp):
+        if k.is_union(tp):
             return typing.Union[tuple(tr(a) for a in tp.__args__)]  # noqa: UP007
-        if isinstance(tp, type) and issubclass(tp, k.Base):
+        if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
             return built.get(tp.__name__, tp.__name__)
         if origin in (list, dict, tuple):
             return origin[tuple(tr(a) for a in tp.__args__)]
@@ -140,7 +140,7 @@ def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
             fields[f.name] = (tr(hints[f.name]), PField(default, **extra) if extra else default)
         validators: dict[str, Any] = {}
         for name, v in vars(cls).items():
-            if not isinstance(v, k._Validator):
+            if not isinstance(v, k.Validator):
                 continue
             func: Any = classmethod(v.func)
             if v.kind == "field":
@@ -158,7 +158,7 @@ def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
             **fields,
         )
         for name, fn in vars(cls).items():  # methods the validators call (Unit's, GridSpec.grid ...)
-            own_method = callable(fn) and not isinstance(fn, k._Validator | type) and name != "_finish"
+            own_method = callable(fn) and not isinstance(fn, k.Validator | type) and name != "_finish"
             if own_method and not name.startswith("__") and name not in model.__dict__:
                 setattr(model, name, fn)
         built[cls.__name__] = model
@@ -184,7 +184,7 @@ def _resolve(tp: Any, globalns: dict[str, Any]) -> Any:
 
 def _to_mirror(v: Any, built: dict[str, type[BaseModel]]) -> Any:
     """A Struct default (``Rules()``) as the mirror's object."""
-    if isinstance(v, k.Base):
+    if isinstance(v, msgspec.Struct):
         model = built[type(v).__name__]
         return model.model_construct(**{n: _to_mirror(getattr(v, n), built) for n in v.__struct_fields__})
     return v

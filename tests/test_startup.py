@@ -21,7 +21,8 @@ DRAWING = (*RENDERERS, "fontTools", "pypdf", "forge.canvas", "forge.fontcache", 
 """Everything that draws, lays out or writes a page: neither ``forge check`` nor ``forge verify --no-print-check``
 has a use for any of it."""
 CHECK_MODULES = {"forge", "forge.check", "forge.cli", "forge.errors", "forge.glyphs", "forge.hexgrid",
-                 "forge.keypath", "forge.loader", "forge.model", "forge.modelkit", "forge.notation", "forge.units",
+                 "forge.keypath", "forge.loader", "forge.model", "forge.modelkit", "forge.modelmarks", "forge.notation",
+                 "forge.units",
                  "forge.claim_keys", "forge.conditions",  # the example keys and combat conditions check refuses
                  "forge.commands", "forge.commands.play"}  # play's options (standard library only)
 """The forge modules ``forge check`` of a game without set-up zones imports: no more (a new one is a choice to make
