@@ -2,7 +2,8 @@
 
 :mod:`forge.model` declares its classes once, as :class:`Base` Structs whose annotations carry their constraints
 (``Field(...)``, a :class:`msgspec.Meta`) and validators (:class:`BeforeValidator`, :class:`AfterValidator`,
-:func:`field_validator`, :func:`model_validator`: markers here, with pydantic's names and meanings).  Validating a
+:func:`field_validator`, :func:`model_validator`: :mod:`forge.modelmarks`' markers, with pydantic's names and
+meanings, re-exported here).  Validating a
 document (:func:`validate`) is then
 
 1. the *fast path*: a walk over the raw data that does what pydantic's lax mode and the before-validators do to it
@@ -15,7 +16,9 @@ document (:func:`validate`) is then
    the mirror accepts what the fast path refused (a lax reading the walk does not copy, such as ``"5"`` for a whole
    number), its result is converted to the Structs.
 
-Nothing here imports pydantic: ``forge check`` of a good file never does (docs/PERFORMANCE.md).
+Nothing here imports pydantic: ``forge check`` of a good file never does (docs/PERFORMANCE.md).  The objects keep
+the pydantic API the rest of forge uses: ``model_fields`` (:func:`fields_of`), ``model_copy``, ``model_dump``,
+``model_validate``; keyword construction (``Crt(columns=[...], ...)``) checks and converts as pydantic did.
 """
 
 from __future__ import annotations
