@@ -179,16 +179,22 @@ def _print_problems(e: LoadError, what: str) -> None:
     print(f"{what}: {n} problem{'s' if n != 1 else ''}", file=sys.stderr)
 
 
-DOCUMENTED_MODEL = "forge.model_documented"
-
-
 def documented_model() -> Any:
-    """forge.model loaded once more under the name ``forge.model_documented``, which reads its fields' docstrings
-    (the JSON Schema's descriptions).  The forge.model that every command imports skips them: reading them costs about
-    50 ms a run (forge.model's ``model_config``; docs/PERFORMANCE.md)."""
-    from .documented import copy_of
+    """The pydantic mirror of forge.model's classes (forge.modelmirror), with the fields' docstrings as their
+    descriptions (the JSON Schema's): a namespace of the classes by name.  The model every command uses is
+    msgspec's, which reads no docstrings (docs/PERFORMANCE.md)."""
+    import types
 
-    return copy_of(DOCUMENTED_MODEL, Path(__file__).with_name("model.py"))
+    from . import model
+    from .modelmirror import mirrors
+
+    global _DOCUMENTED
+    if _DOCUMENTED is None:
+        _DOCUMENTED = types.SimpleNamespace(**mirrors(model.__name__, documented=True))
+    return _DOCUMENTED
+
+
+_DOCUMENTED: Any = None
 
 
 def schema_json() -> str:

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel
 
 from . import model as m
 from .errors import Problem
@@ -152,7 +151,7 @@ def _texts(obj: Any, path: PathT = ()) -> Iterator[tuple[PathT, str, bool]]:
     if isinstance(obj, m.Unknown):
         if "cells" in path:
             yield (*path, "unknown"), obj.unknown, False
-    elif isinstance(obj, BaseModel):
+    elif isinstance(obj, m.Base):
         skip = NOT_PRINTED.get(type(obj).__name__, frozenset())
         if skip is ALL:
             return

@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ValidationError
 
 from . import model as m
 from .check import cross_check
 from .errors import LoadError, Problem, suggest
 from .keypath import Document, Mark, PathT, dotted
+
+if typing.TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
 
 __all__ = [
     "Document",
@@ -504,7 +506,7 @@ def parse_yaml(text: str, file: str, top: str = "a mapping with a 'game' key") -
 def _model_at(path: PathT, root: type[BaseModel] | None = None) -> type[BaseModel] | None:
     """The pydantic model class that describes the mapping at ``path`` (from ``root``, the game by default), for
     listing accepted keys."""
-    tp: Any = root or m.Game
+    tp: Any = root or _mirror(m.Game)
     for p in path:
         tp = _descend(tp, p)
         if tp is None:
@@ -512,7 +514,16 @@ def _model_at(path: PathT, root: type[BaseModel] | None = None) -> type[BaseMode
     return _as_model(tp)
 
 
+def _mirror(cls: type[m.Base]) -> type[BaseModel]:
+    """The pydantic mirror of a model class (forge.modelmirror), whose errors a bad file's messages are made of."""
+    from .modelmirror import mirror_of
+
+    return mirror_of(cls)
+
+
 def _as_model(tp: Any) -> type[BaseModel] | None:
+    from pydantic import BaseModel
+
     tp = _strip(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return tp
@@ -539,6 +550,8 @@ def _descend(tp: Any, key: str | int) -> Any:
             if got is not None:
                 return got
         return None
+    from pydantic import BaseModel
+
     origin = typing.get_origin(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         f = tp.model_fields.get(str(key))
@@ -798,7 +811,11 @@ def loads_document(raw: bytes | str, file: str = "<string>") -> tuple[m.Game, Do
     doc = parse_yaml(text, file)
     try:
         game = m.Game.model_validate(doc.data)
-    except ValidationError as e:
+    except ValueError as e:  # pydantic's ValidationError, from the model's mirror (forge.modelkit)
+        from pydantic import ValidationError
+
+        if not isinstance(e, ValidationError):
+            raise
         raise LoadError(_schema_problems(doc, file, e)) from None
     problems = _underscored_numbers(game, doc, file)  # first: the checks below would see 50 for "5_0"
     if problems:
@@ -841,8 +858,8 @@ def _held(game: m.Game, path: PathT) -> Any:
     holds it in another shape."""
     obj: Any = game
     for key in path:
-        if isinstance(obj, BaseModel):
-            obj = getattr(obj, str(key), None) if str(key) in type(obj).model_fields else None
+        if isinstance(obj, m.Base):
+            obj = getattr(obj, str(key), None) if str(key) in type(obj).__struct_fields__ else None
         elif isinstance(obj, dict):
             obj = obj.get(key)
         elif isinstance(obj, list | tuple) and isinstance(key, int) and 0 <= key < len(obj):

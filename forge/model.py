@@ -4,41 +4,29 @@ Nothing here draws or reads files.  A field whose value the rulebook does not gi
 reason), never an invented default.  Every rule-bearing item carries the rule number it comes from.
 """
 
-from __future__ import annotations
-
 import re
-
-from pydantic import Discriminator, Tag  # the two forms of a condition (ConditionRef)
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PrivateAttr,
-    field_validator,
-    model_validator,
-)
+import msgspec
 
 from . import units as _units
 from .hexgrid import Grid, GridKind, LabelScheme, Orientation, Parity
+from .modelkit import (
+    AfterValidator,
+    Base,
+    BeforeValidator,
+    Discriminator,
+    Field,
+    MirrorAs,
+    Tag,
+    field_validator,
+    fields_of as fields_of,  # name -> field of a model class (pydantic's model_fields, for either kind)
+    model_validator,
+)
 from .notation import DiffColumn, OddsColumn, Strength, fraction
 
 FORMAT_VERSION = 1
-
-
-class Base(BaseModel):
-    # The fields' docstrings are the JSON Schema's descriptions, but reading them costs about 50 ms a run: only the
-    # copy of this module that `forge schema` loads reads them (forge.cli.documented_model, docs/PERFORMANCE.md).
-    model_config = ConfigDict(
-        frozen=True,
-        extra="forbid",
-        use_attribute_docstrings=__name__ == "forge.model_documented",
-        coerce_numbers_to_str=True,
-    )
 
 
 class Unknown(Base):
@@ -160,7 +148,7 @@ class Scale(Base):
     """The seed-text line both values were typed from."""
 
 
-class Info(Base):
+class Info(Base, kw_only=True):
     id: Id
     """Short id; also the output folder name."""
     title: str
@@ -172,11 +160,11 @@ class Info(Base):
     source: str
     """Which rulebook the data was taken from (seed file name)."""
     scale: Scale
-    sides: list[Side] = Field(min_length=2, max_length=2)
+    sides: Annotated[list[Side], Field(min_length=2, max_length=2)]
     first_side: Annotated[Id | Unknown, BeforeValidator(_unknown_in)]
     """The side that moves first each turn (unknown where each scenario decides)."""
     strength_format: StrengthFormat = StrengthFormat.SINGLE
-    mobility_classes: list[Id] = ["all"]
+    mobility_classes: list[Id] = msgspec.field(default_factory=lambda: ["all"])
     """Movement classes that terrain costs are given for (``non-mechanized``, ``mechanized`` ...)."""
     dice: Dice = "d6"
     notes: str | None = None
@@ -192,14 +180,14 @@ class MapStatus(StrEnum):
     """Only the hexes the rulebook names; the rest of the map is unknown."""
 
 
-class GridSpec(Base):
+class GridSpec(Base, kw_only=True):
     kind: GridKind = GridKind.HEX
     orientation: Orientation = Orientation.POINTY
     """Hex only: pointy-top hexes form rows, flat-top hexes form columns."""
     parity: Parity = Parity.ODD
     """Which rows (pointy, offset-square) or columns (flat) are shoved forward half a cell, counted from 0."""
-    columns: int = Field(ge=1, le=1000)
-    rows: int = Field(ge=1, le=1000)
+    columns: Annotated[int, Field(ge=1, le=1000)]
+    rows: Annotated[int, Field(ge=1, le=1000)]
     labels: LabelScheme = LabelScheme.XXYY
     first_column: int = 1
     first_row: int = 1
@@ -207,7 +195,7 @@ class GridSpec(Base):
     """Row labels grow upwards: the first row (A, 01) is the bottom edge of the printed map."""
 
     @model_validator(mode="after")
-    def _labels_fit(self) -> GridSpec:
+    def _labels_fit(self) -> "GridSpec":
         self.grid()  # its ValueError names the field and what the label scheme allows
         return self
 
@@ -245,7 +233,7 @@ class HexInfo(Base):
 class HexsideInfo(Base):
     between: tuple[str, str]
     """The two adjacent hexes, by label."""
-    features: list[Id] = Field(min_length=1)
+    features: Annotated[list[Id], Field(min_length=1)]
     """Terrain ids of kind ``hexside``: minor_river, major_river, bridge, border ..."""
     name: str | None = None
     reconstructed: bool = False
@@ -255,7 +243,7 @@ class HexsideInfo(Base):
 class PathInfo(Base):
     kind: Id
     """Terrain id of kind ``path``: road, railway ..."""
-    hexes: list[str] = Field(min_length=2)
+    hexes: Annotated[list[str], Field(min_length=2)]
     """Hex labels in order; consecutive hexes must be adjacent."""
     name: str | None = None
     reconstructed: bool = False
@@ -275,7 +263,7 @@ class ZoneSymbol(StrEnum):
 class ZoneWithin(Base):
     """Every hex at most ``distance`` hexes from ``of``."""
 
-    distance: int = Field(ge=0, le=1000)
+    distance: Annotated[int, Field(ge=0, le=1000)]
     of: str
     """A hex label, a place (a key of ``map.places``) or a hex name (``map.hexes[*].name``)."""
 
@@ -296,18 +284,18 @@ class SetupZone(Base):
     """Hexes near a hex or a named place."""
     edges: list[Literal["north", "south", "east", "west"]] = []
     """Hexes along these map edges (the first or last rows or columns of the grid), ``depth`` deep."""
-    depth: int = Field(default=1, ge=1, le=1000)
+    depth: Annotated[int, Field(ge=1, le=1000)] = 1
     """How many rows (or columns) from each edge in ``edges`` belong to the zone."""
-    per_hex: int | None = Field(default=1, ge=1, le=100)
+    per_hex: Annotated[int, Field(ge=1, le=100)] | None = 1
     """Most of its units that may set up in one of its hexes (None: no limit but the stacking rules)."""
-    units: UnitSelector | None = None
+    units: "UnitSelector | None" = None
     """Units that set up here without naming the zone (those with no ``setup``, ``setup_zone``, ``entry`` or
     ``pool``): by id, type or size; a selector giving only ``side`` takes every such unit of that side."""
     rule: RuleRef | None = None
     data_note: DataNote = None
 
 
-class Map(Base):
+class Map(Base, kw_only=True):
     grid: GridSpec
     sheet: str | None = None
     """Printed size of the map sheet, width x height: ``11x17in``, ``22x34in``."""
@@ -392,7 +380,7 @@ class CombatEffect(Base):
     """Differential CRTs with terrain rows: the row label this terrain uses."""
     no_concentric: bool = False
     ignore_retreat: bool = False
-    by_side: dict[str, CombatEffect] = {}
+    by_side: "dict[str, CombatEffect]" = {}
     """A different effect when the given side defends."""
 
     @field_validator("defense_multiplier")
@@ -418,7 +406,7 @@ class TerrainType(Base):
     movement_note: str | None = None
     """Printed in the terrain chart: a rule summary players need.  A remark for the designer goes in
     ``data_note``."""
-    combat: CombatEffect = CombatEffect()
+    combat: CombatEffect = msgspec.field(default_factory=CombatEffect)
     rule: RuleRef | None = None
     data_note: DataNote = None
     source_line: SourceLine | None = None
@@ -475,7 +463,7 @@ class Pool(Base):
     """A unit that starts off the map, in its side's pool of eliminated units: it can come back only as a
     replacement, from turn ``from_turn`` on."""
 
-    from_turn: int = Field(default=1, ge=1)
+    from_turn: Annotated[int, Field(ge=1)] = 1
     """The first turn it may be taken as a replacement."""
     rule: RuleRef | None = None
 
@@ -486,7 +474,7 @@ def _strength_text(s: str) -> str:
     return s
 
 
-class Unit(Base):
+class Unit(Base, dict=True, kw_only=True):
     id: Id
     side: Id
     name: str
@@ -495,7 +483,7 @@ class Unit(Base):
     """What the counter prints as its id: ``29``, ``3 SS``."""
     type: UnitType
     size: UnitSize | None = None
-    steps: list[Annotated[str, AfterValidator(_strength_text)]] = Field(min_length=1)
+    steps: Annotated[list[Annotated[str, AfterValidator(_strength_text)]], Field(min_length=1)]
     """What each step's face prints, full first, in the game's strength notation (``[2]``, ``3``, ``4-3-7``,
     ``8-4``; ``(4)``, ``red:8`` marks; :class:`forge.notation.Strength`)."""
     counters: list[tuple[int, int | None]] | None = None
@@ -506,15 +494,15 @@ class Unit(Base):
     """Setup hex label."""
     setup_zone: Id | None = None
     """Or: the set-up zone (a key of ``map.setup_zones``) in any of whose hexes it sets up."""
-    start_step: int = Field(default=0, ge=0, le=100)
+    start_step: Annotated[int, Field(ge=0, le=100)] = 0
     """The step it starts on (0-based index of ``steps``: 0 full strength, 1 the first reduced step ...)."""
     pool: Pool | None = None
     """Or: it starts off the map in the pool of eliminated units (available as a replacement)."""
     entry: Entry | None = None
     group: str | None = None
     """Formation or colour group (a key of the side's ``groups``)."""
-    copies: int = Field(default=1, ge=1, le=100)
-    returns_after: int | None = Field(default=None, ge=1)
+    copies: Annotated[int, Field(ge=1, le=100)] = 1
+    returns_after: Annotated[int, Field(ge=1)] | None = None
     """When eliminated, the unit comes back as a reinforcement this many turns later (a free replacement placed
     ahead on the turn track); None: it does not come back by itself."""
     reconstructed: bool = False
@@ -523,11 +511,12 @@ class Unit(Base):
     """The seed-text line its steps (strengths, how many) were typed from."""
     implied_by: ImpliedBy = []
     """Examples its steps were worked out from (a strength only a worked example's sum reveals)."""
-    _form: str | None = PrivateAttr(default=None)
-    # The game's strength notation, set by Game: "8-4" is attack-defence in one game, strength-movement in another.
+    _form: ClassVar[str | None] = None
+    # The game's strength notation, set by Game (in the object's __dict__, not a field): "8-4" is attack-defence in
+    # one game, strength-movement in another.
 
     @model_validator(mode="after")
-    def _placement(self) -> Unit:
+    def _placement(self) -> "Unit":
         if self.setup is not None and self.entry is not None:
             raise ValueError("a unit has either 'setup' (a hex) or 'entry' (a turn), not both")
         ways = [k for k in ("setup", "setup_zone", "entry", "pool") if getattr(self, k) is not None]
@@ -585,14 +574,14 @@ class TurnLength(Base):
     hours: Positive | None = None
 
     @model_validator(mode="after")
-    def _one_unit(self) -> TurnLength:
+    def _one_unit(self) -> "TurnLength":
         if (self.days is None) == (self.hours is None):
             raise ValueError("expected one of 'days' or 'hours' (e.g. {days: 2} or {hours: 12})")
         return self
 
 
 class Turn(Base):
-    number: int = Field(ge=1)
+    number: Annotated[int, Field(ge=1)]
     length: TurnLength | None = None
     """How long this turn lasts, when it differs from ``game.scale.days_per_turn`` (printed in its box)."""
     date: str | None = None
@@ -609,7 +598,7 @@ class Turn(Base):
 
 
 class Weather(Base):
-    states: list[str] = Field(min_length=1)
+    states: Annotated[list[str], Field(min_length=1)]
     """Weather or ground conditions in the game (``snow``, ``mud``)."""
     initial: str
     table: Id | None = None
@@ -619,7 +608,7 @@ class Weather(Base):
 
 
 class TurnTrack(Base):
-    turns: list[Turn] = Field(min_length=1)
+    turns: Annotated[list[Turn], Field(min_length=1)]
     weather: Weather | None = None
     rule: RuleRef | None = None
 
@@ -646,7 +635,7 @@ class CellFormat(StrEnum):
 class Grid2D(Base):
     """Rows by columns of cells; ``?`` is a cell the rulebook does not give."""
 
-    rows: list[str] = Field(min_length=1)
+    rows: Annotated[list[str], Field(min_length=1)]
     """Row labels: die results (``1`` .. ``6``, ``≥6``)."""
     cells: list[list[str]] | Unknown
     """One list per row, one cell per column."""
@@ -748,14 +737,14 @@ class AllOutAttack(Base):
     """Unit types whose full-strength two-step attackers must be the one flipped when any of them attacks, in order
     of preference: the first type with such an attacker gives the choices ([]: any full-strength two-step
     attacker)."""
-    crowded_units: int | None = Field(default=None, ge=1)
+    crowded_units: Annotated[int, Field(ge=1)] | None = None
     """A target hex holding at least this many unretreated units takes the all-out result of every attack, with no
     unit flipped (None: never)."""
     rule: RuleRef | None = None
     source_line: SourceLine | None = None
 
 
-class ImpliedCell(Base):
+class ImpliedCell(Base, kw_only=True):
     """A CRT cell typed from a worked example (``Crt.implied_by``)."""
 
     column: str
@@ -768,15 +757,18 @@ class ImpliedCell(Base):
     """The example whose sentence reveals the cell."""
 
 
-class Crt(Base):
+class Crt(Base, kw_only=True):
     title: str = "Combat Results Table"
     rule: RuleRef | None = None
     dice: Dice = "1d6"
-    columns: list[str] = Field(min_length=1)
+    columns: Annotated[list[str], Field(min_length=1)]
     """Column headings: odds (``3:2``, ``4:1-5:1``, ``8:1+``) or differentials (``-2``, ``+5``)."""
-    rows: list[str] = Field(min_length=1)
+    rows: Annotated[list[str], Field(min_length=1)]
     """Die results."""
-    cells: list[list[str]] | dict[str, list[list[str]] | Unknown] | Unknown
+    cells: Annotated[
+        list[list[str]] | dict[str, list[list[str]] | Unknown],
+        MirrorAs(list[list[str]] | dict[str, list[list[str]] | Unknown] | Unknown),
+    ]
     """One list per row, one cell per column; for CRTs with terrain sections (differential), a mapping from
     ``sections`` to such lists."""
     sections: list[str] | None = None
@@ -872,8 +864,8 @@ class Shift(Base):
 class ShiftCap(Base):
     """A limit on how many columns a group of shifts can move the odds."""
 
-    shifts: list[Id] = Field(min_length=1)
-    max_columns: int = Field(ge=0)
+    shifts: Annotated[list[Id], Field(min_length=1)]
+    max_columns: Annotated[int, Field(ge=0)]
     turns: list[int] | None = None
     """Turns on which the cap applies (None: every turn)."""
     side: Id | None = None
@@ -883,7 +875,7 @@ class ShiftCap(Base):
     rule: RuleRef | None = None
 
 
-class CapReading(ShiftCap):
+class CapReading(ShiftCap, kw_only=True):
     """Another statement of a shift cap elsewhere in the book (a reference sheet, a footnote) that differs from
     the rule the engine applies.  The engine never applies it; ``forge verify`` uses it to recognise a
     disagreement that only this other statement explains, and reports that as an erratum only where a reachable
@@ -930,7 +922,7 @@ class Modifier(Base):
 class DicePool(Base):
     """Dice-pool combat: each unit rolls a die and hits on at most its modified strength."""
 
-    die: int = Field(default=6, ge=2, le=100)
+    die: Annotated[int, Field(ge=2, le=100)] = 6
     """Faces of the die every unit rolls (2 to 100: a bigger die is no die a table uses, and the exact
     distributions grow with it)."""
     hits_on_at_most_strength: bool = True
@@ -960,7 +952,7 @@ class Reroll(Base):
     id: Id
     side: Id
     """The attacking side that must re-roll."""
-    faces: list[int] = Field(min_length=1)
+    faces: Annotated[list[int], Field(min_length=1)]
     against: Id | None = None
     """Only against a hex holding a unit of this side (None: always)."""
     group: str | None = None
@@ -1012,13 +1004,13 @@ class Combat(Base):
     modifiers: list[Modifier] = []
     dice_pool: DicePool | None = None
     max_attackers_per_hexside: Count | None = None
-    attacks_per_unit: int | None = Field(default=None, ge=1)
+    attacks_per_unit: Annotated[int, Field(ge=1)] | None = None
     """Most attacks a unit may make in one combat phase (None: the rules do not say)."""
-    attacks_per_defender: int | None = Field(default=None, ge=1)
+    attacks_per_defender: Annotated[int, Field(ge=1)] | None = None
     """Most times one defending hex may be attacked in one combat phase (None: the rules do not say)."""
     max_defenders: dict[str, int] = {}
     """Most units of each side that defend in one hex."""
-    alone_defense: list[AloneDefense] = []
+    alone_defense: "list[AloneDefense]" = []
     """The defence strength of units (headquarters) caught with no other unit in their hex."""
     note: str | None = None
     """Printed as the combat notes: a rule summary players need.  A remark for the designer goes in ``data_note``."""
@@ -1042,13 +1034,13 @@ class TableModifier(Base):
     rule: RuleRef | None = None
 
 
-class Table(Base):
+class Table(Base, kw_only=True):
     id: Id
     title: str
     rule: RuleRef | None = None
     row_header: str = ""
-    columns: list[str] = Field(min_length=1)
-    rows: list[TableRow] = Field(min_length=1)
+    columns: Annotated[list[str], Field(min_length=1)]
+    rows: Annotated[list[TableRow], Field(min_length=1)]
     notes: list[str] = []
     """Printed under the table: a rule summary each players need.  A remark for the designer goes in ``data_note``."""
     modifiers: list[TableModifier] = []
@@ -1080,7 +1072,7 @@ class Phase(Base):
     each_side: bool = False
     """The phase belongs to a player turn that each side plays in turn, the first side first: a run of such phases
     is played whole by one side, then whole by the other (the tabletop's two player turns of six phases)."""
-    steps: list[PhaseStep] = []
+    steps: "list[PhaseStep]" = []
     """Housekeeping steps the phase holds at its start or end (markers removed, rolls made): examples that say
     when a step happens are compared with these."""
 
@@ -1103,7 +1095,7 @@ class VpItem(Base):
     rule: RuleRef | None = None
     id: Id | None = None
     """A name for the item (``town``, ``exited-corps``): examples and the engine find it by this."""
-    per: VpPer | None = None
+    per: "VpPer | None" = None
     """What the item counts (engine key): ``hex``, ``enemy-step``, ``enemy-cs``, ``enemy-source``,
     ``enemy-reduced`` (an enemy multi-step unit still in play with steps missing), ``unit-exited``, ``unit-steps``
     (a unit's full step count), ``event``."""
@@ -1113,7 +1105,7 @@ class VpItem(Base):
     """The most VP the item can give in a game."""
 
 
-class Victory(Base):
+class Victory(Base, kw_only=True):
     rule: RuleRef | None = None
     summary: str
     points: list[VpItem] = []
@@ -1121,7 +1113,7 @@ class Victory(Base):
     """Victory points added to a side's score at the end."""
     start: dict[str, int] = {}
     """Victory points a side has when play begins (on the VP track)."""
-    levels: list[VictoryLevel] = []
+    levels: "list[VictoryLevel]" = []
     """The result a final score gives (``forge.rules.kit.victory.level``)."""
     data_note: DataNote = None
 
@@ -1190,15 +1182,15 @@ class RuleEffect(Base):
     """Names of places (a hex's ``name`` or a key of ``map.places``) the effect acts on."""
     hexes: list[str] = []
     """Hex labels the effect acts on."""
-    radius: int | None = Field(default=None, ge=0, le=MAX_QUANTITY)
+    radius: Annotated[int, Field(ge=0, le=MAX_QUANTITY)] | None = None
     """Hexes around the places (``freeze``: frozen within it; ``breakout``: refuges within it)."""
     released_by: Id | None = None
     """``freeze``: the side whose entry around the places ends the freeze."""
-    length: int | None = Field(default=None, ge=0, le=MAX_QUANTITY)
+    length: Annotated[int, Field(ge=0, le=MAX_QUANTITY)] | None = None
     """``supply-max-length``: the longest supply line, in hexes."""
     types: list[UnitType] = []
     """Unit types the effect names."""
-    max_units: int | None = Field(default=None, ge=0, le=MAX_QUANTITY)
+    max_units: Annotated[int, Field(ge=0, le=MAX_QUANTITY)] | None = None
     """``only-types-move``: at most this many of the side's units move in a movement phase."""
     holds: str | None = None
     """``caps-while-holding``: the place the side must hold."""
@@ -1210,14 +1202,15 @@ class RuleEffect(Base):
     """``breakout``: the id of the table of breakout results."""
 
     @model_validator(mode="after")
-    def _keys_of_kind(self) -> RuleEffect:
+    def _keys_of_kind(self) -> "RuleEffect":
         needs, may = EFFECT_KEYS[self.kind]
         # A key counts as given when it says something: a value other than its default (an empty list or null
         # says nothing, and a game dumped whole -- model_dump() -- writes every key with its default).
+        # (A key left out holds its default, so "given and not the default" is "not the default".)
         fields = type(self).model_fields
         given = {
             k
-            for k in self.model_fields_set
+            for k in fields
             if k not in ("kind", "turns") and getattr(self, k) != fields[k].get_default(call_default_factory=True)
         }
         if "places" in given or "hexes" in given:
@@ -1235,7 +1228,7 @@ class RuleEffect(Base):
         return self
 
 
-class SpecialRule(Base):
+class SpecialRule(Base, kw_only=True):
     rule: RuleRef
     title: str
     turns: list[int] = []
@@ -1260,20 +1253,20 @@ class Scenario(Base):
     """Unit id -> setup hex, overriding the units' own setup."""
     markers: dict[Id, Count] = {}
     """Marker id -> how many of its counters are on the map when the scenario starts."""
-    features: list[ScenarioFeature] = []
+    features: "list[ScenarioFeature]" = []
     """Terrain features (a terrain id) the scenario puts in hexes, and whose they are."""
     summary: str | None = None
     data_note: DataNote = None
 
 
-class ScenarioFeature(Base):
+class ScenarioFeature(Base, kw_only=True):
     """Hexes that hold a feature in one scenario only (a side's fortifications)."""
 
     feature: Id
     """A terrain id (``fortification``)."""
     side: Id | None = None
     """The side the feature belongs to (None: no side)."""
-    hexes: list[str] = Field(min_length=1)
+    hexes: Annotated[list[str], Field(min_length=1)]
     rule: RuleRef | None = None
 
 
@@ -1393,7 +1386,7 @@ class MoveLimit(Base):
     """At most ``max`` hexes of a terrain entered (or hexsides of it crossed) in one move."""
 
     terrain: Id
-    max: int = Field(ge=0)
+    max: Annotated[int, Field(ge=0)]
     mobility: list[Id] = []
     """Mobility classes it binds (empty: all)."""
     unit_types: list[UnitType] = []
@@ -1405,7 +1398,7 @@ class MoveCostChange(Base):
     """A terrain's movement cost in some states: ``add`` to it or ``set`` it."""
 
     terrain: Id
-    when: list[Id] = Field(min_length=1)
+    when: Annotated[list[Id], Field(min_length=1)]
     """States that must all hold (``interdicted``, ``rain`` ...)."""
     add: float | None = None
     set: float | None = None
@@ -1416,7 +1409,7 @@ class MoveCostChange(Base):
 class CrossingRoll(Base):
     """Hexsides whose crossing cost is rolled on a table (row = weather, column = the die)."""
 
-    hexsides: list[Id] = Field(min_length=1)
+    hexsides: Annotated[list[Id], Field(min_length=1)]
     """Hexside terrain ids rolled for."""
     table: Id
     die_modifier: dict[Id, int] = {}
@@ -1447,11 +1440,11 @@ class CrossingLimit(Base):
 class FreeZone(Base):
     """Markers that make movement free around them (a KG's traffic bonus)."""
 
-    markers: list[Id] = Field(min_length=1)
+    markers: Annotated[list[Id], Field(min_length=1)]
     """The markers (``markers`` ids) that make the zone."""
     side: Id
     """The side whose movement is free there."""
-    radius: int = Field(default=1, ge=0)
+    radius: Annotated[int, Field(ge=0)] = 1
     cost: float = 0
     not_when: list[Id] = []
     """States in which the zone gives nothing (``storm``)."""
@@ -1524,9 +1517,9 @@ class MovementRules(Base):
     mobile_assault: MobileAssault | None = None
     enemy_hexes_prohibited: bool = True
     """A unit may never enter a hex holding an enemy unit."""
-    disrupts: list[MoveDisruption] = []
+    disrupts: "list[MoveDisruption]" = []
     """Moves after which a unit becomes disrupted (a movement mode such as rail, or more than some hexes)."""
-    off_map: list[OffMapLink] = []
+    off_map: "list[OffMapLink]" = []
     """Map-edge hexes where units may leave the map and come back at others (an off-map rail link)."""
     exit_mp: Count | None = None
     """Movement points a unit pays to move off the map edge where the rules let units leave it (None: the book
@@ -1595,10 +1588,10 @@ class UnitSelector(Base):
     side: Id | None = None
 
 
-class AloneDefense(UnitSelector):
+class AloneDefense(UnitSelector, kw_only=True):
     """Units that defend with a fixed strength when no other unit shares their hex (``combat.alone_defense``)."""
 
-    defense: int = Field(ge=0)
+    defense: Annotated[int, Field(ge=0)]
     rule: RuleRef | None = None
 
 
@@ -1607,25 +1600,25 @@ class MoveDisruption(UnitSelector):
     ``over_hexes`` hexes.  With no ``units``, ``types`` or ``sizes`` it covers every unit (of ``side``)."""
 
     mode: Id | None = None
-    over_hexes: int | None = Field(default=None, ge=0)
+    over_hexes: Annotated[int, Field(ge=0)] | None = None
     phase: str | None = None
     """The phase it applies in, in words (None: any)."""
     rule: RuleRef | None = None
 
 
-class OffMapLink(Base):
+class OffMapLink(Base, kw_only=True):
     """Units of ``side`` moving in ``mode`` may leave the map at one of ``exits`` and come back at one of
     ``returns`` (also the other way round when ``both_ways``)."""
 
     mode: Id
     side: Id | None = None
-    exits: list[str] = Field(min_length=1)
-    returns: list[str] = Field(min_length=1)
+    exits: Annotated[list[str], Field(min_length=1)]
+    returns: Annotated[list[str], Field(min_length=1)]
     both_ways: bool = False
     rule: RuleRef | None = None
 
 
-class StackClass(UnitSelector):
+class StackClass(UnitSelector, kw_only=True):
     """A class of units for stacking (``combat``, ``support``, ``artillery``).  A unit belongs to the first class
     in the list it matches, else to :attr:`StackingRules.default_class`; several entries may share one id."""
 
@@ -1637,18 +1630,18 @@ class StackAllowance(Base):
     and at least ``min``.  A class the allowance does not name may not be in the stack, unless only ``total`` is
     named."""
 
-    max: dict[Id, int] = Field(min_length=1)
+    max: Annotated[dict[Id, int], Field(min_length=1)]
     min: dict[Id, int] = {}
 
 
-class StackLimit(Base):
+class StackLimit(Base, kw_only=True):
     """The stacking limit of one side (or both): a stack is legal when one of the allowances covers it."""
 
     side: Id | None = None
     """None: both sides."""
     measure: Literal["units", "steps"] = "units"
     """What is counted: units, or the steps they have left."""
-    allow: list[StackAllowance] = Field(min_length=1)
+    allow: Annotated[list[StackAllowance], Field(min_length=1)]
     rule: RuleRef | None = None
 
 
@@ -1673,7 +1666,7 @@ class StackingRules(Base):
     rule: RuleRef | None = None
 
     @model_validator(mode="after")
-    def _one_way(self) -> StackingRules:
+    def _one_way(self) -> "StackingRules":
         if self.unlimited and self.limits:
             raise ValueError("'unlimited: true' and 'limits' exclude each other")
         return self
@@ -1724,7 +1717,7 @@ class Permission(Base):
     book contradicting itself (``rule-contradiction``), unless one is recorded as the other's exception."""
 
     id: Id
-    actions: list[Id] = Field(min_length=1)
+    actions: Annotated[list[Id], Field(min_length=1)]
     """What may or may not be done, as the game's own ids (``das``, ``ground-support``): a rule that forbids a whole
     class ("air missions") lists every action of it."""
     allowed: bool
@@ -1737,7 +1730,7 @@ class Permission(Base):
     """Ids of statements of the opposite ``allowed`` that the book makes this one an exception to (its text says
     so): such a pair is no contradiction."""
     rule: RuleRef | None = None
-    source_line: int | None = Field(default=None, ge=1)
+    source_line: Annotated[int, Field(ge=1)] | None = None
     """The seed-text line of the statement."""
     summary: str | None = None
     """What the statement says, in our words (the report quotes it)."""
@@ -1889,11 +1882,11 @@ class VictoryLevel(Base):
 # ---- kit: unit steps --------------------------------------------------------------------------------------------
 
 
-class StepCount(UnitSelector):
+class StepCount(UnitSelector, kw_only=True):
     """Units (by side, type, size) that may start with more steps than :attr:`StepRules.max`: one of ``counts``."""
 
     id: Id
-    counts: list[int] = Field(min_length=1)
+    counts: Annotated[list[int], Field(min_length=1)]
     """The larger step counts such a unit may start with (``[4, 6, 8]``)."""
     only: bool = False
     """True: such a unit has one of ``counts``; False: it may also have up to :attr:`StepRules.max` steps."""
@@ -1904,7 +1897,7 @@ class StepRules(Base):
     """How many steps a unit may start with: at most ``max``, unless an entry of ``more`` covers it (first match
     wins).  The engine checks every unit whose step count the data knows against it."""
 
-    max: int | None = Field(default=None, ge=1)
+    max: Annotated[int, Field(ge=1)] | None = None
     """Most steps a unit no entry of ``more`` covers may have (None: no limit)."""
     more: list[StepCount] = []
     rule: RuleRef | None = None
@@ -1934,7 +1927,7 @@ class ReplacementRules(Base):
     """Replacement points (``turns.turns[].replacements``, per side and turn) spent in the side's
     ``reinforcement`` phase: on steps of reduced units, or on eliminated units put back on the map."""
 
-    step_cost: int = Field(default=1, ge=1)
+    step_cost: Annotated[int, Field(ge=1)] = 1
     """Points one step costs."""
     restore: bool = True
     """A reduced unit on the map may get a step back."""
@@ -1973,7 +1966,7 @@ class HoldWins(Base):
     """A side that controls all of ``hexes`` wins: at the end of the game, or at the end of any turn (sudden
     death)."""
 
-    hexes: list[str] = Field(min_length=1)
+    hexes: Annotated[list[str], Field(min_length=1)]
     side: Id | None = None
     """The side that wins by holding them (None: whichever side does)."""
     at: Literal["end", "turn-end"] = "end"
@@ -2011,7 +2004,7 @@ class Rules(Base):
     play: PlayRules | None = None
 
 
-class Game(Base):
+class Game(Base, kw_only=True):
     """One whole game: the single source of truth."""
 
     format: Literal[1]
@@ -2027,17 +2020,15 @@ class Game(Base):
     victory: Victory | None = None
     special_rules: list[SpecialRule] = []
     scenarios: list[Scenario] = []
-    rules: Annotated[Rules, BeforeValidator(lambda v: {} if v is None else v)] = Rules()
+    rules: Annotated[Rules, BeforeValidator(lambda v: {} if v is None else v)] = msgspec.field(default_factory=Rules)
     """The rules kit's data (movement, zones of control, stacking, limits, supply, retreat)."""
     examples: list[Example] = []
 
-    @model_validator(mode="after")
-    def _notation(self) -> Game:
+    def _finish(self) -> None:
         # Units read their steps in this game's notation; a step that does not fit it is refused, located, by
         # forge check (check_units), so that nothing is raised here.
         for u in self.units:
-            u._form = self.game.strength_format.value
-        return self
+            u.__dict__["_form"] = self.game.strength_format.value
 
     # Convenience views; the data stays as loaded.
     def side(self, side_id: str) -> Side:

@@ -21,7 +21,8 @@ DRAWING = (*RENDERERS, "fontTools", "pypdf", "forge.canvas", "forge.fontcache", 
 """Everything that draws, lays out or writes a page: neither ``forge check`` nor ``forge verify --no-print-check``
 has a use for any of it."""
 CHECK_MODULES = {"forge", "forge.check", "forge.cli", "forge.errors", "forge.glyphs", "forge.hexgrid",
-                 "forge.keypath", "forge.loader", "forge.model", "forge.notation", "forge.units",
+                 "forge.keypath", "forge.loader", "forge.model", "forge.modelkit", "forge.modelmarks", "forge.notation",
+                 "forge.units",
                  "forge.claim_keys", "forge.conditions",  # the example keys and combat conditions check refuses
                  "forge.commands", "forge.commands.play",  # play's options (standard library only)
                  "forge.commands.diff",  # diff's options (standard library only)
@@ -102,6 +103,18 @@ def test_check_imports_its_module_set_and_nothing_that_draws(tmp_path: Path) -> 
         assert "forge.glyphs" in names
         assert under(names, DRAWING) == [], game.name
         assert forge_modules(names) == CHECK_MODULES, game.name
+        assert under(names, ("pydantic", "pydantic_core")) == [], game.name  # a good file: msgspec alone
+
+
+def test_check_of_a_bad_file_reads_it_again_with_the_pydantic_mirror(tmp_path: Path) -> None:
+    """A file the model refuses is validated once more by pydantic (forge.modelmirror), for its located messages."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(GAME.read_text(encoding="utf-8").replace("format: 1", "format: 1\nformat_x: 2", 1))
+    names, r = imported("check", str(bad))
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "unknown key 'format_x'" in r.stderr
+    assert {"pydantic", "forge.modelmirror"} <= names
+    assert under(names, DRAWING) == []
 
 
 def test_verify_without_the_print_check_imports_nothing_that_draws() -> None:
@@ -129,8 +142,8 @@ def test_build_imports_no_image_library_unless_asked(tmp_path: Path) -> None:
 
 
 def test_forge_model_skips_field_docstrings_but_forge_schema_has_them() -> None:
-    """Reading the fields' docstrings costs ~50 ms a run, so forge.model skips them; ``forge schema`` loads a copy
-    that reads them, and its descriptions are the committed schema's (tests/test_cli.py compares the whole file)."""
+    """forge.model (msgspec) reads no docstrings; ``forge schema`` writes the pydantic mirror's schema, which reads
+    them, and its descriptions are the committed schema's (tests/test_cli.py compares the whole file)."""
     from forge import model
     from forge.cli import documented_model
 

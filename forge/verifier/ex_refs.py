@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel
 
 from .. import model as m
 from .core import Acc, Context, handles
@@ -57,7 +56,7 @@ def _item(game: m.Game, ref: str) -> Any:
         raise KeyError(f"cites {ref!r}, which names no item of the data")
     obj: Any = game
     for seg in path:
-        obj = getattr(obj, str(seg)) if isinstance(obj, BaseModel) else obj[seg]
+        obj = getattr(obj, str(seg)) if isinstance(obj, m.Base) else obj[seg]
     return obj
 
 

@@ -16,7 +16,6 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from pydantic import BaseModel
 
 from .. import model as m
 from ..errors import Finding
@@ -41,7 +40,7 @@ def _resolve(game: m.Game, segs: list[str]) -> PathT:
     for seg in segs:
         nxt: Any = None
         key: str | int = seg
-        if isinstance(obj, BaseModel):
+        if isinstance(obj, m.Base):
             if seg in type(obj).model_fields:
                 nxt, key = getattr(obj, seg), seg
         elif isinstance(obj, dict):

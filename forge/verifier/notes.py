@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic import BaseModel
 
 from .. import model as m
 from .core import Context
@@ -28,7 +27,7 @@ def data_notes(game: m.Game) -> list[tuple[str, str, str | None, str]]:
     return list(_walk(game, "", "the game", None))
 
 
-def _label(obj: BaseModel, key: str, parent: str) -> str:
+def _label(obj: m.Base, key: str, parent: str) -> str:
     """The item a data note is on, as the report names it."""
     if isinstance(obj, m.Table):
         return f"table {obj.title}"
@@ -55,7 +54,7 @@ def _label(obj: BaseModel, key: str, parent: str) -> str:
 def _walk(obj: Any, path: str, what: str, rule: str | None) -> Iterator[tuple[str, str, str | None, str]]:
     if isinstance(obj, m.Example):
         return  # examples carry ``doubt``, reported by the example checks
-    if isinstance(obj, BaseModel):
+    if isinstance(obj, m.Base):
         rule = getattr(obj, "rule", None) or rule
         note = getattr(obj, "data_note", None)
         if note:
@@ -63,17 +62,17 @@ def _walk(obj: Any, path: str, what: str, rule: str | None) -> Iterator[tuple[st
         for name in type(obj).model_fields:
             value = getattr(obj, name)
             sub = f"{path}.{name}" if path else name
-            if isinstance(value, BaseModel):
+            if isinstance(value, m.Base):
                 yield from _walk(value, sub, _label(value, name, what), rule)
             elif isinstance(value, list | dict):
                 yield from _walk(value, sub, name, rule)
     elif isinstance(obj, dict):
         for k, v in obj.items():
-            if isinstance(v, BaseModel):
+            if isinstance(v, m.Base):
                 yield from _walk(v, f"{path}.{k}", _label(v, str(k), what), rule)
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            if isinstance(v, BaseModel):
+            if isinstance(v, m.Base):
                 key = getattr(v, "id", None) or i
                 yield from _walk(v, f"{path}[{key}]", _label(v, what, what), rule)
 
