@@ -23,7 +23,6 @@ from . import units as U
 
 if TYPE_CHECKING:
     from .builder import BuildOptions
-    from .keypath import PathT
 
 __all__ = ["MAX_BYTES", "MAX_SECONDS", "Estimate", "Part", "estimate", "refuse"]
 
@@ -347,9 +346,10 @@ def refuse(game: m.Game, options: BuildOptions, file: str) -> None:
     without ``map.sheet`` sizes its own): a PDF page is at most 200 in a side."""
     if "board" in options.only and (px := board_pixels(game, options)) > BOARD_MAX_PIXELS:
         from .errors import LoadError, Problem
+        from .loader import locate_in_file
 
         sw, sh = map_sheet(game)
-        line, col, path = _locate(file, ("map", "sheet") if game.map.sheet else ("map", "grid"))
+        line, col, path = locate_in_file(file, ("map", "sheet") if game.map.sheet else ("map", "grid"))
         msg = (
             f"--only board: a {sw / 72:,.0f} x {sh / 72:,.0f} in map sheet is {_fmt(px)} pixels at 300 dpi, more than "
             f"the {_fmt(BOARD_MAX_PIXELS)} a board image may have (expected a sheet of at most about 34 x 22 in, or "
@@ -365,8 +365,9 @@ def refuse(game: m.Game, options: BuildOptions, file: str) -> None:
             sw, sh = lay.sheet_w, lay.sheet_h
         if max(sw, sh) > U.MAX_LENGTH + 1e-6:
             from .errors import LoadError, Problem
+            from .loader import locate_in_file
 
-            line, col, path = _locate(file, ("map", "grid"))
+            line, col, path = locate_in_file(file, ("map", "grid"))
             msg = (
                 f"--no-tile prints the map sheet whole, and this grid's sheet is {sw / 72:,.0f} x {sh / 72:,.0f} in, "
                 f"larger than the {U.fmt(U.MAX_LENGTH)} a map sheet may be (expected --tile, which the print-shop "
@@ -377,6 +378,7 @@ def refuse(game: m.Game, options: BuildOptions, file: str) -> None:
     if not est.too_big():
         return
     from .errors import LoadError, Problem
+    from .loader import locate_in_file
 
     part = est.driver()
     over = []
@@ -388,7 +390,7 @@ def refuse(game: m.Game, options: BuildOptions, file: str) -> None:
     line = col = None
     path = ""
     if part.option is None and part.path is not None:
-        line, col, path = _locate(file, part.path)
+        line, col, path = locate_in_file(file, part.path)
     raise LoadError([Problem(file, line, col, path, msg)])
 
 
@@ -420,16 +422,3 @@ def _advice(game: m.Game, options: BuildOptions, est: Estimate, part: Part) -> s
     return f"at most about {_about(room)} counters with these options (expected fewer units, copies or markers)"
 
 
-def _locate(file: str, path: PathT) -> tuple[int | None, int | None, str]:
-    """Line and column of ``path`` in ``file`` (read again: only on refusal), and the dotted path."""
-    from .errors import LoadError
-    from .keypath import dotted
-    from .loader import _decode, parse_yaml
-
-    try:
-        with open(file, "rb") as fh:
-            doc = parse_yaml(_decode(fh.read(), file), file)
-    except (OSError, LoadError):
-        return None, None, dotted(path)
-    mk = doc.mark(path)
-    return (mk[0], mk[1], dotted(path)) if mk else (None, None, dotted(path))

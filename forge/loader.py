@@ -883,3 +883,17 @@ def iter_paths(data: Any, path: PathT = ()) -> Iterator[tuple[PathT, Any]]:
 
 
 _ = _dt  # dates stay text: the turn track prints them as written
+
+
+def locate_in_file(file: str, path: PathT) -> tuple[int | None, int | None, str]:
+    """Line and column of ``path`` in ``file``, read again (only when something is refused after loading: the
+    build estimate, a card too small, a VASSAL board too large), and the dotted path."""
+    from .keypath import dotted
+
+    try:
+        with open(file, "rb") as fh:
+            doc = parse_yaml(_decode(fh.read(), file), file)
+    except (OSError, LoadError):
+        return None, None, dotted(path)
+    mk = doc.mark(path)
+    return (mk[0], mk[1], dotted(path)) if mk else (None, None, dotted(path))

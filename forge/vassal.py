@@ -404,9 +404,9 @@ def refuse(game: m.Game, file: str, *, dpi: int = 300) -> None:
 
 
 def _problem(file: str, path: Where, message: str) -> Problem:
-    from .estimate import _locate
+    from .loader import locate_in_file
 
-    line, col, dotted = _locate(file, path) if file else (None, None, ".".join(str(p) for p in path))
+    line, col, dotted = locate_in_file(file, path) if file else (None, None, ".".join(str(p) for p in path))
     return Problem(file or "<game>", line, col, dotted, message)
 
 

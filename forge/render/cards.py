@@ -1818,14 +1818,14 @@ def refuse_card_size(game: Game, options: BuildOptions, file: str) -> None:
     if options.card_size is None or "cards" not in options.only:
         return
     from ..errors import LoadError, Problem
-    from ..estimate import _locate
+    from ..loader import locate_in_file
     from ..templates import use
 
     try:
         with use(options.templates):
             sized_cards(game, options)
     except CardSizeError as e:
-        line, col, path = _locate(file, e.where)
+        line, col, path = locate_in_file(file, e.where)
         raise LoadError([Problem(file, line, col, path, f"--card-size {options.card_size}: {e}")]) from None
 
 
