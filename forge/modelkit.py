@@ -23,6 +23,8 @@ the pydantic API the rest of forge uses: ``model_fields`` (:func:`fields_of`), `
 
 from __future__ import annotations
 
+import enum
+
 import sys
 import typing
 from collections.abc import Callable
@@ -211,8 +213,9 @@ class Base(msgspec.Struct, frozen=True, forbid_unknown_fields=True, metaclass=_S
 
     def model_dump(self, mode: str = "python", exclude_none: bool = False, by_alias: bool = False) -> dict[str, Any]:
         """The object as plain mappings and lists (enumerations stay members, tuples tuples: pydantic's python
-        mode); ``exclude_none``: without the fields holding None."""
-        out = _dump(self, exclude_none)
+        mode; ``mode="json"``: enumerations as their values and tuples as lists, as in the JSON); ``exclude_none``:
+        without the fields holding None."""
+        out = _dump(self, exclude_none, mode == "json")
         assert isinstance(out, dict)
         return out
 
@@ -220,21 +223,24 @@ class Base(msgspec.Struct, frozen=True, forbid_unknown_fields=True, metaclass=_S
         return msgspec.json.encode(self).decode()
 
 
-def _dump(v: Any, exclude_none: bool) -> Any:
+def _dump(v: Any, exclude_none: bool, json: bool = False) -> Any:
     if isinstance(v, Base):
         out = {}
         for name in v.__struct_fields__:
             x = getattr(v, name)
             if x is None and exclude_none:
                 continue
-            out[name] = _dump(x, exclude_none)
+            out[name] = _dump(x, exclude_none, json)
         return out
-    if isinstance(v, list):
-        return [_dump(x, exclude_none) for x in v]
+    if isinstance(v, list) or (json and isinstance(v, tuple)):
+        return [_dump(x, exclude_none, json) for x in v]
     if isinstance(v, tuple):
-        return tuple(_dump(x, exclude_none) for x in v)
+        return tuple(_dump(x, exclude_none, json) for x in v)
     if isinstance(v, dict):
-        return {k: _dump(x, exclude_none) for k, x in v.items()}
+        keyed = ((k.value if json and isinstance(k, enum.Enum) else k, x) for k, x in v.items())
+        return {k: _dump(x, exclude_none, json) for k, x in keyed}
+    if json and isinstance(v, enum.Enum):
+        return v.value
     return v
 
 

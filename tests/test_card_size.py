@@ -148,8 +148,8 @@ def test_a_part_taller_than_the_card_is_refused_too() -> None:
     assert e.value.need > e.value.have
     # card 17: a table that would have left two rows on an earlier card starts the next one whole (issue 25: Ferry
     # Point's rules of no particular turn are the table 'Rules in brief', without the Turn column), one card after
-    # the stacking rule (issue 21)
-    assert "'Rules in brief' (reference card 17) needs 2.07 in down" in str(e.value)
+    # the stacking rule (issue 21), and one after the CRT legend's all-out sentence
+    assert "'Rules in brief' (reference card 18) needs 2.07 in down" in str(e.value)
 
 
 def test_bad_options_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
