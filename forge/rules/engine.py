@@ -1954,6 +1954,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     if s.step >= len(b.sequence):
         if s.turn >= b.last_turn:
             s.step = len(b.sequence) - 1  # the game ends in the last phase of the last turn
+            s.active = b.sequence[s.step][1]
             if s.result is None:
                 _end_game(s)
             return
@@ -1962,6 +1963,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
         s.hit_hexes.clear()
         if s.turn in r.fixed_weather:
             s.weather = r.fixed_weather[s.turn]
+    s.active = b.sequence[s.step][1]  # (State.active goes with the step)
     _enter_phase(s, dice)
 
 

@@ -99,6 +99,7 @@ class State:
     """
 
     __slots__ = (
+        "active",
         "attack_target",
         "attacked",
         "attacked_hexes",
@@ -153,6 +154,9 @@ class State:
     to date with it: the engine's zones, targets and supply lines read the masks, the rules kits the sets."""
     turn: int
     step: int
+    active: int
+    """Index of the side whose phase it is (the housekeeping phase belongs to nobody: -1): ``board.sequence[step][1]``,
+    kept with :attr:`step` by the engine (a plain attribute: it is read at nearly every decision)."""
     weather: str
     to_act: int
     attacked_hexes: set[int]
@@ -249,6 +253,7 @@ class State:
         s.held_mask = [0] * n_sides
         s.turn = board.first_turn
         s.step = 0
+        s.active = board.sequence[0][1]
         weather = game.turns.weather
         s.weather = weather.initial if weather is not None else ""
         s.to_act = max(board.sequence[0][1], 0)
@@ -307,6 +312,7 @@ class State:
         c.held_mask = self.held_mask[:]
         c.turn = self.turn
         c.step = self.step
+        c.active = self.active
         c.weather = self.weather
         c.to_act = self.to_act
         c.attacked_hexes = set(self.attacked_hexes)
@@ -337,11 +343,6 @@ class State:
         if self.result is not None:
             return _GAME_OVER
         return self.board.sequence[self.step][0]
-
-    @property
-    def active(self) -> int:
-        """Index of the side whose phase it is (the housekeeping phase belongs to nobody: -1)."""
-        return self.board.sequence[self.step][1]
 
     @property
     def active_side(self) -> str | None:
