@@ -949,7 +949,7 @@ def _declarable(s: State) -> list[Action]:
     r = s.rules
     a = s.active
     attackers, target, pos = s.attackers, s.attack_target, s.pos
-    only = _only_attackers(s, r)
+    only = r.effects.attackers.get((s.turn, a))  # (_only_attackers, inlined)
     side, attacked, retreated, occupants = b.unit_side, s.attacked, s.retreated, s.occupants
     around = r.masks.neighbours
     out: list[Action] = []
@@ -993,7 +993,7 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
         return False
     if s.attacked[u] or s.retreated[u] or u in attackers:
         return False
-    only = _only_attackers(s, r)
+    only = r.effects.attackers.get((s.turn, s.active))  # (_only_attackers, inlined)
     if only is not None and u not in only:
         return False
     pos = s.pos
@@ -1215,7 +1215,10 @@ def _odds(
     if not picked:
         return att, dfn, counted, base, (), base, 0, over
     holding = r.effects.caps_holding
-    in_force = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding]) if holding else ()
+    if holding:
+        in_force: tuple[bool, ...] = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding])
+    else:
+        in_force = ()
     key = ("shift", base, picked, in_force, s.turn, a)
     got = r.memo.get(key)
     if got is None:
@@ -1351,10 +1354,18 @@ def _holds(
     """Whether a caps-while-holding effect's caps are in force for this attack: its side holds one of the ``held``
     hexes, and its units attack from, or defend in, the ``where`` hexes.  (The data's caps apply by turn and side
     as well: combat.apply_shifts checks those.)"""
-    if not any(s.count[side][h] for h in held):
+    count = s.count[side]
+    for h in held:  # (loops, not any() over generators: this runs at every attack)
+        if count[h]:
+            break
+    else:
         return False
     if s.active == side:
-        return any(s.pos[u] in where for u in attackers)
+        pos = s.pos
+        for u in attackers:
+            if pos[u] in where:
+                return True
+        return False
     return target in where
 
 
@@ -1734,8 +1745,10 @@ def _without(kept: _MovePhase, u: int) -> _MovePhase:
     n = len(options[u][0])
     if n:
         i = owners.index(u)
-        actions = actions[:i] + actions[i + n :]
-        owners = owners[:i] + owners[i + n :]
+        actions = actions[:]  # new lists (a copied State shares the old ones), the run cut out of each
+        del actions[i : i + n]
+        owners = owners[:]
+        del owners[i : i + n]
     return options, actions, owners
 
 
@@ -1945,7 +1958,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     """End the current phase (or open its last step) and enter the next one."""
     b = s.board
     r = s.rules
-    kind = s.phase
+    kind = b.sequence[s.step][0]  # (State.phase without its game-over test: the game is not over here)
     if kind is _MOVEMENT and not s.breakout_open and s.turn in r.effects.breakout and _breakout_candidates(s):
         s.breakout_open = True
         return
@@ -2123,7 +2136,7 @@ def _illegal(action: Action, why: str) -> IllegalAction:
 
 
 def _apply_end(s: State, action: Action, d: DiceSource) -> bool:
-    kind = s.phase
+    kind = s.board.sequence[s.step][0]  # (apply() refuses a finished game)
     if kind is _SUPPLY and s.reinforcements:
         raise _illegal(action, "arriving units must be placed first")
     if kind is _COMBAT and (s.hits is not None or s.attack_target >= 0):
