@@ -126,7 +126,12 @@ class Engine(Protocol):
 
 _LAST_DIST: list[Any] = []
 """The last distance map :meth:`HitsEngine._rank_moves` computed: its board, goal hexes and distances by hex (a side's
-moves in one phase all rank against the same enemy positions; the map is computed once for them)."""
+moves in one phase all rank against the same enemy positions; the map is computed once for them), then the movement
+phase the values below were ranked in (its options, ``state.scratch["options"][0]``, a new object each time the
+engine computes a phase's options) and each ranked action's value by ``id``, for the engine's own actions only
+(:attr:`forge.rules.engine._ActionCache.where` and EndPhase: objects that live as long as the board, so an id is
+never reused).  Within one phase the distances are fixed (the enemy does not move) and so is the hex of every unit
+that still has moves listed (a unit that has moved has none), so an action's value does not change."""
 
 
 class HitsEngine:
@@ -235,7 +240,7 @@ class HitsEngine:
         else:
             far = len(b.labels)
             dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
-            _LAST_DIST[:] = [b, list(ring), dist]
+            _LAST_DIST[:] = [b, list(ring), dist, None, {}]
             for h in ring:
                 dist[h] = 0
             while ring:
@@ -246,19 +251,34 @@ class HitsEngine:
                             dist[n] = dist[h] + 1
                             nxt.append(n)
                 ring = nxt
+        kept = state.scratch.get("options")
+        phase = kept[0] if kept is not None else None
+        last = _LAST_DIST
+        if last[3] is not phase:
+            last[3], last[4] = phase, {}
+        known: dict[int, float] = last[4]
+        if phase is not None:
+            try:  # every action ranked before in this phase
+                return list(map(known.__getitem__, map(id, actions)))
+            except KeyError:
+                pass
         out = []
         pos = state.pos
         where = _hits.rules_of(b).actions.where  # the engine's own Move objects -> (unit, destination) indices
         move = _hits.Move
+        end = _hits._END
         for a in actions:
             if isinstance(a, move):
                 got = where.get(id(a))
                 u, h = got if got is not None else (b.unit(a.unit), b.hex(a.to))
                 d0 = dist[pos[u]]
                 d1 = dist[h]
-                out.append(float(d0 - d1) if d0 > d1 else 0.0)
+                v = float(d0 - d1) if d0 > d1 else 0.0
             else:
-                out.append(0.0)
+                got, v = None, 0.0
+            out.append(v)
+            if phase is not None and (got is not None or a is end):
+                known[id(a)] = v
         return out
 
 
