@@ -231,10 +231,17 @@ class HitsEngine:
     @staticmethod
     def _rank_moves(state: State, actions: Sequence[_hits.Action]) -> list[float]:
         b = state.board
+        kept = state.scratch.get("options")
+        phase = kept[0] if kept is not None else None
+        last = _LAST_DIST
+        if phase is not None and last and last[3] is phase and last[0] is b:
+            try:  # every action ranked before in this phase (whose enemy positions the distances were read from)
+                return list(map(last[4].__getitem__, map(id, actions)))
+            except KeyError:
+                pass
         side = state.active
         # the hexes of the enemy's units on the map (its held hexes) and its supply sources
         ring = sorted(state.held[1 - side].union(b.sources[1 - side]))
-        last = _LAST_DIST
         if last and last[0] is b and last[1] == ring:  # the enemy has not moved since the last move ranked
             dist = last[2]
         else:
@@ -251,17 +258,9 @@ class HitsEngine:
                             dist[n] = dist[h] + 1
                             nxt.append(n)
                 ring = nxt
-        kept = state.scratch.get("options")
-        phase = kept[0] if kept is not None else None
-        last = _LAST_DIST
-        if last[3] is not phase:
+        if last[3] is not phase:  # (last is _LAST_DIST, refilled in place above)
             last[3], last[4] = phase, {}
         known: dict[int, float] = last[4]
-        if phase is not None:
-            try:  # every action ranked before in this phase
-                return list(map(known.__getitem__, map(id, actions)))
-            except KeyError:
-                pass
         out = []
         pos = state.pos
         where = _hits.rules_of(b).actions.where  # the engine's own Move objects -> (unit, destination) indices
