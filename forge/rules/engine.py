@@ -2068,9 +2068,9 @@ def legal_actions(state: State) -> list[Action]:
         return []
     b = s.board
     kind = b.sequence[s.step][0]
-    out: list[Action] = []
     if kind is _MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
         return (s.scratch.get("options") or _move_phase(s))[1][:]
+    out: list[Action] = []
     if kind is _SUPPLY:
         if s.reinforcements:
             for u, hexes in s.reinforcements:

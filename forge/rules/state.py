@@ -306,8 +306,8 @@ class State:
         c.retreated = self.retreated[:]
         c.attacked = self.attacked[:]
         c.moved = self.moved[:]
-        c.occupants = [o[:] for o in self.occupants]
-        c.count = [x[:] for x in self.count]
+        c.occupants = list(map(list.copy, self.occupants))  # (map in C: half the time of a comprehension)
+        c.count = list(map(list.copy, self.count))
         c.held = [set(x) for x in self.held]
         c.held_mask = self.held_mask[:]
         c.turn = self.turn
