@@ -1355,7 +1355,7 @@ def _holds(
     hexes, and its units attack from, or defend in, the ``where`` hexes.  (The data's caps apply by turn and side
     as well: combat.apply_shifts checks those.)"""
     count = s.count[side]
-    for h in held:  # (loops, not any() over generators: this runs at every attack)
+    for h in held:  # (loops, not any() over generators or maps: this runs at every attack, over a few hexes)
         if count[h]:
             break
     else:
@@ -1364,8 +1364,10 @@ def _holds(
         pos = s.pos
         for u in attackers:
             if pos[u] in where:
-                return True
-        return False
+                break
+        else:
+            return False
+        return True
     return target in where
 
 
