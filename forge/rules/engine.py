@@ -1762,13 +1762,12 @@ def _move_options(s: State) -> _Options:
 
 
 def _compute_move_options(s: State) -> _Options:
-    b = s.board
     r = s.rules
     movers = _movers(s)
     out: _Options = {}
     if not movers:
         return out
-    moves = _cache(b).moves
+    moves = r.actions.moves
     if (s.turn, s.active) in r.effects.apart:
         for u in movers:
             dests = tuple(h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h))
@@ -1783,22 +1782,23 @@ def _compute_move_options(s: State) -> _Options:
     pos, oos = s.pos, s.oos
     steps, far_ends = r.step_masks, r.far_ends
     step_moves = r.step_moves
+    stacking = r.stacking is not None
     for u in movers:
         h = pos[u]
         one = steps[u][h] & open_
         if two_hex[u] and not oos[u]:  # the ends of the open routes not reached in one hex, in route order
             dests = near = HEXES[one]  # ascending: the table order
             ends = far_ends[u][h]  # middle -> the ends of the routes through it
-            reached = one
+            free = open_ & ~one  # open and not reached yet
             for n in near:  # each end once, where its first open route puts it
-                new = ends.get(n, 0) & open_ & ~reached
+                new = ends.get(n, 0) & free
                 if new:
                     dests += HEXES[new]
-                    reached |= new
+                    free &= ~new
             out[u] = (tuple(map(moves[u].__getitem__, dests)), dests)
         else:
             out[u] = step_moves[u][one]
-        if r.stacking is not None:  # stacking limits bind where a move ends
+        if stacking:  # stacking limits bind where a move ends
             kept = [x for x in out[u][1] if _stack_ok(s, u, x)]
             out[u] = (tuple(map(moves[u].__getitem__, kept)), tuple(kept))
     return out
