@@ -949,7 +949,7 @@ def _declarable(s: State) -> list[Action]:
     r = s.rules
     a = s.active
     attackers, target, pos = s.attackers, s.attack_target, s.pos
-    only = r.effects.attackers.get((s.turn, a))  # (_only_attackers, inlined)
+    only = r.effects.attackers.get((s.turn, a))  # only-types-attack effects (None: no such limit now)
     side, attacked, retreated, occupants = b.unit_side, s.attacked, s.retreated, s.occupants
     around = r.masks.neighbours
     out: list[Action] = []
@@ -993,16 +993,11 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
         return False
     if s.attacked[u] or s.retreated[u] or u in attackers:
         return False
-    only = r.effects.attackers.get((s.turn, s.active))  # (_only_attackers, inlined)
+    only = r.effects.attackers.get((s.turn, s.active))  # only-types-attack effects (None: no limit now)
     if only is not None and u not in only:
         return False
     pos = s.pos
     return not attackers or list(map(pos.__getitem__, attackers)).count(h) < r.max_per_hexside
-
-
-def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
-    """The units of the side to act that may attack now (only-types-attack effects; None: no such limit now)."""
-    return r.effects.attackers.get((s.turn, s.active))
 
 
 def _openings(s: State) -> list[Action]:
