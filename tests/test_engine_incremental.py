@@ -62,6 +62,7 @@ def check(s: State) -> None:
     """Everything kept or updated in place equals its recomputation."""
     b = s.board
     n_sides = len(b.sides)
+    assert s.active == b.sequence[s.step][1]  # kept with the step
     for side in range(n_sides):
         count = [sum(1 for u in occ if b.unit_side[u] == side) for occ in s.occupants]
         assert s.count[side] == count

@@ -89,6 +89,20 @@ from .kit import stacking as _ks
 if TYPE_CHECKING:
     from .state import State
 
+# Enum members as module globals for the hot paths: `Phase.COMBAT` is a lookup through the enum class that costs
+# about ten times a global's (CPython), and play compares phase kinds and statuses at every decision.
+_COMBAT = Phase.COMBAT
+_HOUSEKEEPING = Phase.HOUSEKEEPING
+_MOVEMENT = Phase.MOVEMENT
+_RECOVERY = Phase.RECOVERY
+_SUPPLY = Phase.SUPPLY
+_BROKEN_OUT = UnitStatus.BROKEN_OUT
+_DESTROYED = UnitStatus.DESTROYED
+_LOST = UnitStatus.LOST
+_ON_MAP = UnitStatus.ON_MAP
+_PENDING = UnitStatus.PENDING
+_WITHDRAWN = UnitStatus.WITHDRAWN
+
 __all__ = [
     "Action",
     "Attack",
@@ -919,7 +933,7 @@ def _trip(s: State, u: int, h: int) -> None:
 def _eliminate(s: State, u: int) -> None:
     if s.log is not None:
         s._note(f"{s.board.unit_ids[u]} eliminated")
-    s._set_status(u, UnitStatus.DESTROYED)
+    s._set_status(u, _DESTROYED)
 
 
 # ================================================================================================= combat
@@ -935,7 +949,7 @@ def _declarable(s: State) -> list[Action]:
     r = s.rules
     a = s.active
     attackers, target, pos = s.attackers, s.attack_target, s.pos
-    only = _only_attackers(s, r)
+    only = r.effects.attackers.get((s.turn, a))  # only-types-attack effects (None: no such limit now)
     side, attacked, retreated, occupants = b.unit_side, s.attacked, s.retreated, s.occupants
     around = r.masks.neighbours
     out: list[Action] = []
@@ -979,16 +993,11 @@ def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> 
         return False
     if s.attacked[u] or s.retreated[u] or u in attackers:
         return False
-    only = _only_attackers(s, r)
+    only = r.effects.attackers.get((s.turn, s.active))  # only-types-attack effects (None: no limit now)
     if only is not None and u not in only:
         return False
     pos = s.pos
     return not attackers or list(map(pos.__getitem__, attackers)).count(h) < r.max_per_hexside
-
-
-def _only_attackers(s: State, r: _Rules) -> frozenset[int] | None:
-    """The units of the side to act that may attack now (only-types-attack effects; None: no such limit now)."""
-    return r.effects.attackers.get((s.turn, s.active))
 
 
 def _openings(s: State) -> list[Action]:
@@ -1201,7 +1210,10 @@ def _odds(
     if not picked:
         return att, dfn, counted, base, (), base, 0, over
     holding = r.effects.caps_holding
-    in_force = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding]) if holding else ()
+    if holding:
+        in_force: tuple[bool, ...] = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding])
+    else:
+        in_force = ()
     key = ("shift", base, picked, in_force, s.turn, a)
     got = r.memo.get(key)
     if got is None:
@@ -1337,10 +1349,20 @@ def _holds(
     """Whether a caps-while-holding effect's caps are in force for this attack: its side holds one of the ``held``
     hexes, and its units attack from, or defend in, the ``where`` hexes.  (The data's caps apply by turn and side
     as well: combat.apply_shifts checks those.)"""
-    if not any(s.count[side][h] for h in held):
+    count = s.count[side]
+    for h in held:  # (loops, not any() over generators or maps: this runs at every attack, over a few hexes)
+        if count[h]:
+            break
+    else:
         return False
     if s.active == side:
-        return any(s.pos[u] in where for u in attackers)
+        pos = s.pos
+        for u in attackers:
+            if pos[u] in where:
+                break
+        else:
+            return False
+        return True
     return target in where
 
 
@@ -1720,8 +1742,10 @@ def _without(kept: _MovePhase, u: int) -> _MovePhase:
     n = len(options[u][0])
     if n:
         i = owners.index(u)
-        actions = actions[:i] + actions[i + n :]
-        owners = owners[:i] + owners[i + n :]
+        actions = actions[:]  # new lists (a copied State shares the old ones), the run cut out of each
+        del actions[i : i + n]
+        owners = owners[:]
+        del owners[i : i + n]
     return options, actions, owners
 
 
@@ -1733,13 +1757,12 @@ def _move_options(s: State) -> _Options:
 
 
 def _compute_move_options(s: State) -> _Options:
-    b = s.board
     r = s.rules
     movers = _movers(s)
     out: _Options = {}
     if not movers:
         return out
-    moves = _cache(b).moves
+    moves = r.actions.moves
     if (s.turn, s.active) in r.effects.apart:
         for u in movers:
             dests = tuple(h for h in _routes(s, u) if r.stacking is None or _stack_ok(s, u, h))
@@ -1754,22 +1777,23 @@ def _compute_move_options(s: State) -> _Options:
     pos, oos = s.pos, s.oos
     steps, far_ends = r.step_masks, r.far_ends
     step_moves = r.step_moves
+    stacking = r.stacking is not None
     for u in movers:
         h = pos[u]
         one = steps[u][h] & open_
         if two_hex[u] and not oos[u]:  # the ends of the open routes not reached in one hex, in route order
             dests = near = HEXES[one]  # ascending: the table order
             ends = far_ends[u][h]  # middle -> the ends of the routes through it
-            reached = one
+            free = open_ & ~one  # open and not reached yet
             for n in near:  # each end once, where its first open route puts it
-                new = ends.get(n, 0) & open_ & ~reached
+                new = ends.get(n, 0) & free
                 if new:
                     dests += HEXES[new]
-                    reached |= new
+                    free &= ~new
             out[u] = (tuple(map(moves[u].__getitem__, dests)), dests)
         else:
             out[u] = step_moves[u][one]
-        if r.stacking is not None:  # stacking limits bind where a move ends
+        if stacking:  # stacking limits bind where a move ends
             kept = [x for x in out[u][1] if _stack_ok(s, u, x)]
             out[u] = (tuple(map(moves[u].__getitem__, kept)), tuple(kept))
     return out
@@ -1821,27 +1845,27 @@ def _enter_phase(s: State, dice: DiceSource) -> None:
     s.scratch.pop("options", None)
     if a >= 0:
         s.to_act = a
-    if kind is Phase.SUPPLY:
+    if kind is _SUPPLY:
         does = b.phase_activities[s.step]
         if not does or "supply" in does:
             _judge_supply(s, a)
         if not does or "reinforcement" in does:
             _reinforce(s, a)
         s.rebuild_open = (s.turn, a) in r.effects.rebuild
-    elif kind is Phase.COMBAT:
+    elif kind is _COMBAT:
         s.attacked_hexes.clear()
         attacked = s.attacked
         for u in r.side_units[a]:
             attacked[u] = False
-    elif kind is Phase.MOVEMENT:
+    elif kind is _MOVEMENT:
         s.moved[:] = [False] * len(b.units)
         s.breakout_open = False
-    elif kind is Phase.RECOVERY:
+    elif kind is _RECOVERY:
         pos, retreated = s.pos, s.retreated
         for u in r.side_units[a]:  # the side's retreated units recover
             if pos[u] >= 0:
                 retreated[u] = False
-    elif kind is Phase.HOUSEKEEPING:
+    elif kind is _HOUSEKEEPING:
         # A housekeeping phase that closes the turn ends the game on the last turn; elsewhere (a ground phase
         # that opens the player turn) it only rolls the weather.
         if s.turn >= b.last_turn and s.step == len(b.sequence) - 1:
@@ -1865,11 +1889,11 @@ def _reinforce(s: State, side: int) -> None:
     for u in s.rules.arrivals.get((s.turn, side), ()):
         unit = b.units[u]
         e = unit.entry
-        if e is None or s.status[u] is not UnitStatus.PENDING:
+        if e is None or s.status[u] is not _PENDING:
             continue
         trigger = s.rules.effects.arrival.get(u)
         if trigger is not None and not s.tripped[trigger]:
-            s._set_status(u, UnitStatus.WITHDRAWN)  # the condition never met, the unit never comes
+            s._set_status(u, _WITHDRAWN)  # the condition never met, the unit never comes
             s._note(f"{unit.id} does not arrive ({e.rule or 'condition'})")
             continue
         if e.hex is not None and not theirs[b.hex(e.hex)] and _may_end_in(s, u, b.hex(e.hex)):
@@ -1879,7 +1903,7 @@ def _reinforce(s: State, side: int) -> None:
         # data every such source is equally near.
         cands = [h for h in b.sources[side] if not theirs[h] and _may_end_in(s, u, h)]
         if not cands:
-            s._set_status(u, UnitStatus.LOST)
+            s._set_status(u, _LOST)
             s._note(f"{unit.id} lost: no friendly supply source to arrive in")
             continue
         if e.hex is not None:
@@ -1895,7 +1919,7 @@ def _reinforce(s: State, side: int) -> None:
 
 
 def _arrive(s: State, u: int, h: int) -> None:
-    s._set_status(u, UnitStatus.ON_MAP)
+    s._set_status(u, _ON_MAP)
     s._set_steps(u, s.board.max_steps[u])
     s.oos[u] = s.retreated[u] = s.attacked[u] = s.moved[u] = False
     _enter_hex(s, u, h)
@@ -1916,13 +1940,13 @@ def _rebuild_candidates(s: State) -> list[int]:
 
 def _has_choice(s: State) -> bool:
     kind = s.board.sequence[s.step][0]  # the game is not over: _run asks only then
-    if kind is Phase.MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
+    if kind is _MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
         return bool((s.scratch.get("options") or _move_phase(s))[2])
-    if kind is Phase.SUPPLY:
+    if kind is _SUPPLY:
         return bool(s.reinforcements) or (s.rebuild_open and bool(_rebuild_candidates(s)))
-    if kind is Phase.COMBAT:
+    if kind is _COMBAT:
         return s.hits is not None or s.attack_target >= 0 or bool(_openings(s))
-    if kind is Phase.MOVEMENT:
+    if kind is _MOVEMENT:
         return bool(_breakout_candidates(s))
     return False
 
@@ -1931,8 +1955,8 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     """End the current phase (or open its last step) and enter the next one."""
     b = s.board
     r = s.rules
-    kind = s.phase
-    if kind is Phase.MOVEMENT and not s.breakout_open and s.turn in r.effects.breakout and _breakout_candidates(s):
+    kind = b.sequence[s.step][0]  # (State.phase without its game-over test: the game is not over here)
+    if kind is _MOVEMENT and not s.breakout_open and s.turn in r.effects.breakout and _breakout_candidates(s):
         s.breakout_open = True
         return
     s.rebuild_open = s.breakout_open = False
@@ -1940,6 +1964,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
     if s.step >= len(b.sequence):
         if s.turn >= b.last_turn:
             s.step = len(b.sequence) - 1  # the game ends in the last phase of the last turn
+            s.active = b.sequence[s.step][1]
             if s.result is None:
                 _end_game(s)
             return
@@ -1948,6 +1973,7 @@ def _close_phase(s: State, dice: DiceSource) -> None:
         s.hit_hexes.clear()
         if s.turn in r.fixed_weather:
             s.weather = r.fixed_weather[s.turn]
+    s.active = b.sequence[s.step][1]  # (State.active goes with the step)
     _enter_phase(s, dice)
 
 
@@ -2039,10 +2065,10 @@ def legal_actions(state: State) -> list[Action]:
         return []
     b = s.board
     kind = b.sequence[s.step][0]
-    out: list[Action] = []
-    if kind is Phase.MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
+    if kind is _MOVEMENT and not s.breakout_open:  # first: most decisions of a game are moves
         return (s.scratch.get("options") or _move_phase(s))[1][:]
-    if kind is Phase.SUPPLY:
+    out: list[Action] = []
+    if kind is _SUPPLY:
         if s.reinforcements:
             for u, hexes in s.reinforcements:
                 out.extend(Reinforce(b.unit_ids[u], b.labels[h]) for h in hexes)
@@ -2051,7 +2077,7 @@ def legal_actions(state: State) -> list[Action]:
             out.extend(Rebuild(b.unit_ids[u]) for u in _rebuild_candidates(s))
         out.append(_END)
         return out
-    if kind is Phase.COMBAT:
+    if kind is _COMBAT:
         if s.hits is not None:
             return _hit_actions(s)[:]
         if s.attack_target >= 0:
@@ -2063,7 +2089,7 @@ def legal_actions(state: State) -> list[Action]:
             out = _openings(s)[:]
             out.append(_END)
         return out
-    if kind is Phase.MOVEMENT:  # the breakouts that end it (a breakout effect)
+    if kind is _MOVEMENT:  # the breakouts that end it (a breakout effect)
         out.extend(Breakout(b.unit_ids[u]) for u, _ in _breakout_candidates(s))
         out.append(_END)
         return out
@@ -2107,12 +2133,12 @@ def _illegal(action: Action, why: str) -> IllegalAction:
 
 
 def _apply_end(s: State, action: Action, d: DiceSource) -> bool:
-    kind = s.phase
-    if kind is Phase.SUPPLY and s.reinforcements:
+    kind = s.board.sequence[s.step][0]  # (apply() refuses a finished game)
+    if kind is _SUPPLY and s.reinforcements:
         raise _illegal(action, "arriving units must be placed first")
-    if kind is Phase.COMBAT and (s.hits is not None or s.attack_target >= 0):
+    if kind is _COMBAT and (s.hits is not None or s.attack_target >= 0):
         raise _illegal(action, "finish the attack under way first")
-    if kind is Phase.MOVEMENT and not s.breakout_open and _end_movement_blocked(s):
+    if kind is _MOVEMENT and not s.breakout_open and _end_movement_blocked(s):
         raise _illegal(action, "units that must end apart share a hex (an end-apart effect)")
     _close_phase(s, d)
     return True
@@ -2125,7 +2151,7 @@ def _check_target(s: State, action: Action, t: int) -> None:
 
 def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
     b = s.board
-    if b.sequence[s.step][0] is not Phase.COMBAT or s.hits is not None:
+    if b.sequence[s.step][0] is not _COMBAT or s.hits is not None:
         raise _illegal(action, "attacks are declared in the combat phase, not while absorbing hits")
     actions = s.rules.actions
     u, t = actions.where.get(id(action)) or actions.indices(b, action)
@@ -2141,7 +2167,7 @@ def _apply_declare(s: State, action: Declare, d: DiceSource) -> bool:
 
 
 def _apply_resolve(s: State, action: Resolve, d: DiceSource) -> bool:
-    if s.board.sequence[s.step][0] is not Phase.COMBAT or s.hits is not None or s.attack_target < 0:
+    if s.board.sequence[s.step][0] is not _COMBAT or s.hits is not None or s.attack_target < 0:
         raise _illegal(action, "no attack is declared")
     flip = None if action.all_out is None else _unit(s.board, action.all_out)
     if flip is not None and flip not in _flip_choices(s, s.attackers, s.attack_target):
@@ -2152,7 +2178,7 @@ def _apply_resolve(s: State, action: Resolve, d: DiceSource) -> bool:
 
 def _apply_attack(s: State, action: Attack, d: DiceSource) -> bool:
     b = s.board
-    if s.phase is not Phase.COMBAT or s.hits is not None or s.attack_target >= 0:
+    if s.phase is not _COMBAT or s.hits is not None or s.attack_target >= 0:
         raise _illegal(action, "not while another attack is open")
     t = _hex(b, action.target)
     _check_target(s, action, t)
@@ -2174,7 +2200,7 @@ def _apply_attack(s: State, action: Attack, d: DiceSource) -> bool:
 
 def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
     ph = s.hits
-    if s.phase is not Phase.COMBAT or ph is None:
+    if s.phase is not _COMBAT or ph is None:
         raise _illegal(action, "no hits to absorb")
     if action not in _hit_actions(s):
         raise _illegal(action, "not a legal way to absorb this hit")
@@ -2209,7 +2235,7 @@ def _apply_hit(s: State, action: LoseStep | Retreat, d: DiceSource) -> bool:
 
 def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
     b = s.board
-    if b.sequence[s.step][0] is not Phase.MOVEMENT or s.breakout_open:
+    if b.sequence[s.step][0] is not _MOVEMENT or s.breakout_open:
         raise _illegal(action, "not in a movement phase")
     r = s.rules
     u, to = r.actions.where.get(id(action)) or r.actions.indices(b, action)
@@ -2248,7 +2274,7 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
 
 def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:
     b = s.board
-    if s.phase is not Phase.SUPPLY or not s.reinforcements:
+    if s.phase is not _SUPPLY or not s.reinforcements:
         raise _illegal(action, "no reinforcement is waiting")
     u, to = _unit(b, action.unit), _hex(b, action.to)
     entry = next((i for i, (x, hs) in enumerate(s.reinforcements) if x == u and to in hs), None)
@@ -2261,7 +2287,7 @@ def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:
 
 def _apply_rebuild(s: State, action: Rebuild, d: DiceSource) -> bool:
     b = s.board
-    if s.phase is not Phase.SUPPLY or s.reinforcements or not s.rebuild_open:
+    if s.phase is not _SUPPLY or s.reinforcements or not s.rebuild_open:
         raise _illegal(action, "no rebuild now")
     u = _unit(b, action.unit)
     if u not in _rebuild_candidates(s):
@@ -2275,7 +2301,7 @@ def _apply_rebuild(s: State, action: Rebuild, d: DiceSource) -> bool:
 
 def _apply_breakout(s: State, action: Breakout, d: DiceSource) -> bool:
     b = s.board
-    if s.phase is not Phase.MOVEMENT or not s.breakout_open:
+    if s.phase is not _MOVEMENT or not s.breakout_open:
         raise _illegal(action, "no breakouts now")
     u = _unit(b, action.unit)
     refuges = dict(_breakout_candidates(s)).get(u)
@@ -2283,7 +2309,7 @@ def _apply_breakout(s: State, action: Breakout, d: DiceSource) -> bool:
         raise _illegal(action, "not an unsupplied unit that did not move, with a refuge hex")
     die = d.roll()
     out = die + refuges >= s.rules.effects.breakout[s.turn][0]
-    s._set_status(u, UnitStatus.BROKEN_OUT if out else UnitStatus.DESTROYED)
+    s._set_status(u, _BROKEN_OUT if out else _DESTROYED)
     s.scratch.pop("options", None)
     if s.log is not None:
         s._note(f"{action.unit} breakout: {die}+{refuges}: {'out' if out else 'destroyed'}")

@@ -29,6 +29,8 @@ from . import engine as _hits
 from .board import Phase, UnknownStrengthError, resolve_strengths
 from .state import State
 
+_MOVEMENT, _COMBAT = Phase.MOVEMENT, Phase.COMBAT  # (module globals: an enum member's lookup costs ten times more)
+
 __all__ = ["ENGINES", "Assumptions", "Engine", "Outcome", "engine_for"]
 
 
@@ -123,9 +125,13 @@ class Engine(Protocol):
 
 
 _LAST_DIST: list[Any] = []
-"""The last distance map :meth:`HitsEngine._rank_moves` computed: its board, goal hexes, distances and the distances
-by destination label looked up so far (a side's moves in one phase all rank against the same enemy positions; the
-map is computed once for them)."""
+"""The last distance map :meth:`HitsEngine._rank_moves` computed: its board, goal hexes and distances by hex (a side's
+moves in one phase all rank against the same enemy positions; the map is computed once for them), then the movement
+phase the values below were ranked in (its options, ``state.scratch["options"][0]``, a new object each time the
+engine computes a phase's options) and each ranked action's value by ``id``, for the engine's own actions only
+(:attr:`forge.rules.engine._ActionCache.where` and EndPhase: objects that live as long as the board, so an id is
+never reused).  Within one phase the distances are fixed (the enemy does not move) and so is the hex of every unit
+that still has moves listed (a unit that has moved has none), so an action's value does not change."""
 
 
 class HitsEngine:
@@ -167,9 +173,9 @@ class HitsEngine:
 
     def rank(self, state: State, actions: Sequence[_hits.Action]) -> list[float]:
         phase = state.phase
-        if phase is Phase.MOVEMENT and any(isinstance(a, _hits.Move) for a in actions):
+        if phase is _MOVEMENT and any(isinstance(a, _hits.Move) for a in actions):
             return self._rank_moves(state, actions)
-        if phase is Phase.COMBAT:
+        if phase is _COMBAT:
             return self._rank_attacks(state, actions)
         out = []
         for a in actions:
@@ -181,40 +187,67 @@ class HitsEngine:
 
     @staticmethod
     def _ratio(state: State, target: int, attackers: Sequence[int]) -> float:
-        att = sum(state.unit_strength(u, attack=True) for u in attackers)
-        dfn = sum(state.unit_strength(u) for u in state.occupants[target] if not state.retreated[u])
+        steps, strength, maxs = state.steps, state.strength, state.board.max_steps
+        att = 0
+        for u in attackers:  # (State.unit_strength inlined: this runs for every target at every combat decision)
+            if steps[u] > 0:
+                att += strength[u][maxs[u] - steps[u]][0]
+        dfn = 0
+        retreated = state.retreated
+        for u in state.occupants[target]:
+            if not retreated[u] and steps[u] > 0:
+                dfn += strength[u][maxs[u] - steps[u]][1]
         return att / max(dfn, 1)
 
     def _rank_attacks(self, state: State, actions: Sequence[_hits.Action]) -> list[float]:
-        b = state.board
         if state.hits is not None:
             return [1.0 if isinstance(a, _hits.Retreat) else 0.0 for a in actions]
-        joiners: dict[int, list[int]] = {}
-        for a in actions:
-            if isinstance(a, _hits.Declare):
-                joiners.setdefault(b.hex(a.target), []).append(b.unit(a.unit))
+        declare = _hits.Declare
         if state.attack_target >= 0:  # join while anyone may, then roll a normal attack
-            return [2.0 if isinstance(a, _hits.Declare) else 1.0 if a == _hits.Resolve() else 0.0 for a in actions]
+            resolve = _hits.Resolve  # (a == Resolve(): the same class, no unit flipped)
+            return [
+                2.0 if isinstance(a, declare) else 1.0 if type(a) is resolve and a.all_out is None else 0.0
+                for a in actions
+            ]
+        b = state.board
+        where = _hits.rules_of(b).actions.where  # the engine's own Declare objects -> (unit, target) indices
+        joiners: dict[int, list[int]] = {}
+        targets: list[int] = []  # each action's target (-1: not a Declare)
+        for a in actions:
+            if isinstance(a, declare):
+                got = where.get(id(a))
+                u, t = got if got is not None else (b.unit(a.unit), b.hex(a.target))
+                joiners.setdefault(t, []).append(u)
+                targets.append(t)
+            else:
+                targets.append(-1)
         best = {t: self._ratio(state, t, us) for t, us in joiners.items()}
-        return [
-            best[b.hex(a.target)] if isinstance(a, _hits.Declare) and best[b.hex(a.target)] >= 1 else 0.0
-            for a in actions
-        ]
+        out = []
+        for t in targets:
+            v = best[t] if t >= 0 else 0.0
+            out.append(v if v >= 1 else 0.0)
+        return out
 
     @staticmethod
     def _rank_moves(state: State, actions: Sequence[_hits.Action]) -> list[float]:
         b = state.board
-        side = state.active
-        goals = {state.pos[u] for u in state.on_map(1 - side)} | set(b.sources[1 - side])
-        ring = sorted(goals)
+        kept = state.scratch.get("options")
+        phase = kept[0] if kept is not None else None
         last = _LAST_DIST
+        if phase is not None and last and last[3] is phase and last[0] is b:
+            try:  # every action ranked before in this phase (whose enemy positions the distances were read from)
+                return list(map(last[4].__getitem__, map(id, actions)))
+            except KeyError:
+                pass
+        side = state.active
+        # the hexes of the enemy's units on the map (its held hexes) and its supply sources
+        ring = sorted(state.held[1 - side].union(b.sources[1 - side]))
         if last and last[0] is b and last[1] == ring:  # the enemy has not moved since the last move ranked
-            dist, there = last[2], last[3]
+            dist = last[2]
         else:
             far = len(b.labels)
             dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
-            there = {}  # a destination's label -> its distance, filled as moves name them
-            _LAST_DIST[:] = [b, list(ring), dist, there]
+            _LAST_DIST[:] = [b, list(ring), dist, None, {}]
             for h in ring:
                 dist[h] = 0
             while ring:
@@ -225,19 +258,26 @@ class HitsEngine:
                             dist[n] = dist[h] + 1
                             nxt.append(n)
                 ring = nxt
+        if last[3] is not phase:  # (last is _LAST_DIST, refilled in place above)
+            last[3], last[4] = phase, {}
+        known: dict[int, float] = last[4]
         out = []
-        here: dict[str, int] = {}
+        pos = state.pos
+        where = _hits.rules_of(b).actions.where  # the engine's own Move objects -> (unit, destination) indices
+        move = _hits.Move
+        end = _hits._END
         for a in actions:
-            if isinstance(a, _hits.Move):
-                d0 = here.get(a.unit)
-                if d0 is None:
-                    d0 = here[a.unit] = dist[state.pos[b.unit(a.unit)]]
-                d1 = there.get(a.to)
-                if d1 is None:
-                    d1 = there[a.to] = dist[b.hex(a.to)]
-                out.append(float(d0 - d1) if d0 > d1 else 0.0)
+            if isinstance(a, move):
+                got = where.get(id(a))
+                u, h = got if got is not None else (b.unit(a.unit), b.hex(a.to))
+                d0 = dist[pos[u]]
+                d1 = dist[h]
+                v = float(d0 - d1) if d0 > d1 else 0.0
             else:
-                out.append(0.0)
+                got, v = None, 0.0
+            out.append(v)
+            if phase is not None and (got is not None or a is end):
+                known[id(a)] = v
         return out
 
 
