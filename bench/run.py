@@ -15,6 +15,7 @@ Rows (``--rows`` takes their names, comma-separated):
   verify     forge verify data/hells_gate.yaml                               (with the print check's read-back)
   play       python bench/bench_play.py GAMES                                (random games per CPU second)
   huge       a 1,000 x 1,000 hex map, --only map: opt-in with --huge (minutes, gigabytes)
+  wide       forge verify of a 1,000 x 100 map of 0.25 in hexes, tiled on Letter: opt-in with --huge (a minute)
 
 The bench has a memory: the figures committed in bench/RESULTS.md (its ``json`` block, written by this script)
 are the *before* of every run.  The table is printed as it goes, then a comparison of each row run with the
@@ -60,6 +61,7 @@ DATA_MARK = "<!-- bench-data "
 PLAY_GAMES = 300
 HUGE: dict[str, Any] = {"columns": 1000, "rows": 1000, "units_per_side": 10, "listed": 20_000, "hex_size": "0.6in"}
 HUGE_ARGS = ("--only", "map")
+WIDE: dict[str, Any] = {"columns": 1000, "rows": 100, "units_per_side": 10, "listed": 20_000, "hex_size": "0.25in"}
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ ROWS = [
     Row("play", "random Hell's Gate games, one core", "185 games/s", None, "≥ 1,000 games/s", min_rate=1000),
     Row("huge", "1,000 × 1,000 hex map", "149 s, 2.6 GB", None, "≤ 60 s, ≤ 1 GB peak RSS", 60, max_rss_mb=1000,
         opt_in=True),
+    Row("wide", "`forge verify` of a 1,000 × 100 map of 0.25 in hexes (read-back of 39 tiles)", "69 s, 423 MB", None,
+        "–", opt_in=True),
 ]
 BY_NAME = {r.name: r for r in ROWS}
 
@@ -264,6 +268,10 @@ def run_row(row: Row, n: int, tmp: Path, cap_gib: float) -> Result:
         return measure(row, cmd, n, rate=_play_rate)
     if row.name == "huge":
         return run_huge(row, tmp, cap_gib)
+    if row.name == "wide":  # issue 25, item 31: the printed read-back of a large tiled map
+        game = tmp / "wide.yaml"
+        game.write_text(synthetic(**WIDE, game_id="bench_wide", title="Bench Wide Map"), encoding="utf-8")
+        return measure(row, [*forge, "verify", "-q", str(game)], 1, warm=False, ok=(0, 1))
     raise ValueError(row.name)
 
 
@@ -598,8 +606,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--rows: unknown row {', '.join(map(repr, bad))} (expected some of {', '.join(BY_NAME)})")
     if not names:
         names = [r.name for r in ROWS if not r.opt_in or a.huge]
-    elif a.huge and "huge" not in names:
-        names.append("huge")
+    elif a.huge:
+        names += [r.name for r in ROWS if r.opt_in and r.name not in names]
 
     info = machine()
     info["date"] = _now()

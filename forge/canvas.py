@@ -33,7 +33,8 @@ import io
 import math
 import re
 import struct
-from collections.abc import Iterator, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, TypeAlias
@@ -208,6 +209,10 @@ class _Surface(NamedTuple):
     page: int
 
 
+_FORM_CELL = 72.0
+"""Side, in points, of the cells :meth:`Recorder.use_form` sorts a form's records into."""
+
+
 @dataclass
 class Recorder:
     """What a recording canvas placed, page by page.  The renderer says when a page starts (:meth:`page`); forms
@@ -217,6 +222,8 @@ class Recorder:
     items: list[Placed] = field(default_factory=list)
     pages: list[_Page] = field(default_factory=list)
     forms: dict[str, list[Placed]] = field(default_factory=dict)
+    _grids: dict[str, dict[tuple[int, int], list[int]]] = field(default_factory=dict)
+    """Per form, its records by cell of :data:`_FORM_CELL` points (built when a form is first placed clipped)."""
     _stack: list[_Surface] = field(default_factory=list)
     _frames: list[int] = field(default_factory=list)
     _page_frames: list[list[int]] = field(default_factory=list)
@@ -265,6 +272,7 @@ class Recorder:
 
     def begin_form(self, name: str, height: float) -> None:
         self.forms[name] = []
+        self._grids.pop(name, None)
         self._stack.append(_Surface(height, self.forms[name], -1))
         self._page_frames.append(self._frames)
         self._frames = []
@@ -273,20 +281,51 @@ class Recorder:
         self._stack.pop()
         self._frames = self._page_frames.pop()
 
-    def use_form(self, name: str, place: Any, clip: Box | None) -> None:
-        """Place the records of form ``name`` again: ``place(box)`` maps a form box to the page."""
+    def use_form(self, name: str, m: _Matrix, clip: Box | None) -> None:
+        """Place the records of form ``name`` again, mapped to the page by ``m`` and cut by ``clip``.
+
+        A map sheet drawn once as a form and placed on each of its tiles holds every hex's records: only those
+        in cells the clip reaches are mapped (a tile sees a few per cent of them), by a grid of the form's
+        records built once; the others would be cut away whole, and a record whose parent was cut away has none,
+        as when every record was mapped."""
+        items = self.forms.get(name, [])
         t = self._target
         index: dict[int, int | None] = {}
         base = self._frames[-1] if self._frames else None
-        for i, it in enumerate(self.forms.get(name, ())):
-            box = place(it.box)
+        for i in self._reached(name, items, m, clip):
+            it = items[i]
+            box = _apply(m, it.box)
             seen = box.cut(clip)
             if seen is None:
-                index[i] = None
                 continue
-            parent = index.get(it.parent, base) if it.parent is not None else base
+            # A parent frame is an earlier record of the form (None when it was cut away), or outside the form.
+            parent = base if it.parent is None or it.parent < 0 else index.get(it.parent)
             t.items.append(Placed(it.kind, seen, it.label, t.page, parent, it.cover, it.clipped or seen != box))
             index[i] = len(t.items) - 1
+
+    def _reached(self, name: str, items: list[Placed], m: _Matrix, clip: Box | None) -> Iterable[int]:
+        """The indices, in order, of the records of form ``name`` that may show inside ``clip`` (all of them unless
+        the form is placed unrotated and clipped)."""
+        a, b, c, d, e, f = m
+        if clip is None or b != 0 or c != 0 or a == 0 or d == 0 or len(items) < 64:
+            return range(len(items))
+        # The clip in the form's own coordinates, a point wider all round (the grid only narrows the search:
+        # every record it returns is still cut exactly).
+        xs = sorted(((clip.x0 - e) / a, (clip.x1 - e) / a))
+        ys = sorted(((clip.y0 - f) / d, (clip.y1 - f) / d))
+        grid = self._grids.get(name)
+        if grid is None:
+            grid = self._grids[name] = defaultdict(list)
+            for i, it in enumerate(items):
+                bx = it.box
+                for gx in range(math.floor(bx.x0 / _FORM_CELL), math.floor(bx.x1 / _FORM_CELL) + 1):
+                    for gy in range(math.floor(bx.y0 / _FORM_CELL), math.floor(bx.y1 / _FORM_CELL) + 1):
+                        grid[(gx, gy)].append(i)
+        found: set[int] = set()
+        for gx in range(math.floor((xs[0] - 1) / _FORM_CELL), math.floor((xs[1] + 1) / _FORM_CELL) + 1):
+            for gy in range(math.floor((ys[0] - 1) / _FORM_CELL), math.floor((ys[1] + 1) / _FORM_CELL) + 1):
+                found.update(grid.get((gx, gy), ()))
+        return sorted(found)
 
     def push(self, i: int | None) -> None:
         self._frames.append(-1 if i is None else i)
@@ -388,11 +427,12 @@ def _times(m: _Matrix, n: _Matrix) -> _Matrix:
 
 def _apply(m: _Matrix, box: Box) -> Box:
     a, b, c, d, e, f = m
-    xs, ys = [], []
-    for x, y in ((box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1)):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    return Box(min(xs), min(ys), max(xs), max(ys))
+    x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+    # The four corners, each coordinate computed as a general matrix computes it (the same floats, in the same
+    # order, as a loop over the corners; this runs once per record of a map tile).
+    p, q, r, s = a * x0 + c * y0 + e, a * x1 + c * y0 + e, a * x0 + c * y1 + e, a * x1 + c * y1 + e
+    t, u, v, w = b * x0 + d * y0 + f, b * x1 + d * y0 + f, b * x0 + d * y1 + f, b * x1 + d * y1 + f
+    return Box(min(p, q, r, s), min(t, u, v, w), max(p, q, r, s), max(t, u, v, w))
 
 
 class Canvas:
@@ -729,7 +769,7 @@ class Canvas:
         self._use_form(name)
         if self.recorder is not None and record:
             m = self._m
-            self.recorder.use_form(name, lambda b: _apply(m, b), self._clip)
+            self.recorder.use_form(name, m, self._clip)
 
 
 # ------------------------------------------------------------------------------------------------------- PDF

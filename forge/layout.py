@@ -24,6 +24,7 @@ cannot see clips, so it skips pages with text inside a form (map tiles, which th
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -189,6 +190,36 @@ def check_pdf(pdf: bytes, component: str, *, margin: float = PRINTABLE_MARGIN) -
     return out
 
 
+GROUP = 10
+"""More violations than this of one shape (rule, component and message with its names and coordinates left out)
+are one finding: a defect of the whole drawing, such as hex labels too large for a small hex, repeated for every
+hex of a large map, is one thing to fix, not 40,000 lines of a report."""
+
+_QUOTED = re.compile(r"'([^' ]*)[^']*'|\"([^\" ]*)[^\"]*\"")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _shape(v: Violation) -> tuple[str, str, str]:
+    """What violations of one kind share: a quoted name by its first word (``'hex 1,1'`` as ``hex``), no numbers."""
+    text = _QUOTED.sub(lambda mt: "'" + (mt[1] if mt[1] is not None else mt[2]) + "…'", v.message)
+    return (v.rule, v.component, _NUMBER.sub("#", text))
+
+
 def findings(violations: Iterable[Violation]) -> list[Finding]:
-    """The violations as ``forge verify`` findings (kind ``print-layout``, a warning)."""
-    return [Finding("print-layout", None, str(v), ref=v.rule) for v in violations]
+    """The violations as ``forge verify`` findings (kind ``print-layout``, a warning); more than :data:`GROUP` of
+    one shape as one finding that counts them and quotes the first."""
+    vs = list(violations)
+    groups: dict[tuple[str, str, str], list[Violation]] = defaultdict(list)
+    for v in vs:
+        groups[_shape(v)].append(v)
+    out: list[Finding] = []
+    for v in vs:
+        group = groups[_shape(v)]
+        if len(group) <= GROUP:
+            out.append(Finding("print-layout", None, str(v), ref=v.rule))
+        elif group[0] is v:
+            pages = list(dict.fromkeys(g.page for g in group))
+            where = pages[0] if len(pages) == 1 else f"{len(pages)} pages ({pages[0]} .. {pages[-1]})"
+            msg = f"{len(group):,} alike on {where}, the first: {v}"
+            out.append(Finding("print-layout", None, msg, ref=v.rule))
+    return out

@@ -264,3 +264,30 @@ def test_pdf_check_finds_overlapping_text_and_text_in_the_margin() -> None:
 def test_seed_cards_have_no_overlapping_text(name: str) -> None:
     opts = BuildOptions(paper="a4", greyscale=True) if name in ("ferry_point", "ukraine_43") else BuildOptions()
     assert layout.check_pdf(cards.render(seed_game(name), opts), f"{name} cards") == []
+
+
+def _outside(i: int, label: str = "hex") -> layout.Violation:
+    return layout.Violation(
+        "outside", "map.pdf", f"tile {i % 3 + 1}",
+        f"text '{i},1' at ({i}.5, 1.0)-({i + 1}.5, 2.0) pt runs out of its container '{label} {i},1' at "
+        "(0, 0)-(9, 9) pt",
+    )
+
+
+def test_many_violations_of_one_shape_are_one_finding_that_counts_them() -> None:
+    """A drawing defect repeated on every hex of a large map (labels too large for small hexes) is one thing to
+    fix: more than layout.GROUP violations of one shape are one finding with their number and the first of them;
+    fewer, or of other shapes, stay one finding each (issue 25, item 31: 46,182 warnings)."""
+    few = [_outside(i) for i in range(layout.GROUP)]
+    assert len(layout.findings(few)) == layout.GROUP
+    many = [_outside(i) for i in range(layout.GROUP + 1)]
+    other = layout.Violation("margin", "map.pdf", "tile 1", "text 'A1' at (1, 1)-(2, 2) pt lies in the printer margin")
+    found = layout.findings([*many, other, _outside(99, "chart cell")])
+    assert len(found) == 3
+    grouped = found[0]
+    assert grouped.kind == "print-layout"
+    assert grouped.ref == "outside"
+    assert f"{layout.GROUP + 1:,} alike on 3 pages" in grouped.message
+    assert str(many[0]) in grouped.message  # the first, whole, so the reader can find it
+    assert str(other) in found[1].message
+    assert "chart cell" in found[2].message

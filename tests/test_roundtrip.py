@@ -142,6 +142,45 @@ def test_a_tiled_map_track_is_read_once(hells_gate: Game) -> None:
     assert [f.kind for f in found] == ["print-mismatch", "print-mismatch"]
 
 
+def test_a_tiled_map_track_is_read_only_where_the_drawing_placed_it(
+    hells_gate: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given what the map's drawing recorded, the read-back reads only the tiles where it placed a turn number or
+    a reinforcement's label, and finds what reading every tile finds: the same misprints, nothing missing (issue
+    25, item 31: reading every tile's text was nearly all of verify's time on a large map)."""
+    import pypdfium2
+
+    from forge.canvas import Recorder
+    from forge.render import map as map_
+    from forge.verifier.readback import check_map_track
+
+    read: list[int] = []
+    real = pypdfium2.PdfPage.get_textpage
+
+    def counting(self: pypdfium2.PdfPage) -> pypdfium2.PdfTextPage:
+        read.append(1)
+        return real(self)
+
+    monkeypatch.setattr(pypdfium2.PdfPage, "get_textpage", counting)
+    options = BuildOptions(only=("map",), paper="letter")
+    for game, misprints in ((hells_gate, 0), (_misprinted_entry(hells_gate), 2)):
+        rec = Recorder("map.pdf")
+        pdf = map_.render(game, options, recorder=rec)
+        read.clear()
+        every = check_map_track(hells_gate, pdf)
+        pages = len(read)
+        read.clear()
+        assert check_map_track(hells_gate, pdf, rec) == every
+        assert len([f for f in every if f.kind == "print-mismatch"]) == misprints
+        assert 0 < len(read) < pages  # some tiles hold no part of the track
+    rec = Recorder("map.pdf")
+    pdf = map_.render(hells_gate, options, recorder=rec)
+    rec.pages.append(rec.pages[-1])  # a recording that is not page for page the PDF's: every page is read
+    read.clear()
+    assert check_map_track(hells_gate, pdf, rec) == []
+    assert len(read) == pages
+
+
 def test_counter_strengths_are_read_back(hells_gate: Game) -> None:
     """The counter sheet prints each known strength after its unit's label, front and back; a misprinted
     strength is named with its unit."""

@@ -44,7 +44,7 @@ def _resolve(game: m.Game, segs: list[str]) -> PathT:
             if seg in type(obj).model_fields:
                 nxt, key = getattr(obj, seg), seg
         elif isinstance(obj, dict):
-            hit = next((k for k in obj if str(k) == seg), None)
+            hit = seg if seg in obj else next((k for k in obj if not isinstance(k, str) and str(k) == seg), None)
             if hit is not None:
                 nxt, key = obj[hit], hit
         elif isinstance(obj, list):
@@ -106,39 +106,62 @@ def _example_path(game: m.Game, i: int, f: Finding) -> PathT:
     return base
 
 
-def key_path(game: m.Game, f: Finding) -> PathT:
-    """The key path in the game file of the value ``f`` concerns (empty when nothing in the file matches)."""
+class _Index:
+    """What :func:`key_path` looks names up in, built once per game: a report may hold tens of thousands of
+    findings (a layout warning per hex of a large map), and a scan of the map per finding made locating them
+    quadratic (minutes on a 40,000-hex map)."""
+
+    def __init__(self, game: m.Game) -> None:
+        self.examples = {ex.id: i for i, ex in enumerate(game.examples)}
+        self.items: dict[str, tuple[str, int]] = {}
+        for section, items in (
+            ("units", game.units),
+            ("tables", game.tables),
+            ("markers", game.markers),
+            ("scenarios", game.scenarios),
+        ):
+            for i, x in enumerate(items):
+                ident = getattr(x, "id", None)
+                if isinstance(ident, str):
+                    self.items.setdefault(ident, (section, i))  # the first section that has it, as before
+        self.names: dict[str, str] = {}
+        for h, info in game.map.hexes.items():
+            if info.name:
+                self.names.setdefault(info.name.casefold(), h)  # the first hex of that name, as before
+        self.dotted: dict[str, PathT] = {}
+
+    def dotted_path(self, game: m.Game, ref: str) -> PathT:
+        if ref not in self.dotted:
+            self.dotted[ref] = _dotted(game, ref)
+        return self.dotted[ref]
+
+
+def key_path(game: m.Game, f: Finding, index: _Index | None = None) -> PathT:
+    """The key path in the game file of the value ``f`` concerns (empty when nothing in the file matches).
+    ``index``: the game's lookups built once (:func:`locate` passes one for all its findings)."""
     if f.path:
         return f.path
+    ix = index if index is not None else _Index(game)
     ref = (f.ref or "").strip()
-    examples = {ex.id: i for i, ex in enumerate(game.examples)}
     first = ref.split(",")[0].strip()  # a CRT cell several examples imply: the first of them
-    if first in examples:
-        return _example_path(game, examples[first], f)
+    if first in ix.examples:
+        return _example_path(game, ix.examples[first], f)
     if f.kind == "data-note":  # the item's dotted path (notes.py), and on it the note itself
-        path = _dotted(game, ref)
+        path = ix.dotted_path(game, ref)
         return (*path, "data_note") if path else ()
     if ref in game.map.places:
         return ("map", "places", ref)
-    for section, items in (
-        ("units", game.units),
-        ("tables", game.tables),
-        ("markers", game.markers),
-        ("scenarios", game.scenarios),
-    ):
-        i = next((i for i, x in enumerate(items) if getattr(x, "id", None) == ref), None)
-        if i is not None:
-            return (section, i)
+    if ref in ix.items:
+        return ix.items[ref]
     if ref in game.terrain:
         return ("terrain", ref)
     for label in [ref, *(h.strip() for h in f.extra.get("hexes", "").split(",")), f.extra.get("hex", "")]:
         if label and label in game.map.hexes:
             return ("map", "hexes", label)
-    key = ref.casefold()
-    named = next((h for h, info in game.map.hexes.items() if info.name and info.name.casefold() == key), None)
+    named = ix.names.get(ref.casefold())
     if named is not None:
         return ("map", "hexes", named)
-    return _dotted(game, ref) if ref else ()
+    return ix.dotted_path(game, ref) if ref else ()
 
 
 def _book_line(game: m.Game, f: Finding, path: PathT) -> int | None:
@@ -154,8 +177,9 @@ def locate(findings: Findings, game: m.Game, doc: Document | None = None) -> Fin
     """``findings`` with each one's key path, rulebook line and, given the document the game was loaded from, its
     line and column in the file; also every stated value's line and column (``Findings.where``)."""
     out = []
+    index = _Index(game)
     for f in findings:
-        path = key_path(game, f)
+        path = key_path(game, f, index)
         mark = doc.mark(path) if doc is not None and path else None
         out.append(
             replace(

@@ -24,6 +24,7 @@ from .. import model as m
 from ..errors import Finding
 
 if TYPE_CHECKING:
+    from ..canvas import Box, Recorder
     from ..templates import Templates
 
 WINDOW = 400
@@ -323,22 +324,41 @@ class _Text:
     text: str
 
 
-def _positioned(pdf: bytes) -> list[list[_Text]]:
-    """Text runs of every page, page by page, with their left edge, top (points, y up) and height.
+def _positioned(pdf: bytes, only: tuple[int, dict[int, list[Box]]] | None = None) -> list[list[_Text]]:
+    """Text runs of every page, page by page, with their left edge, top (points, y up) and height.  With ``only``
+    (the document's page count, and per page wanted the boxes, y down, where the runs sought were drawn), the other
+    pages' runs are left empty and a wanted page's runs are read only near those boxes -- unless the count is not
+    the document's, when every page is read whole.
 
     pdfium, not pypdf: a map page re-draws its terrain tiles hundreds of times and pypdf re-parses each one
     (0.7 s for Hell's Gate); pdfium reads a page's text in a few milliseconds.  ``size`` is the run's height,
-    which tells the track's large turn numbers from the small unit labels."""
+    which tells the track's large turn numbers from the small unit labels.  A tile of a large map holds the whole
+    sheet's text, clipped (30,000 runs for a 300 x 100 map): reading every run's text there took minutes."""
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
     try:
-        pages = []
+        pages: list[list[_Text]] = []
+        wanted = only[1] if only is not None and only[0] == len(doc) else None
         for index in range(len(doc)):
-            tp = doc[index].get_textpage()
+            near = None
+            if wanted is not None:
+                if index not in wanted:
+                    pages.append([])
+                    continue
+                near = wanted[index]
+            page = doc[index]
+            height = page.get_height()
+            tp = page.get_textpage()
             out = []
             for i in range(tp.count_rects()):
                 left, bottom, right, top = tp.get_rect(i)
+                if near is not None and not any(
+                    left <= b.x1 + _NEAR and right >= b.x0 - _NEAR and height - bottom >= b.y0 - _NEAR
+                    and height - top <= b.y1 + _NEAR
+                    for b in near
+                ):
+                    continue
                 text = tp.get_text_bounded(left, bottom, right, top).strip()
                 if text:
                     out.append(_Text(left, top, top - bottom, text))
@@ -346,6 +366,10 @@ def _positioned(pdf: bytes) -> list[list[_Text]]:
         return pages
     finally:
         doc.close()
+
+
+_NEAR = 3.0
+"""Points between a text's recorded box and pdfium's rectangle of it that still count as the same place."""
 
 
 def _track_on_page(texts: list[_Text], wanted: set[str], labels: set[str]) -> dict[str, list[str]]:
@@ -381,12 +405,14 @@ def _track_on_page(texts: list[_Text], wanted: set[str], labels: set[str]) -> di
     return found
 
 
-def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
+def check_map_track(game: m.Game, pdf: bytes, drawn: Recorder | None = None) -> list[Finding]:
     """The map's turn track: each turn box holds exactly the reinforcements whose entry is that turn.
 
     Every page is read: the track may sit on any page, and on a tiled map the same box may be printed on several
     tiles (their overlap).  A turn is read on the first page that prints its number, so that a box repeated on
-    the next tile is not counted twice."""
+    the next tile is not counted twice.  Given what the map's drawing recorded (``drawn``, page for page the
+    PDF's), only the pages where it placed a turn number or a reinforcement's label are read back: reading the
+    text of every tile of a large map was nearly all of ``forge verify``'s time (issue 25, item 31)."""
     chk = _Check("", "map.pdf")
     reinf = game.reinforcements()
     if not reinf:
@@ -394,7 +420,15 @@ def check_map_track(game: m.Game, pdf: bytes) -> list[Finding]:
     wanted = {str(t.number) for t in game.turns.turns}
     labels = {u.label for us in reinf.values() for u in us}
     found: dict[str, list[str]] = {}
-    for texts in _positioned(pdf):
+    only = None
+    if drawn is not None:
+        words = wanted | labels
+        near: dict[int, list[Box]] = {}
+        for it in drawn.items:
+            if it.kind == "text" and it.label in words:
+                near.setdefault(it.page, []).append(it.box)
+        only = (len(drawn.pages), near)
+    for texts in _positioned(pdf, only):
         for number, units in _track_on_page(texts, wanted, labels).items():
             found.setdefault(number, units)
     if set(found) != wanted:
@@ -495,7 +529,7 @@ def _roundtrip(game: m.Game) -> list[Finding]:
     map_rec = Recorder("map.pdf")
     map_pdf = map_.render(game, BuildOptions(only=("map",), paper=sheet), recorder=map_rec)
     if game.reinforcements():
-        findings += check_map_track(game, map_pdf)
+        findings += check_map_track(game, map_pdf, map_rec)
     # What the pages place, checked as drawn (forge.layout): text in its frame, no overlaps, marks and margins.
     for rec in (counter_rec, map_rec):
         findings += layout_check.findings(layout_check.check(rec))
