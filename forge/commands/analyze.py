@@ -269,19 +269,13 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .. import balance as bal
-    from ..errors import LoadError
-    from ..loader import load
     from ..rules.board import UnknownStrengthError, UnplayableGameError
     from ..rules.engines import Assumptions, engine_for
+    from . import load_or_say
 
     path = args.file
-    try:
-        game = load(path)
-    except LoadError as e:
-        for p in e.problems:
-            print(p, file=sys.stderr)
-        k = len(e.problems)
-        print(f"{path}: {k} problem{'s' if k != 1 else ''}", file=sys.stderr)
+    game = load_or_say(path)
+    if game is None:
         return EXIT_BAD_INPUT
     sides = [s.id for s in game.game.sides]
     titles = {s.id: (s.name if getattr(s, "name", None) else s.id) for s in game.game.sides}

@@ -864,17 +864,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _load(path: str) -> tuple[Game, Any] | None:
-    from ..errors import LoadError
-    from ..loader import load_document
+    """The game and its document, or None after saying why not (:func:`forge.commands.load_or_say`)."""
+    from . import load_or_say
 
-    try:
-        return load_document(path)
-    except LoadError as e:
-        for problem in e.problems:
-            print(problem, file=sys.stderr)
-        k = len(e.problems)
-        print(f"{path or repr(path)}: {k} problem{'s' if k != 1 else ''}", file=sys.stderr)
-        return None
+    loaded: tuple[Game, Any] | None = load_or_say(path, document=True)
+    return loaded
 
 
 def run(args: argparse.Namespace) -> int:

@@ -121,19 +121,13 @@ def report(title: str, outcomes: list[Any], sides: list[str], *, seed: int, poli
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import LoadError
-    from ..loader import load
     from ..rules.board import UnknownStrengthError, UnplayableGameError
     from ..rules.engines import Assumptions, engine_for
+    from . import load_or_say
 
     path = args.file
-    try:
-        game = load(path)
-    except LoadError as e:
-        for p in e.problems:
-            print(p, file=sys.stderr)
-        k = len(e.problems)
-        print(f"{path}: {k} problem{'s' if k != 1 else ''}", file=sys.stderr)
+    game = load_or_say(path)
+    if game is None:
         return EXIT_BAD_INPUT
     given = dict(args.assume)
     assume = Assumptions(strength=given.get("strength"))
