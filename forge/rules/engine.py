@@ -1130,13 +1130,18 @@ def _base_odds(
             assert d is not None
             got = r.memo[key] = (_whole(a), _whole(d))
         att, dfn = got
+    return att, dfn, _column(r, att, dfn)
+
+
+def _column(r: _Rules, att: Fraction | int, dfn: Fraction | int) -> int:
+    """The odds CRT's column for these totals, remembered per pair."""
     ckey = ("column", att, dfn)
     col = r.memo.get(ckey)
     if col is None:
         pick = combat.column_for_odds(r.odds_crt, att, dfn)
         assert pick.index is not None
         col = r.memo[ckey] = pick.index
-    return att, dfn, col
+    return col
 
 
 def _whole(x: Fraction) -> Fraction | int:
@@ -1313,13 +1318,7 @@ def _base_odds_in(
         assert dt is not None, "problems() admits only conditions a position decides"
         got = r.memo[key] = (_whole(at), _whole(dt))
     att, dfn = got
-    ckey = ("column", att, dfn)
-    col = r.memo.get(ckey)
-    if col is None:
-        pick = combat.column_for_odds(r.odds_crt, att, dfn)
-        assert pick.index is not None
-        col = r.memo[ckey] = pick.index
-    return att, dfn, col
+    return att, dfn, _column(r, att, dfn)
 
 
 def _evaluate(s: State, target: int, attackers: Sequence[int]) -> AttackPreview:
