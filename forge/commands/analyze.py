@@ -272,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
     from ..rules.board import UnknownStrengthError, UnplayableGameError
     from ..rules.engines import Assumptions, engine_for
     from . import load_or_say
+    from .play import what_it_lacks
 
     path = args.file
     game = load_or_say(path)
@@ -291,13 +292,8 @@ def run(args: argparse.Namespace) -> int:
     given = dict(args.assume)
     assume = Assumptions(strength=given.get("strength"))
     engine = engine_for(game)
-    lacks = list(engine.problems(game))
+    lacks = what_it_lacks(game, engine, assume)
     unknown = assume.unknown_faces(game)
-    if unknown and assume.strength is None:
-        lacks.append(
-            f"{unknown} unit face{'s' if unknown != 1 else ''} {'have' if unknown != 1 else 'has'} a strength the "
-            "data does not give (units[*].steps); assume one with --assume strength=N"
-        )
     title = game.game.title
     md = [f"# {title}: analysis", ""]
     report: dict[str, Any] = {"game": game.game.id, "title": title, "seed": args.seed, "games": args.games}

@@ -120,6 +120,19 @@ def report(title: str, outcomes: list[Any], sides: list[str], *, seed: int, poli
     return lines
 
 
+def what_it_lacks(game: Any, engine: Any, assume: Any) -> list[str]:
+    """What the data lacks for ``engine`` to play ``game`` under the stated assumptions (``forge play`` and
+    ``forge analyze`` refuse the game with this list; empty: it can be played)."""
+    lacks = list(engine.problems(game))
+    unknown = assume.unknown_faces(game)
+    if unknown and assume.strength is None:
+        lacks.append(
+            f"{unknown} unit face{'s' if unknown != 1 else ''} {'have' if unknown != 1 else 'has'} a strength the "
+            "data does not give (units[*].steps); assume one with --assume strength=N"
+        )
+    return lacks
+
+
 def run(args: argparse.Namespace) -> int:
     from ..rules.board import UnknownStrengthError, UnplayableGameError
     from ..rules.engines import Assumptions, engine_for
@@ -132,13 +145,8 @@ def run(args: argparse.Namespace) -> int:
     given = dict(args.assume)
     assume = Assumptions(strength=given.get("strength"))
     engine = engine_for(game)
-    lacks = list(engine.problems(game))
+    lacks = what_it_lacks(game, engine, assume)
     unknown = assume.unknown_faces(game)
-    if unknown and assume.strength is None:
-        lacks.append(
-            f"{unknown} unit face{'s' if unknown != 1 else ''} {'have' if unknown != 1 else 'has'} a strength the "
-            "data does not give (units[*].steps); assume one with --assume strength=N"
-        )
     if lacks:
         print(f"forge play: {path}: {game.game.title} cannot be played; its data lacks:", file=sys.stderr)
         for x in lacks:
