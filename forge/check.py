@@ -221,7 +221,13 @@ class _Checker:
     def check_terrain(self) -> None:
         classes = self.game.game.mobility_classes
         for tid, t in self.game.terrain.items():
-            for cls in t.movement:
+            if t.movement == "none" and t.kind is m.TerrainKind.HEX:
+                self.err(
+                    ("terrain", tid, "movement"),
+                    "a hex terrain must give its movement costs (expected costs by mobility class; `movement: none`"
+                    " is for a path, hexside or feature with no movement effect of its own)",
+                )
+            for cls in t.costs:
                 if cls not in classes and cls != "all":
                     self.name(
                         ("terrain", tid, "movement", cls),
