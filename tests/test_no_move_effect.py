@@ -50,7 +50,8 @@ def test_cards_terrain_chart_prints_a_dash_and_its_key_not_a_question_mark() -> 
     text = _text(cards.render(load(HALDEN), BuildOptions(only=("cards",))))
     chart = text[text.index("Terrain effects") :]
     row = chart[chart.index("Railway") : chart.index("Railway") + 40]
-    assert DASH in row and "?" not in row, row
+    assert DASH in row, row
+    assert "?" not in row, row
     assert cards.UNKNOWN_NOTE not in text  # no cost of Halden's chart is unknown now
     assert cards.NO_MOVE_EFFECT_NOTE in text
 
@@ -69,7 +70,8 @@ def test_an_omitted_movement_stays_unknown() -> None:
     assert _costs(game.terrain["railway"], game.game.mobility_classes) == ["?", "?"]
     assert mk.terrain_cost(game, "railway", "foot") is None
     text = _text(cards.render(game, BuildOptions(only=("cards",))))
-    assert cards.UNKNOWN_NOTE in text and cards.NO_MOVE_EFFECT_NOTE not in text
+    assert cards.UNKNOWN_NOTE in text
+    assert cards.NO_MOVE_EFFECT_NOTE not in text
 
 
 def _pairs(game: m.Game) -> list[tuple[Cell, Cell]]:
@@ -123,7 +125,8 @@ def test_check_refuses_none_on_a_hex_terrain_located(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2
     assert f"bad.yaml:{line}:" in r.stdout + r.stderr
-    assert "terrain.clear.movement" in r.stdout + r.stderr and "Traceback" not in r.stderr
+    assert "terrain.clear.movement" in r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def test_check_suggests_none_for_a_misspelling(tmp_path: Path) -> None:
@@ -132,4 +135,5 @@ def test_check_suggests_none_for_a_misspelling(tmp_path: Path) -> None:
     bad.write_text(text.replace("    movement: none\n", "    movement: nune\n", 1), encoding="utf-8")
     r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2
-    assert "terrain.railway.movement" in r.stdout + r.stderr and "'none'" in r.stdout + r.stderr
+    assert "terrain.railway.movement" in r.stdout + r.stderr
+    assert "'none'" in r.stdout + r.stderr
