@@ -712,6 +712,13 @@ class _Checker:
                 "all_out left out)",
                 key=True,
             )
+        if crt.all_out is not None and crt.all_out.crowded_rule is not None and crt.all_out.crowded_units is None:
+            self.err(
+                (*path, "all_out", "crowded_rule"),
+                "crowded_rule cites the rule of the crowded target, and all_out gives no crowded_units: nothing would "
+                "print it (expected crowded_units with it, or crowded_rule left out)",
+                key=True,
+            )
 
     def check_die_rows(self, path: PathT, rows: list[str]) -> None:
         """Each row label reads as the die results it covers ('3', '2-4', '6+'): the engine and the cards use them."""

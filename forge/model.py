@@ -748,6 +748,9 @@ class AllOutAttack(Base):
     """A target hex holding at least this many unretreated units takes the all-out result of every attack, with no
     unit flipped (None: never)."""
     rule: RuleRef | None = None
+    """The rule of the all-out attack (and of the crowded target too, unless ``crowded_rule`` gives its own)."""
+    crowded_rule: RuleRef | None = None
+    """The rule of the crowded target (``crowded_units``) when the book gives it a rule of its own (None: ``rule``)."""
     source_line: SourceLine | None = None
 
 

@@ -684,10 +684,15 @@ def all_out_sentence(game: Game, crt: Crt) -> str | None:
         pref = "the attacker's choice"
     text = f"An <b>all-out</b> attack flips one full-strength attacker ({pref})"
     if ao.crowded_units is not None:
+        own = ao.crowded_rule is not None and ao.crowded_rule != ao.rule
+        if own:  # each half cites its own rule
+            text = f"{text} {_rule(ao.rule)}".rstrip()
         cell = "square" if game.map.grid.grid().kind.value == "square" else "hex"
         text += (
             f"; a {cell} of {ao.crowded_units} or more unretreated units takes the all-out result of every attack"
         )
+        if own:
+            return f"{text} {_rule(ao.crowded_rule)}." if ao.crowded_rule else f"{text}."
     return f"{text} {_rule(ao.rule)}".rstrip() + "."
 
 
