@@ -397,6 +397,15 @@ class _Checker:
             self.name(("rules", "movement", "modes", i, "path"), md.path, paths, "path terrain")
             for k, ph in enumerate(md.phases):
                 self.name(("rules", "movement", "modes", i, "phases", k), ph, phases, "phase of the sequence")
+        for i, ch in enumerate(mr.changes if mr else []):
+            ter = game.terrain.get(ch.terrain)
+            if ch.add is not None and ter is not None and ter.kind is m.TerrainKind.PATH and ter.movement == "none":
+                self.err(
+                    ("rules", "movement", "changes", i, "add"),
+                    f"path {ch.terrain!r} has no movement effect of its own (movement: none), so there is no rate to "
+                    "add to (expected set: the rate along it in these states)",
+                    key=True,
+                )
         play = game.rules.play
         if play is None:
             return

@@ -137,3 +137,39 @@ def test_check_suggests_none_for_a_misspelling(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert "terrain.railway.movement" in r.stdout + r.stderr
     assert "'none'" in r.stdout + r.stderr
+
+
+def test_check_refuses_adding_to_a_path_with_no_effect(tmp_path: Path) -> None:
+    """``rules.movement.changes`` may ``set`` a rate along a ``movement: none`` path in some states; an ``add``
+    would have nothing to add to, and the kit would never apply it."""
+    text = HALDEN.read_text(encoding="utf-8")
+    anchor = "  # -- movement and zones of control\n  movement:\n"
+    assert anchor in text
+    change = "    changes: [{terrain: railway, when: [mud], add: 1}]\n"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(anchor, anchor + change, 1), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    out = r.stdout + r.stderr
+    assert r.returncode == 2
+    assert "rules.movement.changes[0].add" in out
+    line = text[: text.index(anchor)].count("\n") + 3
+    assert f"bad.yaml:{line}:" in out
+    ok = tmp_path / "ok.yaml"
+    ok.write_text(text.replace(anchor, anchor + change.replace("add: 1", "set: 1"), 1), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "forge", "check", str(ok)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_set_rate_makes_the_path_a_rate_in_its_states() -> None:
+    game = load(HALDEN)
+    mr = game.rules.movement
+    assert mr is not None
+    change = m.MoveCostChange(terrain="railway", when=["mud"], set=1)
+    game = game.model_copy(
+        update={"rules": game.rules.model_copy(update={"movement": mr.model_copy(update={"changes": [change]})})}
+    )
+    board = mk.Board.of(game)
+    a, b = next((a, b) for a, b in _pairs(game) if board.path_kinds(a, b) == {"railway"})
+    plain = mk.step_cost(game, board, mk.Mover("foot"), a, b)
+    assert plain == mk.terrain_cost(game, board.terrain(b), "foot")
+    assert mk.step_cost(game, board, mk.Mover("foot"), a, b, ["mud"]) == 1
