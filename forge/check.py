@@ -221,7 +221,13 @@ class _Checker:
     def check_terrain(self) -> None:
         classes = self.game.game.mobility_classes
         for tid, t in self.game.terrain.items():
-            for cls in t.movement:
+            if t.movement == "none" and t.kind is m.TerrainKind.HEX:
+                self.err(
+                    ("terrain", tid, "movement"),
+                    "a hex terrain must give its movement costs (expected costs by mobility class; `movement: none`"
+                    " is for a path, hexside or feature with no movement effect of its own)",
+                )
+            for cls in t.costs:
                 if cls not in classes and cls != "all":
                     self.name(
                         ("terrain", tid, "movement", cls),
@@ -391,6 +397,15 @@ class _Checker:
             self.name(("rules", "movement", "modes", i, "path"), md.path, paths, "path terrain")
             for k, ph in enumerate(md.phases):
                 self.name(("rules", "movement", "modes", i, "phases", k), ph, phases, "phase of the sequence")
+        for i, ch in enumerate(mr.changes if mr else []):
+            ter = game.terrain.get(ch.terrain)
+            if ch.add is not None and ter is not None and ter.kind is m.TerrainKind.PATH and ter.movement == "none":
+                self.err(
+                    ("rules", "movement", "changes", i, "add"),
+                    f"path {ch.terrain!r} has no movement effect of its own (movement: none), so there is no rate to "
+                    "add to (expected set: the rate along it in these states)",
+                    key=True,
+                )
         play = game.rules.play
         if play is None:
             return
@@ -704,6 +719,13 @@ class _Checker:
                 f"all_out says how an attack is made all-out on a CRT of normal/all-out hits, and this CRT's cells "
                 f"are {crt.cell_format.value!r}: no rule would read it (expected cell_format: hits-normal/all-out, or "
                 "all_out left out)",
+                key=True,
+            )
+        if crt.all_out is not None and crt.all_out.crowded_rule is not None and crt.all_out.crowded_units is None:
+            self.err(
+                (*path, "all_out", "crowded_rule"),
+                "crowded_rule cites the rule of the crowded target, and all_out gives no crowded_units: nothing would "
+                "print it (expected crowded_units with it, or crowded_rule left out)",
                 key=True,
             )
 

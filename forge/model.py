@@ -401,8 +401,10 @@ class TerrainType(Base):
     pattern: Pattern = Pattern.NONE
     symbol: str | None = None
     """A symbol drawn in the hex (``city``, ``town``, ``airfield``, ``fort``, ``village``, ``supply``)."""
-    movement: dict[str, MoveCost] = {}
-    """Cost to enter (or cross) by mobility class; ``prohibited``; ``varies`` with a note."""
+    movement: dict[str, MoveCost] | Literal["none"] = {}
+    """Cost to enter (or cross) by mobility class; ``prohibited``; ``varies`` with a note.  ``none``: a path,
+    hexside or feature with no movement effect of its own (a railway only rail movement follows; the hex's terrain
+    counts).  Omitted: the costs are unknown."""
     movement_note: str | None = None
     """Printed in the terrain chart: a rule summary players need.  A remark for the designer goes in
     ``data_note``."""
@@ -411,6 +413,11 @@ class TerrainType(Base):
     data_note: DataNote = None
     source_line: SourceLine | None = None
     """The seed-text line its effects were typed from (a terrain chart's row)."""
+
+    @property
+    def costs(self) -> dict[str, MoveCost]:
+        """The costs by mobility class: empty both when ``movement`` is ``none`` and when it is omitted."""
+        return {} if isinstance(self.movement, str) else self.movement
 
 
 # -------------------------------------------------------------------------------------------------------- units
@@ -741,6 +748,9 @@ class AllOutAttack(Base):
     """A target hex holding at least this many unretreated units takes the all-out result of every attack, with no
     unit flipped (None: never)."""
     rule: RuleRef | None = None
+    """The rule of the all-out attack (and of the crowded target too, unless ``crowded_rule`` gives its own)."""
+    crowded_rule: RuleRef | None = None
+    """The rule of the crowded target (``crowded_units``) when the book gives it a rule of its own (None: ``rule``)."""
     source_line: SourceLine | None = None
 
 

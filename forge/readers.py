@@ -623,6 +623,7 @@ READERS: dict[str, str] = {
     "combat.crt.all_out.flip_first": "printed: render.cards; applied: rules.engine",
     "combat.crt.all_out.crowded_units": "printed: render.cards; applied: rules.engine",
     "combat.crt.all_out.rule": "printed: render.cards",
+    "combat.crt.all_out.crowded_rule": "printed: render.cards",
     "combat.crt.all_out.source_line": "documentation-only: the book line they were typed from (no provenance check)",
     "combat.crt.mandatory_retreat": "printed: render.cards; applied: rules.classic, rules.engine; checked: check",
     "combat.crt.mandatory_retreat.side": "printed: render.cards; applied: rules.engine; checked: check",

@@ -15,7 +15,7 @@ from forge.builder import BuildOptions
 from forge.loader import load
 from forge.render import handout
 from forge.render import map as M
-from forge.render.map.panels import _cost, _Tec
+from forge.render.map.panels import _costs, _Tec
 
 ROOT = Path(__file__).parent.parent
 GAMES = sorted((ROOT / "data").glob("*.yaml"))
@@ -31,7 +31,7 @@ def test_terrain_chart_keys_a_question_mark_only_where_it_prints_one(path: Path)
     game = load(path)
     text = _text(M.render(game, BuildOptions(only=("map",), tile=False)))
     classes = game.game.mobility_classes
-    costs = {_cost(t.movement.get(c, t.movement.get("all"))) for t in game.terrain.values() for c in classes}
+    costs = {c for t in game.terrain.values() for c in _costs(t, classes)}
     if "?" in costs:
         assert KEY in text
     tec = _Tec.__new__(_Tec)  # only what _prints_unknown reads

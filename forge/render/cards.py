@@ -66,6 +66,9 @@ __all__ = [
 ]
 
 UNKNOWN_NOTE = "? = not given by the rules"
+NO_MOVE_EFFECT = "\u2014"
+"""The terrain chart's movement cost of a terrain with no movement effect of its own (``movement: none``)."""
+NO_MOVE_EFFECT_NOTE = f"{NO_MOVE_EFFECT} = no movement effect of its own: the hex's terrain counts"
 RETREAT_RED = "#c8102e"
 
 
@@ -681,10 +684,15 @@ def all_out_sentence(game: Game, crt: Crt) -> str | None:
         pref = "the attacker's choice"
     text = f"An <b>all-out</b> attack flips one full-strength attacker ({pref})"
     if ao.crowded_units is not None:
+        own = ao.crowded_rule is not None and ao.crowded_rule != ao.rule
+        if own:  # each half cites its own rule
+            text = f"{text} {_rule(ao.rule)}".rstrip()
         cell = "square" if game.map.grid.grid().kind.value == "square" else "hex"
         text += (
             f"; a {cell} of {ao.crowded_units} or more unretreated units takes the all-out result of every attack"
         )
+        if own:
+            return f"{text} {_rule(ao.crowded_rule)}." if ao.crowded_rule else f"{text}."
     return f"{text} {_rule(ao.rule)}".rstrip() + "."
 
 
@@ -878,15 +886,19 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         return []
     classes = game.game.mobility_classes
     rows = []
-    unknown = False
+    unknown = no_effect = False
     for tid, t in game.terrain.items():
         moves = []
-        for cls in [*classes, *[k for k in t.movement if k not in classes]]:
-            if cls in t.movement:
-                v = _move_cost(t.movement[cls])
+        costs = t.costs
+        for cls in [*classes, *[k for k in costs if k not in classes]]:
+            if cls in costs:
+                v = _move_cost(costs[cls])
                 unknown |= v == "?"
                 moves.append(v if len(classes) == 1 and cls == classes[0] else f"{esc(cls)}: {v}")
-        if not t.movement:
+        if t.movement == "none":
+            moves.append(NO_MOVE_EFFECT)
+            no_effect = True
+        elif not costs:
             moves.append("?")
             unknown = True
         move_txt = "<br/>".join(moves)
@@ -907,6 +919,8 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     out: list[Flowable] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]
     if unknown:
         out.append(note(st, UNKNOWN_NOTE, table_note=True))
+    if no_effect:
+        out.append(note(st, NO_MOVE_EFFECT_NOTE, table_note=True))
     named = named_hexsides(game)
     if named:
         out.append(note(st, "<b>Named hexsides</b> (between the hexes given): " + esc(named), table_note=True))

@@ -259,9 +259,9 @@ class Rules:
         mr = game.rules.movement or m.MovementRules()
         self.modes = {md.id: md for md in mr.modes}
         self.board = mk.Board.of(game)
-        # Reading: a path kind with no movement cost of its own (a railway only trains use) does not change what an
-        # ordinary step costs; it is followed only in a mode.
-        costly = {k for k, t in game.terrain.items() if t.kind is m.TerrainKind.PATH and t.movement}
+        # Reading: a path kind with no movement cost of its own (a railway only trains use: ``movement: none``, or
+        # no costs given) does not change what an ordinary step costs; it is followed only in a mode.
+        costly = {k for k, t in game.terrain.items() if t.kind is m.TerrainKind.PATH and t.costs}
         self.ordinary_board = mk.Board(
             self.board.grid,
             self.board.base,
@@ -1037,7 +1037,7 @@ def _scale(game: m.Game) -> int:
 
     dens = [1]
     for t in game.terrain.values():
-        dens += [Fraction(str(v)).denominator for v in t.movement.values() if isinstance(v, int | float)]
+        dens += [Fraction(str(v)).denominator for v in t.costs.values() if isinstance(v, int | float)]
     r = game.rules.movement
     for ch in r.changes if r else []:
         dens += [Fraction(str(v)).denominator for v in (ch.add, ch.set) if v is not None]

@@ -267,14 +267,15 @@ def _terrain(chk: _Check, game: m.Game) -> None:
         nxt = chk.text.find(names[i + 1][2], p) if i + 1 < len(names) else -1
         row = chk.text[p : nxt if nxt > 0 else p + 600]
         classes = game.game.mobility_classes
-        order = [*classes, *[k for k in t.movement if k not in classes]]
+        costs = t.costs
+        order = [*classes, *[k for k in costs if k not in classes]]
         want = (
             "".join(
-                _num(t.movement[c]) if len(classes) == 1 and c == classes[0] else f"{c}:{_num(t.movement[c])}"
+                _num(costs[c]) if len(classes) == 1 and c == classes[0] else f"{c}:{_num(costs[c])}"
                 for c in order
-                if c in t.movement
+                if c in costs
             )
-            or "?"
+            or ("\u2014" if t.movement == "none" else "?")
         )
         if not row.startswith(want):
             chk.mismatch(t.rule, f"terrain {t.name!r} movement cost", row[: len(want) + 3], want, f"terrain.{tid}")

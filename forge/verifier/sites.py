@@ -302,7 +302,7 @@ def sites(game: m.Game) -> list[Site]:
             )
         )
     for tid, t in game.terrain.items():
-        for cls, cost in t.movement.items():
+        for cls, cost in t.costs.items():
             if isinstance(cost, int | float) and not isinstance(cost, bool):
                 out.append(
                     Site(

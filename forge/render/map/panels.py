@@ -528,6 +528,17 @@ def _cost(value: Any) -> str:
     return _num(value)
 
 
+NO_EFFECT = "\u2014"
+"""Printed for a terrain with no movement effect of its own (``movement: none``), in every class's column."""
+
+
+def _costs(t: m.TerrainType, classes: list[str]) -> list[str]:
+    """The chart's cost for each mobility class; a cost given for ``all`` applies to every class the game names."""
+    if t.movement == "none":
+        return [NO_EFFECT for _ in classes]
+    return [_cost(t.movement.get(c, t.movement.get("all"))) for c in classes]
+
+
 def _combat_text(t: m.TerrainType, ctx: _Ctx) -> str:
     def side_name(side_id: str) -> str:
         side = ctx.side(side_id)
@@ -616,8 +627,7 @@ class _Tec(Block):
         names, nsize = list(nfit.lines), nfit.size
         ctext = _wrap(_combat_text(t, self.ctx), combat - 4, 5.8)
         ntext = _wrap(t.movement_note, combat - 4, 5.5, FONT_ITALIC) if t.movement_note else []
-        # A cost given for "all" applies to every class the game names.
-        costs = [_cost(t.movement.get(c, t.movement.get("all"))) for c in self.classes]
+        costs = _costs(t, self.classes)
         h = max(24.0, 7.2 * len(names) + (6.5 if kind_word else 0) + 4, 6.8 * len(ctext) + 6.4 * len(ntext) + 5)
         rule_text = t.rule or "—"
 
@@ -655,7 +665,7 @@ class _Tec(Block):
     def _prints_unknown(self) -> bool:
         """Some cell of the chart prints ``?``: a cost, or a combat effect, the rules do not give."""
         for _, t in self.rows:
-            if any(_cost(t.movement.get(c, t.movement.get("all"))) == "?" for c in self.classes):
+            if "?" in _costs(t, self.classes):
                 return True
             if _UNKNOWN.search(_combat_text(t, self.ctx)):
                 return True
@@ -668,8 +678,10 @@ class _Tec(Block):
             text = f"Costs are movement points to enter a {_noun(self.ctx.grid)} (or cross a side, or use a path)."
             if self._prints_unknown():  # the key to "?" only under a chart that prints one
                 text = text[:-1] + "; ? = not given by the rulebook."
-            if any("prohibited" in t.movement.values() for _, t in self.rows):
+            if any("prohibited" in t.costs.values() for _, t in self.rows):
                 text += " P, prohib. = prohibited."
+            if any(t.movement == "none" for _, t in self.rows):
+                text += f" {NO_EFFECT} = no movement effect of its own: the hex's terrain counts."
             lines = _wrap(text, width, 5.5, FONT_ITALIC)
 
             def draw_foot(pen: Pen, x: float, y: float, w: float) -> None:

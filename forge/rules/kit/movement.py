@@ -234,11 +234,12 @@ def _num(v: m.MoveCost | None) -> Cost:
 
 def terrain_cost(game: m.Game, tid: str | None, mobility: str, states: Iterable[str] = ()) -> Cost:
     """MPs to enter a hex of terrain ``tid`` (or cross a hexside, or follow a path of it), with the state
-    changes of ``rules.movement.changes`` (``set`` replaces, ``add`` adds)."""
+    changes of ``rules.movement.changes`` (``set`` replaces, ``add`` adds).  A terrain with no movement effect of its
+    own (``movement: none``) adds nothing: 0 (:func:`step_cost` does not follow a path of one)."""
     if tid is None or tid not in game.terrain:
         return None
     mv = game.terrain[tid].movement
-    cost = _num(mv.get(mobility, mv.get("all")))
+    cost = Fraction(0) if mv == "none" else _num(mv.get(mobility, mv.get("all")))
     st = set(states)
     for ch in _rules(game).changes:
         if ch.terrain == tid and set(ch.when) <= st and _applies(ch.mobility, mobility):
@@ -247,6 +248,18 @@ def terrain_cost(game: m.Game, tid: str | None, mobility: str, states: Iterable[
             if ch.add is not None and isinstance(cost, Fraction):
                 cost += Fraction(str(ch.add))
     return cost
+
+
+def _no_effect(game: m.Game, tid: str, mobility: str, states: set[str]) -> bool:
+    """Terrain ``tid`` has no movement effect of its own (``movement: none``) that a ``rules.movement.changes``
+    entry sets in these states."""
+    t = game.terrain.get(tid)
+    if t is None or t.movement != "none":
+        return False
+    return not any(
+        ch.terrain == tid and ch.set is not None and set(ch.when) <= states and _applies(ch.mobility, mobility)
+        for ch in _rules(game).changes
+    )
 
 
 def _roll_for(game: m.Game, feature: str) -> m.CrossingRoll | None:
@@ -340,7 +353,9 @@ def step_cost(
     if b in enemy and r.enemy_hexes_prohibited:
         return PROHIBITED
     cost: Cost
-    rates = [terrain_cost(game, k, mv.mobility, st) for k in sorted(board.path_kinds(a, b))]
+    # a path with no movement effect of its own (a railway only rail movement follows) gives no rate
+    kinds = sorted(k for k in board.path_kinds(a, b) if not _no_effect(game, k, mv.mobility, st))
+    rates = [terrain_cost(game, k, mv.mobility, st) for k in kinds]
     feats = board.side_features(a, b)
     if rates and all(isinstance(x, Fraction) for x in rates):
         cost = min(x for x in rates if isinstance(x, Fraction))
