@@ -12,8 +12,9 @@ The parts, one module each: :mod:`.styles` (type, text helpers, paragraphs, head
 (:mod:`.combat`, :mod:`.terrain`, :mod:`.turns`, :mod:`.limits`), :mod:`.story` (the blocks in card order),
 :mod:`.flow` (pouring blocks into cards, the keep-together rules), :mod:`.chrome` (card regions, outline and title
 bar, full bleed), :mod:`.size` (``--card-size`` and its error), :mod:`.sized` (the cards laid out for a card size)
-and :mod:`.pages` (the component's pages).  They import one way: styles <- flowables, tables <- the blocks <- story;
-size <- flow <- chrome <- sized <- pages.  Every name the single module had is still importable from here.
+and :mod:`.pages` (the component's pages).  They import one way: styles <- flowables, tables <- each family of
+blocks <- story; size <- flow <- chrome <- sized <- pages.  Every name the single module had is still importable
+from here.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from .tables import (
     _column_measures,
     grid_table,
     _natural,
+    write_in,
+    WRITE_IN_NOTE,
 )
 from .combat import (
     all_out_sentence,
@@ -69,8 +72,6 @@ from .combat import (
     _shift_name,
     _side_by_side,
     _steps,
-    write_in,
-    WRITE_IN_NOTE,
 )
 from .terrain import (
     _move_cost,

@@ -17,7 +17,7 @@ from ...templates import card_layout
 from ..fit import MIN_TEXT_PT
 from .styles import esc, heading, note, _num, P, _rule, _side_name, Styles, _turn_list
 from .flowables import ShiftArrow
-from .tables import grid_table
+from .tables import grid_table, write_in, WRITE_IN_NOTE
 
 
 RETREAT_RED = "#c8102e"
@@ -50,15 +50,6 @@ def _grid_rows(cells: list[list[str]] | Unknown, rows: Sequence[str], n_cols: in
 
 def _has_unknown(grid: list[list[str]]) -> bool:
     return any(x.strip() == "?" for row in grid for x in row)
-
-
-def write_in(grid: list[list[str]]) -> list[list[str]]:
-    """A results table as players get it: a cell the rules do not give is left empty, a box to write the published
-    value in, never a "?" to play with (as on the counters)."""
-    return [["" if x.strip() == "?" else x for x in row] for row in grid]
-
-
-WRITE_IN_NOTE = "An empty cell is a result the rules do not print: write it in from the published table."
 
 
 def _dice_label(crt: Crt) -> str:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 from reportlab.platypus import Flowable
 
 from ...model import Game, TerrainKind

@@ -3,7 +3,6 @@ scenarios."""
 
 from __future__ import annotations
 
-
 from reportlab.platypus import Flowable
 
 from ...model import Game, StackAllowance, UnitSelector, Unknown, VictoryLevel

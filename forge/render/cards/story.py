@@ -3,7 +3,6 @@ current one has room (:func:`story`)."""
 
 from __future__ import annotations
 
-
 from reportlab.platypus import Flowable
 
 from ...model import Game

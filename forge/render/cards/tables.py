@@ -1,6 +1,6 @@
 """Charts: column widths from their content (:func:`auto_widths`), the house table (:func:`grid_table`: a dark
-header, thin rules, light zebra rows) and :class:`Chart`, a table that knows the narrowest it can be (what
-``--card-size`` checks)."""
+header, thin rules, light zebra rows), :class:`Chart`, a table that knows the narrowest it can be (what
+``--card-size`` checks), and a results table's unknown cells left empty to write in (:func:`write_in`)."""
 
 from __future__ import annotations
 
@@ -163,3 +163,12 @@ def grid_table(
     cmds += list(extra)
     t.setStyle(TableStyle(cmds))
     return t
+
+
+def write_in(grid: list[list[str]]) -> list[list[str]]:
+    """A results table as players get it: a cell the rules do not give is left empty, a box to write the published
+    value in, never a "?" to play with (as on the counters)."""
+    return [["" if x.strip() == "?" else x for x in row] for row in grid]
+
+
+WRITE_IN_NOTE = "An empty cell is a result the rules do not print: write it in from the published table."

@@ -3,15 +3,13 @@ named hexsides) and every other table of the game (weather, river crossing, move
 
 from __future__ import annotations
 
-
 from reportlab.platypus import Flowable
 
 from ...model import Game, TerrainKind, Unknown
 from ..style import combat_facts
 from .styles import esc, heading, note, _num, _side_name, Styles, UNKNOWN_NOTE
 from .flowables import Swatch
-from .tables import auto_widths, grid_table
-from .combat import write_in, WRITE_IN_NOTE
+from .tables import auto_widths, grid_table, write_in, WRITE_IN_NOTE
 
 
 def _move_cost(v: object) -> str:
