@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepInFrame, Paragraph, Table
-from reportlab.platypus.doctemplate import ActionFlowable
 
 from ...errors import warn
 from .styles import _plain_lines
@@ -58,11 +57,6 @@ def flow(
             if isinstance(f, CardBreak):
                 items.pop(0)
                 if placed and frame._y - frame._y1p < f.min_space:
-                    break
-                continue
-            if isinstance(f, ActionFlowable):  # KeepTogether's frame breaks when split
-                items.pop(0)
-                if placed and f.action and f.action[0] in ("frameEnd", "pageEnd", "newPage"):
                     break
                 continue
             keep = float(getattr(f, "keep_next", 0.0))
