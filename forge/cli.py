@@ -129,7 +129,7 @@ def _load_or_report(
 
             refuse(game, options, path)
             if options.card_size is not None:  # lays the cards out: refuse a chart the card cannot hold first
-                from .render.cards import refuse_card_size
+                from .render.cards.sized import refuse_card_size
 
                 refuse_card_size(game, options, path)
         return game
@@ -333,7 +333,7 @@ def _page_bleed(text: str) -> float:
 
 def _card_size(text: str) -> str:
     """``--card-size``: a card service's size by name or as ``WIDTHxHEIGHT`` (:func:`forge.render.cards.card_size`)."""
-    from .render.cards import card_size
+    from .render.cards.size import card_size
 
     try:
         card_size(text)

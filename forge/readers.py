@@ -187,19 +187,20 @@ def role_of(module: str) -> str | None:
 READERS: dict[str, str] = {
     "format": "documentation-only: the format's version; the loader accepts only 1, so no later stage needs to read it",
     "game": (
-        "printed: builder, cli, render.cards, render.counters, render.handout, render.map.base, "
-        "render.map.pages, render.map.panels, render.map.sheet, render.map.tiles, render.style, turnlength, "
-        "vassal; applied: commands.play, rules.board, rules.classic, rules.effects, rules.engine, "
-        "rules.kit.movement, rules.kit.supply; checked: check, claim_keys, conditions, verifier, "
-        "verifier.core, verifier.crosscheck, verifier.ex_claims, verifier.ex_limits, verifier.ex_movement, "
-        "verifier.ex_phases, verifier.ex_rules, verifier.ex_zoc_groups, verifier.notes, verifier.provenance, "
-        "verifier.readback"
+        "printed: builder, cli, render.cards.chrome, render.cards.flowables, render.cards.pages, render.cards.sized, "
+        "render.cards.styles, render.cards.terrain, render.counters, render.handout, render.map.base, "
+        "render.map.pages, render.map.panels, render.map.sheet, render.map.tiles, render.style, turnlength, vassal; "
+        "applied: commands.play, rules.board, rules.classic, rules.effects, rules.engine, rules.kit.movement, "
+        "rules.kit.supply; checked: check, claim_keys, conditions, verifier, verifier.core, verifier.crosscheck, "
+        "verifier.ex_claims, verifier.ex_limits, verifier.ex_movement, verifier.ex_phases, verifier.ex_rules, "
+        "verifier.ex_zoc_groups, verifier.notes, verifier.provenance, verifier.readback"
     ),
     "game.id": "printed: builder, cli, vassal; checked: verifier, verifier.notes",
     "game.title": (
-        "printed: cli, render.cards, render.counters, render.handout, render.map.pages, render.map.panels, "
-        "render.map.sheet, render.map.tiles, vassal; applied: commands.play; checked: verifier.ex_claims, "
-        "verifier.notes"
+        "printed: cli, render.cards.chrome, render.cards.combat, render.cards.pages, render.cards.sized, "
+        "render.cards.terrain, render.cards.turns, render.counters, render.handout, render.map.pages, "
+        "render.map.panels, render.map.sheet, render.map.tiles, vassal; applied: commands.play; checked: "
+        "verifier.ex_claims, verifier.notes"
     ),
     "game.subtitle": "printed: cli, render.map.panels",
     "game.edition": "printed: cli",
@@ -209,25 +210,26 @@ READERS: dict[str, str] = {
     "game.source": "documentation-only: which rulebook (seed file) the data was typed from, for the data's readers",
     "game.scale": "printed: render.map.panels, turnlength; checked: verifier.ex_claims, verifier.provenance",
     "game.scale.km_per_hex": "printed: render.map.panels; checked: verifier.ex_claims",
-    "unknown": "printed: render.cards; checked: verifier.tables",
+    "unknown": "printed: render.cards.combat; checked: verifier.tables",
     "game.scale.days_per_turn": "printed: render.map.panels, turnlength; checked: verifier.ex_claims",
     "game.scale.source_line": "checked: verifier.provenance",
     "game.sides": (
-        "printed: cli, render.cards, render.counters, render.handout, render.map.base, render.map.panels, "
-        "render.style, vassal; applied: commands.play, rules.board, rules.classic, rules.effects, "
-        "rules.engine, rules.kit.movement, rules.kit.supply; checked: check, claim_keys, conditions, "
-        "verifier.core, verifier.crosscheck, verifier.ex_phases, verifier.ex_rules, verifier.ex_zoc_groups"
+        "printed: cli, render.cards.styles, render.counters, render.handout, render.map.base, render.map.panels, "
+        "render.style, vassal; applied: commands.play, rules.board, rules.classic, rules.effects, rules.engine, "
+        "rules.kit.movement, rules.kit.supply; checked: check, claim_keys, conditions, verifier.core, "
+        "verifier.crosscheck, verifier.ex_phases, verifier.ex_rules, verifier.ex_zoc_groups"
     ),
     "game.sides[].id": (
-        "printed: cli, render.cards, render.counters, render.handout, render.map.base, render.map.panels, "
-        "render.style; applied: commands.play, rules.board, rules.classic, rules.effects, rules.engine, "
-        "rules.kit.movement, rules.kit.supply; checked: check, claim_keys, conditions, verifier.core, "
-        "verifier.crosscheck, verifier.ex_phases, verifier.ex_rules, verifier.ex_zoc_groups, verifier.notes"
+        "printed: cli, render.cards.combat, render.cards.limits, render.cards.styles, render.cards.turns, "
+        "render.counters, render.handout, render.map.base, render.map.panels, render.style; applied: commands.play, "
+        "rules.board, rules.classic, rules.effects, rules.engine, rules.kit.movement, rules.kit.supply; checked: "
+        "check, claim_keys, conditions, verifier.core, verifier.crosscheck, verifier.ex_phases, verifier.ex_rules, "
+        "verifier.ex_zoc_groups, verifier.notes"
     ),
     "game.sides[].name": (
-        "printed: cli, render.cards, render.counters, render.handout, render.map.grid, render.map.panels, "
-        "vassal; applied: rules.board; checked: verifier.crosscheck, verifier.ex_phases, verifier.ex_rules, "
-        "verifier.notes"
+        "printed: cli, render.cards.combat, render.cards.limits, render.cards.styles, render.cards.terrain, "
+        "render.cards.turns, render.counters, render.handout, render.map.grid, render.map.panels, vassal; applied: "
+        "rules.board; checked: verifier.crosscheck, verifier.ex_phases, verifier.ex_rules, verifier.notes"
     ),
     "game.sides[].colour": "printed: render.counters, render.map.grid, render.map.panels, render.style",
     "game.sides[].text_colour": "printed: render.counters, render.map.grid, render.map.panels",
@@ -237,7 +239,7 @@ READERS: dict[str, str] = {
     "game.first_side": "applied: rules.board, rules.classic; checked: check",
     "game.strength_format": "printed: render.handout; checked: check, verifier.ex_limits",
     "game.mobility_classes": (
-        "printed: render.cards, render.map.panels; applied: rules.kit.movement; checked: check, conditions, "
+        "printed: render.cards.terrain, render.map.panels; applied: rules.kit.movement; checked: check, conditions, "
         "verifier.ex_movement, verifier.ex_zoc_groups, verifier.readback"
     ),
     "game.dice": "printed: vassal",
@@ -246,10 +248,10 @@ READERS: dict[str, str] = {
         "(forge.glyphs.NOT_PRINTED)"
     ),
     "map": (
-        "printed: cli, estimate, render.cards, render.handout, render.map.base, render.map.grid, "
-        "render.map.panels, render.map.sheet, vassal; applied: rules.board, rules.classic, rules.effects, "
-        "rules.engine, rules.kit.movement, rules.kit.setup, rules.kit.supply, rules.kit.victory; checked: "
-        "check, verifier.core, verifier.crosscheck, verifier.ex_claims, verifier.ex_limits, verifier.ex_map, "
+        "printed: cli, estimate, render.cards.combat, render.cards.terrain, render.handout, render.map.base, "
+        "render.map.grid, render.map.panels, render.map.sheet, vassal; applied: rules.board, rules.classic, "
+        "rules.effects, rules.engine, rules.kit.movement, rules.kit.setup, rules.kit.supply, rules.kit.victory; "
+        "checked: check, verifier.core, verifier.crosscheck, verifier.ex_claims, verifier.ex_limits, verifier.ex_map, "
         "verifier.ex_move_rules, verifier.ex_movement, verifier.ex_rules, verifier.locate, verifier.sites"
     ),
     "map.grid": (
@@ -309,17 +311,20 @@ READERS: dict[str, str] = {
         "(forge.glyphs.NOT_PRINTED)"
     ),
     "map.hexsides": (
-        "printed: cli, estimate, render.cards, render.map.grid; applied: rules.board, rules.kit.movement; "
+        "printed: cli, estimate, render.cards.terrain, render.map.grid; applied: rules.board, rules.kit.movement; "
         "checked: check, verifier.core"
     ),
     "map.hexsides[].between": (
-        "printed: render.cards, render.map.grid; applied: rules.board, rules.kit.movement; checked: check, "
+        "printed: render.cards.terrain, render.map.grid; applied: rules.board, rules.kit.movement; checked: check, "
         "verifier.core"
     ),
     "map.hexsides[].features": (
         "printed: render.map.grid; applied: rules.board, rules.kit.movement; checked: check, verifier.core"
     ),
-    "map.hexsides[].name": "printed: render.cards; checked: verifier.notes",
+    "map.hexsides[].name": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "map.hexsides[].reconstructed": "refused: check",
     "map.hexsides[].note": (
         "documentation-only: a remark on the hexside for the data's readers; no component prints it "
@@ -346,41 +351,46 @@ READERS: dict[str, str] = {
     "map.setup_zones[].depth": "applied: rules.kit.setup",
     "map.setup_zones[].per_hex": "printed: render.handout, render.map.panels; applied: rules.kit.setup",
     "map.setup_zones[].units": "checked: check",
-    "map.setup_zones[].units.units": "printed: render.cards; applied: rules.kit.stacking",
-    "map.setup_zones[].units.types": "printed: render.cards; applied: rules.kit.stacking",
-    "map.setup_zones[].units.sizes": "printed: render.cards",
-    "map.setup_zones[].units.side": "printed: render.cards; applied: rules.kit.stacking",
+    "map.setup_zones[].units.units": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "map.setup_zones[].units.types": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "map.setup_zones[].units.sizes": "printed: render.cards.limits",
+    "map.setup_zones[].units.side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.kit.stacking"
+    ),
     "map.setup_zones[].rule": "printed: render.handout, render.map.panels; checked: verifier.notes",
     "map.setup_zones[].data_note": "checked: verifier.notes",
     "terrain": (
-        "printed: estimate, render.cards, render.map.base, render.map.grid, render.map.panels, render.style; "
-        "applied: rules.classic, rules.engine, rules.kit.movement; checked: check, claim_keys, conditions, "
-        "verifier.core, verifier.crosscheck, verifier.ex_combat, verifier.ex_movement, verifier.ex_scenario, "
-        "verifier.ex_zoc_groups, verifier.locate, verifier.provenance, verifier.readback"
+        "printed: estimate, render.cards.combat, render.cards.terrain, render.map.base, render.map.grid, "
+        "render.map.panels, render.style; applied: rules.classic, rules.engine, rules.kit.movement; checked: check, "
+        "claim_keys, conditions, verifier.core, verifier.crosscheck, verifier.ex_combat, verifier.ex_movement, "
+        "verifier.ex_scenario, verifier.ex_zoc_groups, verifier.locate, verifier.provenance, verifier.readback"
     ),
     "terrain[].name": (
-        "printed: render.cards, render.map.grid, render.map.panels; checked: conditions, verifier.core, "
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.terrain, "
+        "render.cards.turns, render.map.grid, render.map.panels; checked: conditions, verifier.core, "
         "verifier.crosscheck, verifier.notes, verifier.readback"
     ),
     "terrain[].kind": (
-        "printed: render.cards, render.map.grid, render.map.panels, render.style; applied: rules.classic, "
-        "rules.engine; checked: check, conditions, verifier.crosscheck, verifier.ex_movement"
+        "printed: render.cards.combat, render.cards.flowables, render.cards.terrain, render.map.grid, "
+        "render.map.panels, render.style; applied: rules.classic, rules.engine; checked: check, conditions, "
+        "verifier.crosscheck, verifier.ex_movement"
     ),
-    "terrain[].colour": "printed: render.cards, render.map.grid, render.style",
-    "terrain[].pattern": "printed: render.cards, render.map.grid, render.style",
+    "terrain[].colour": "printed: render.cards.terrain, render.map.grid, render.style",
+    "terrain[].pattern": "printed: render.cards.flowables, render.cards.terrain, render.map.grid, render.style",
     "terrain[].symbol": "printed: render.map.grid",
     "terrain[].movement": (
-        "printed: render.cards, render.map.panels; applied: rules.classic, rules.kit.movement; checked: "
-        "check, verifier.readback"
+        "printed: render.cards.terrain, render.map.panels; applied: rules.classic, rules.kit.movement; checked: check, "
+        "verifier.readback"
     ),
-    "terrain[].movement_note": "printed: render.cards, render.map.panels; checked: verifier.crosscheck",
+    "terrain[].movement_note": "printed: render.cards.terrain, render.map.panels; checked: verifier.crosscheck",
     "terrain[].combat": (
-        "printed: render.cards, render.map.panels; applied: rules.classic, rules.combat, rules.engine; "
-        "checked: check, verifier.crosscheck, verifier.ex_combat, verifier.readback"
+        "printed: render.cards.combat, render.cards.sized, render.cards.terrain, render.map.panels; applied: "
+        "rules.classic, rules.combat, rules.engine; checked: check, verifier.crosscheck, verifier.ex_combat, "
+        "verifier.readback"
     ),
     "terrain[].combat.text": (
-        "printed: render.cards, render.map.panels, render.style; applied: rules.classic; checked: "
-        "verifier.crosscheck, verifier.ex_combat"
+        "printed: render.cards.flow, render.cards.limits, render.cards.terrain, render.cards.turns, render.map.panels, "
+        "render.style; applied: rules.classic; checked: verifier.crosscheck, verifier.ex_combat"
     ),
     "terrain[].combat.shift": (
         "printed: render.style; applied: rules.classic, rules.combat, rules.engine; checked: "
@@ -397,20 +407,24 @@ READERS: dict[str, str] = {
     "terrain[].combat.no_concentric": "printed: render.style",
     "terrain[].combat.ignore_retreat": "printed: render.style; applied: rules.classic",
     "terrain[].combat.by_side": "printed: render.style; applied: rules.classic; checked: check, verifier.crosscheck",
-    "terrain[].rule": "printed: render.cards, render.map.panels; checked: verifier.notes",
+    "terrain[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns, render.map.panels; checked: verifier.notes"
+    ),
     "terrain[].data_note": "checked: verifier.notes",
     "terrain[].source_line": "checked: verifier.provenance",
     "units": (
-        "printed: cli, estimate, render.cards, render.counters, render.handout, render.style, vassal; "
-        "applied: rules.board, rules.classic, rules.effects, rules.engine, rules.engines, rules.kit.limits, "
-        "rules.kit.setup; checked: check, claim_keys, verifier.core, verifier.crosscheck, verifier.ex_limits, "
-        "verifier.ex_rules, verifier.ex_units, verifier.locate, verifier.provenance, verifier.readback"
+        "printed: cli, estimate, render.cards.limits, render.counters, render.handout, render.style, vassal; applied: "
+        "rules.board, rules.classic, rules.effects, rules.engine, rules.engines, rules.kit.limits, rules.kit.setup; "
+        "checked: check, claim_keys, verifier.core, verifier.crosscheck, verifier.ex_limits, verifier.ex_rules, "
+        "verifier.ex_units, verifier.locate, verifier.provenance, verifier.readback"
     ),
     "units[].id": (
-        "printed: render.cards, render.counters, render.map.panels, vassal; applied: rules.board, "
-        "rules.classic, rules.effects, rules.engine, rules.engines, rules.kit.limits, rules.kit.setup, "
-        "rules.kit.stacking, rules.state; checked: check, claim_keys, verifier.core, verifier.crosscheck, "
-        "verifier.ex_limits, verifier.ex_rules, verifier.locate, verifier.notes, verifier.provenance"
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.turns, render.counters, "
+        "render.map.panels, vassal; applied: rules.board, rules.classic, rules.effects, rules.engine, rules.engines, "
+        "rules.kit.limits, rules.kit.setup, rules.kit.stacking, rules.state; checked: check, claim_keys, "
+        "verifier.core, verifier.crosscheck, verifier.ex_limits, verifier.ex_rules, verifier.locate, verifier.notes, "
+        "verifier.provenance"
     ),
     "units[].side": (
         "printed: cli, render.counters, render.handout, render.images, render.map.panels, render.style; "
@@ -418,12 +432,13 @@ READERS: dict[str, str] = {
         "checked: check, verifier.ex_combat, verifier.ex_move_rules, verifier.ex_results, verifier.ex_rules"
     ),
     "units[].name": (
-        "printed: render.cards, render.handout, render.map.panels, vassal; applied: rules.combat; checked: "
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.terrain, "
+        "render.cards.turns, render.handout, render.map.panels, vassal; applied: rules.combat; checked: "
         "verifier.crosscheck, verifier.locate, verifier.notes"
     ),
     "units[].label": (
-        "printed: render.cards, render.counters, render.handout, render.map.panels; applied: rules.combat; "
-        "checked: verifier.ex_limits, verifier.readback"
+        "printed: render.cards.limits, render.cards.terrain, render.cards.turns, render.counters, render.handout, "
+        "render.map.panels; applied: rules.combat; checked: verifier.ex_limits, verifier.readback"
     ),
     "units[].type": (
         "printed: render.counters, render.handout, render.map.panels; applied: rules.board, rules.classic, "
@@ -449,7 +464,7 @@ READERS: dict[str, str] = {
     "units[].pool.from_turn": "printed: render.handout, vassal; applied: rules.kit.setup; checked: check",
     "units[].pool.rule": "checked: verifier.notes",
     "units[].entry": (
-        "printed: render.cards, render.counters, render.handout, render.map.panels, vassal; applied: "
+        "printed: render.cards.turns, render.counters, render.handout, render.map.panels, vassal; applied: "
         "rules.classic, rules.engine, rules.kit.setup; checked: check, verifier.core, verifier.crosscheck, "
         "verifier.ex_rules, verifier.readback"
     ),
@@ -458,12 +473,12 @@ READERS: dict[str, str] = {
         "check, verifier.crosscheck"
     ),
     "units[].entry.hex": (
-        "printed: render.cards, render.counters, render.handout, render.map.panels; applied: rules.classic, "
+        "printed: render.cards.turns, render.counters, render.handout, render.map.panels; applied: rules.classic, "
         "rules.engine; checked: check, verifier.core, verifier.crosscheck, verifier.ex_rules"
     ),
     "units[].entry.condition": (
-        "printed: render.cards, render.handout, render.map.panels; applied: rules.engine; checked: "
-        "verifier.crosscheck, verifier.readback"
+        "printed: render.cards.limits, render.cards.turns, render.handout, render.map.panels; applied: rules.engine; "
+        "checked: verifier.crosscheck, verifier.readback"
     ),
     "units[].entry.rule": (
         "printed: render.map.panels; applied: rules.engine; checked: verifier.crosscheck, verifier.notes"
@@ -501,145 +516,188 @@ READERS: dict[str, str] = {
     "markers[].group": "printed: render.counters; checked: check",
     "markers[].rule": "checked: verifier.notes",
     "turns": (
-        "printed: cli, estimate, render.cards, render.handout, render.map.panels, turnlength; applied: "
-        "rules.board, rules.classic, rules.effects, rules.engine, rules.state; checked: check, claim_keys, "
-        "conditions, verifier.crosscheck, verifier.ex_claims, verifier.ex_combat, verifier.ex_movement, "
+        "printed: cli, estimate, render.cards.combat, render.cards.turns, render.handout, render.map.panels, "
+        "turnlength; applied: rules.board, rules.classic, rules.effects, rules.engine, rules.state; checked: check, "
+        "claim_keys, conditions, verifier.crosscheck, verifier.ex_claims, verifier.ex_combat, verifier.ex_movement, "
         "verifier.ex_rules, verifier.readback"
     ),
     "turns.turns": (
-        "printed: cli, estimate, render.cards, render.handout, render.map.panels, turnlength; applied: "
-        "rules.board, rules.classic, rules.effects, rules.engine; checked: check, conditions, "
-        "verifier.crosscheck, verifier.ex_claims, verifier.ex_combat, verifier.ex_movement, "
-        "verifier.ex_rules, verifier.readback"
+        "printed: cli, estimate, render.cards.combat, render.cards.turns, render.handout, render.map.panels, "
+        "turnlength; applied: rules.board, rules.classic, rules.effects, rules.engine; checked: check, conditions, "
+        "verifier.crosscheck, verifier.ex_claims, verifier.ex_combat, verifier.ex_movement, verifier.ex_rules, "
+        "verifier.readback"
     ),
     "turns.turns[].number": (
-        "printed: render.cards, render.handout, render.map.panels, turnlength; applied: rules.board, "
+        "printed: render.cards.turns, render.handout, render.map.panels, turnlength; applied: rules.board, "
         "rules.classic, rules.effects, rules.engine; checked: check, verifier.crosscheck, verifier.ex_claims, "
         "verifier.ex_combat, verifier.ex_movement, verifier.ex_rules, verifier.notes, verifier.readback"
     ),
-    "turns.turns[].length": "printed: render.cards, render.map.panels, turnlength; checked: verifier.ex_claims",
+    "turns.turns[].length": (
+        "printed: render.cards.size, render.cards.turns, render.map.panels, turnlength; checked: verifier.ex_claims"
+    ),
     "turns.turns[].length.days": "printed: turnlength; checked: turnlength",
     "turns.turns[].length.hours": "printed: turnlength; checked: turnlength",
-    "turns.turns[].date": "printed: render.cards, render.handout, render.map.panels; checked: verifier.ex_claims",
+    "turns.turns[].date": "printed: render.cards.turns, render.handout, render.map.panels; checked: verifier.ex_claims",
     "turns.turns[].weather": (
-        "printed: render.cards, render.map.panels; applied: rules.classic, rules.engine; checked: check, "
+        "printed: render.cards.turns, render.map.panels; applied: rules.classic, rules.engine; checked: check, "
         "conditions, verifier.ex_combat, verifier.ex_movement, verifier.ex_rules"
     ),
     "turns.turns[].marks": (
-        "printed: render.cards, render.map.panels; applied: rules.effects; checked: verifier.crosscheck, "
+        "printed: render.cards.turns, render.map.panels; applied: rules.effects; checked: verifier.crosscheck, "
         "verifier.ex_claims"
     ),
-    "turns.turns[].replacements": "printed: render.cards, render.map.panels; applied: rules.classic; checked: check",
-    "turns.turns[].note": "printed: render.cards, render.map.panels",
+    "turns.turns[].replacements": (
+        "printed: render.cards.turns, render.map.panels; applied: rules.classic; checked: check"
+    ),
+    "turns.turns[].note": "printed: render.cards.combat, render.cards.turns, render.map.panels",
     "turns.turns[].data_note": "checked: verifier.notes",
     "turns.weather": (
-        "printed: render.cards, render.map.panels; applied: rules.classic, rules.engine, rules.state; "
-        "checked: check, claim_keys, conditions, verifier.ex_rules"
+        "printed: render.cards.turns, render.map.panels; applied: rules.classic, rules.engine, rules.state; checked: "
+        "check, claim_keys, conditions, verifier.ex_rules"
     ),
     "turns.weather.states": (
-        "printed: render.cards, render.map.panels; applied: rules.classic, rules.engine; checked: check, "
+        "printed: render.cards.turns, render.map.panels; applied: rules.classic, rules.engine; checked: check, "
         "claim_keys, conditions, verifier.ex_rules"
     ),
     "turns.weather.initial": (
-        "printed: render.cards, render.map.panels; applied: rules.engine, rules.state; checked: check"
+        "printed: render.cards.turns, render.map.panels; applied: rules.engine, rules.state; checked: check"
     ),
     "turns.weather.table": (
-        "printed: render.cards, render.map.panels; applied: rules.engine; checked: check, verifier.ex_rules"
+        "printed: render.cards.tables, render.cards.turns, render.map.panels; applied: rules.engine; checked: check, "
+        "verifier.ex_rules"
     ),
-    "turns.weather.rule": "printed: render.cards, render.map.panels; checked: verifier.notes",
-    "turns.weather.summary": "printed: render.cards, render.map.panels",
-    "turns.rule": "printed: render.cards, render.map.panels; checked: verifier.notes",
+    "turns.weather.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns, render.map.panels; checked: verifier.notes"
+    ),
+    "turns.weather.summary": "printed: render.cards.limits, render.cards.turns, render.map.panels",
+    "turns.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns, render.map.panels; checked: verifier.notes"
+    ),
     "combat": (
-        "printed: cli, render.cards, vassal; applied: rules.classic, rules.effects, rules.engine, "
-        "rules.engines; checked: check, verifier.core, verifier.crosscheck, verifier.ex_classic, "
-        "verifier.ex_results, verifier.provenance, verifier.readback"
+        "printed: cli, render.cards.combat, render.cards.sized, render.cards.terrain, vassal; applied: rules.classic, "
+        "rules.effects, rules.engine, rules.engines; checked: check, verifier.core, verifier.crosscheck, "
+        "verifier.ex_classic, verifier.ex_results, verifier.provenance, verifier.readback"
     ),
     "combat.kind": (
         "applied: rules.classic, rules.engine, rules.engines; checked: check, cli, verifier.ex_combat, verifier.tables"
     ),
-    "combat.rule": "printed: render.cards; checked: verifier.notes",
+    "combat.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "combat.crt": (
-        "printed: cli, render.cards, vassal; applied: rules.classic, rules.engine, rules.engines; checked: "
-        "check, verifier.core, verifier.ex_classic, verifier.ex_results, verifier.provenance, "
+        "printed: cli, render.cards.combat, render.cards.sized, vassal; applied: rules.classic, rules.engine, "
+        "rules.engines; checked: check, verifier.core, verifier.ex_classic, verifier.ex_results, verifier.provenance, "
         "verifier.readback"
     ),
-    "combat.crt.title": "printed: render.cards; checked: verifier.notes, verifier.readback",
-    "combat.crt.rule": "printed: render.cards; checked: verifier.notes, verifier.readback, verifier.tables",
+    "combat.crt.title": (
+        "printed: render.cards.chrome, render.cards.combat, render.cards.pages, render.cards.sized, "
+        "render.cards.terrain, render.cards.turns; checked: verifier.notes, verifier.readback"
+    ),
+    "combat.crt.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes, verifier.readback, verifier.tables"
+    ),
     "combat.crt.dice": (
-        "printed: render.cards, vassal; applied: rules.classic, rules.combat, rules.engine; checked: check, "
+        "printed: render.cards.combat, vassal; applied: rules.classic, rules.combat, rules.engine; checked: check, "
         "verifier.tables"
     ),
     "combat.crt.columns": (
-        "printed: cli, render.cards; applied: rules.classic, rules.combat, rules.engine; checked: check, "
-        "verifier.ex_combat, verifier.ex_results, verifier.readback, verifier.tables"
+        "printed: cli, render.cards.combat, render.cards.terrain; applied: rules.classic, rules.combat, rules.engine; "
+        "checked: check, verifier.ex_combat, verifier.ex_results, verifier.readback, verifier.tables"
     ),
     "combat.crt.rows": (
-        "printed: cli, render.cards; applied: rules.classic, rules.combat, rules.engine; checked: check, "
-        "verifier.ex_classic, verifier.ex_combat, verifier.ex_results, verifier.readback, verifier.sites, "
-        "verifier.tables"
+        "printed: cli, render.cards.combat, render.cards.terrain; applied: rules.classic, rules.combat, rules.engine; "
+        "checked: check, verifier.ex_classic, verifier.ex_combat, verifier.ex_results, verifier.readback, "
+        "verifier.sites, verifier.tables"
     ),
     "combat.crt.cells": (
-        "printed: cli, render.cards; applied: rules.classic, rules.combat, rules.engine; checked: check, "
-        "verifier.readback, verifier.tables"
+        "printed: cli, render.cards.combat, render.cards.terrain; applied: rules.classic, rules.combat, rules.engine; "
+        "checked: check, verifier.readback, verifier.tables"
     ),
-    "combat.crt.sections": "printed: cli, render.cards; checked: check, verifier.readback, verifier.tables",
+    "combat.crt.sections": "printed: cli, render.cards.combat; checked: check, verifier.readback, verifier.tables",
     "combat.crt.cell_format": (
-        "printed: render.cards; applied: rules.classic, rules.combat, rules.engine, rules.engines; checked: "
+        "printed: render.cards.combat; applied: rules.classic, rules.combat, rules.engine, rules.engines; checked: "
         "check, verifier.ex_combat, verifier.ex_results, verifier.tables"
     ),
     "combat.crt.secondary": (
-        "printed: render.cards; checked: check, verifier.ex_combat, verifier.readback, verifier.tables"
+        "printed: render.cards.combat; checked: check, verifier.ex_combat, verifier.readback, verifier.tables"
     ),
     "combat.crt.secondary.rows": (
-        "printed: render.cards; checked: check, verifier.ex_combat, verifier.readback, verifier.tables"
+        "printed: render.cards.combat, render.cards.terrain; checked: check, verifier.ex_combat, verifier.readback, "
+        "verifier.tables"
     ),
     "combat.crt.secondary.cells": (
-        "printed: render.cards; checked: check, verifier.ex_combat, verifier.readback, verifier.tables"
+        "printed: render.cards.combat, render.cards.terrain; checked: check, verifier.ex_combat, verifier.readback, "
+        "verifier.tables"
     ),
     "combat.crt.below": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: check, verifier.ex_combat, "
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: check, verifier.ex_combat, "
         "verifier.tables"
     ),
     "combat.crt.below.result": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: check, verifier.tables"
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: check, verifier.tables"
     ),
-    "combat.crt.below.column": "printed: glyphs, render.cards; applied: rules.combat; checked: check",
+    "combat.crt.below.column": "printed: glyphs, render.cards.combat; applied: rules.combat; checked: check",
     "combat.crt.below.no_effect": "applied: rules.combat; checked: check",
     "combat.crt.below.from_odds": "checked: check, verifier.ex_results",
-    "combat.crt.below.rule": "printed: render.cards; checked: verifier.notes",
-    "combat.crt.below.note": "printed: render.cards",
-    "combat.crt.below.data_note": "checked: verifier.notes",
-    "combat.crt.above": "printed: render.cards; applied: rules.classic, rules.combat; checked: verifier.ex_combat",
-    "combat.crt.above.result": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: check, verifier.tables"
+    "combat.crt.below.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
     ),
-    "combat.crt.above.column": "printed: glyphs, render.cards; applied: rules.combat; checked: check",
+    "combat.crt.below.note": "printed: render.cards.combat, render.cards.turns",
+    "combat.crt.below.data_note": "checked: verifier.notes",
+    "combat.crt.above": (
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: verifier.ex_combat"
+    ),
+    "combat.crt.above.result": (
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: check, verifier.tables"
+    ),
+    "combat.crt.above.column": "printed: glyphs, render.cards.combat; applied: rules.combat; checked: check",
     "combat.crt.above.no_effect": "applied: rules.combat; checked: check",
     "combat.crt.above.from_odds": "checked: check, verifier.ex_results",
-    "combat.crt.above.rule": "printed: render.cards; checked: verifier.notes",
-    "combat.crt.above.note": "printed: render.cards",
+    "combat.crt.above.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
+    "combat.crt.above.note": "printed: render.cards.combat, render.cards.turns",
     "combat.crt.above.data_note": "checked: verifier.notes",
-    "combat.crt.all_out": "printed: render.cards; applied: rules.engine; checked: check",
-    "combat.crt.all_out.flip_first": "printed: render.cards; applied: rules.engine",
-    "combat.crt.all_out.crowded_units": "printed: render.cards; applied: rules.engine",
-    "combat.crt.all_out.rule": "printed: render.cards",
-    "combat.crt.all_out.crowded_rule": "printed: render.cards",
+    "combat.crt.all_out": "printed: render.cards.combat; applied: rules.engine; checked: check",
+    "combat.crt.all_out.flip_first": "printed: render.cards.combat; applied: rules.engine",
+    "combat.crt.all_out.crowded_units": "printed: render.cards.combat; applied: rules.engine",
+    "combat.crt.all_out.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns"
+    ),
+    "combat.crt.all_out.crowded_rule": "printed: render.cards.combat",
     "combat.crt.all_out.source_line": "documentation-only: the book line they were typed from (no provenance check)",
-    "combat.crt.mandatory_retreat": "printed: render.cards; applied: rules.classic, rules.engine; checked: check",
-    "combat.crt.mandatory_retreat.side": "printed: render.cards; applied: rules.engine; checked: check",
-    "combat.crt.mandatory_retreat.min_hits": "printed: render.cards; applied: rules.engine",
-    "combat.crt.mandatory_retreat.rule": "printed: render.cards; checked: verifier.notes",
+    "combat.crt.mandatory_retreat": (
+        "printed: render.cards.combat; applied: rules.classic, rules.engine; checked: check"
+    ),
+    "combat.crt.mandatory_retreat.side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.engine; checked: check"
+    ),
+    "combat.crt.mandatory_retreat.min_hits": "printed: render.cards.combat; applied: rules.engine",
+    "combat.crt.mandatory_retreat.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "combat.crt.high_odds": "applied: rules.classic; checked: verifier.ex_results",
     "combat.crt.high_odds.result": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: check, verifier.tables"
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: check, verifier.tables"
     ),
-    "combat.crt.high_odds.column": "printed: glyphs, render.cards; applied: rules.combat; checked: check",
+    "combat.crt.high_odds.column": "printed: glyphs, render.cards.combat; applied: rules.combat; checked: check",
     "combat.crt.high_odds.no_effect": "applied: rules.combat; checked: check",
     "combat.crt.high_odds.from_odds": "checked: check, verifier.ex_results",
-    "combat.crt.high_odds.rule": "printed: render.cards; checked: verifier.notes",
-    "combat.crt.high_odds.note": "printed: render.cards",
+    "combat.crt.high_odds.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
+    "combat.crt.high_odds.note": "printed: render.cards.combat, render.cards.turns",
     "combat.crt.high_odds.data_note": "checked: verifier.notes",
-    "combat.crt.note": "printed: render.cards",
+    "combat.crt.note": "printed: render.cards.combat, render.cards.turns",
     "combat.crt.data_note": "checked: verifier.notes",
     "combat.crt.source_line": "checked: verifier.provenance",
     "combat.crt.implied_by": "checked: check, verifier.provenance",
@@ -649,30 +707,37 @@ READERS: dict[str, str] = {
     "combat.crt.implied_by[].secondary": "checked: check, verifier.provenance",
     "combat.crt.implied_by[].example": "checked: check, verifier.provenance",
     "combat.results": (
-        "printed: render.cards; applied: rules.classic; checked: check, verifier.ex_combat, "
+        "printed: render.cards.combat; applied: rules.classic; checked: check, verifier.ex_combat, "
         "verifier.ex_results, verifier.ex_rules, verifier.tables"
     ),
-    "combat.results[].meaning": "printed: render.cards",
-    "combat.results[].attacker_steps": "printed: render.cards; applied: rules.classic, rules.combat; checked: check",
-    "combat.results[].defender_steps": "printed: render.cards; applied: rules.classic, rules.combat",
+    "combat.results[].meaning": "printed: render.cards.combat",
+    "combat.results[].attacker_steps": (
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: check"
+    ),
+    "combat.results[].defender_steps": "printed: render.cards.combat; applied: rules.classic, rules.combat",
     "combat.results[].defender_retreat": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: verifier.ex_rules"
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: verifier.ex_rules"
     ),
-    "combat.results[].attacker_retreat": "printed: render.cards; applied: rules.classic, rules.combat",
+    "combat.results[].attacker_retreat": "printed: render.cards.combat; applied: rules.classic, rules.combat",
     "combat.results[].defender_eliminated": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: verifier.ex_rules"
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: verifier.ex_rules"
     ),
-    "combat.results[].attacker_eliminated": "printed: render.cards; applied: rules.classic, rules.combat",
+    "combat.results[].attacker_eliminated": "printed: render.cards.combat; applied: rules.classic, rules.combat",
     "combat.results[].step_instead_of_retreat": "applied: rules.classic, rules.combat",
     "combat.results[].attacker_steps_if_defender_has": "applied: rules.classic, rules.combat",
     "combat.results[].exchange": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: check, verifier.ex_classic"
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: check, verifier.ex_classic"
     ),
-    "combat.results[].exchange_strength": "printed: render.cards; applied: rules.classic",
-    "combat.results[].attacker_choice": "printed: render.cards; applied: rules.classic; checked: check",
-    "combat.results[].advance": "printed: render.cards; applied: rules.classic, rules.combat",
-    "combat.results[].advance_hexes": "printed: render.cards; applied: rules.classic, rules.combat; checked: check",
-    "combat.results[].rule": "printed: render.cards; checked: verifier.notes",
+    "combat.results[].exchange_strength": "printed: render.cards.combat; applied: rules.classic",
+    "combat.results[].attacker_choice": "printed: render.cards.combat; applied: rules.classic; checked: check",
+    "combat.results[].advance": "printed: render.cards.combat; applied: rules.classic, rules.combat",
+    "combat.results[].advance_hexes": (
+        "printed: render.cards.combat; applied: rules.classic, rules.combat; checked: check"
+    ),
+    "combat.results[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "combat.conversions": "checked: verifier.ex_results",
     "combat.conversions[].result": "applied: rules.combat",
     "combat.conversions[].becomes": "applied: rules.combat",
@@ -706,19 +771,21 @@ READERS: dict[str, str] = {
     "combat.rerolls[].step_counts": "checked: verifier.ex_combat",
     "combat.rerolls[].rule": "checked: verifier.notes",
     "combat.shifts": (
-        "printed: cli, render.cards; applied: rules.classic, rules.engine; checked: check, verifier.core, "
-        "verifier.crosscheck, verifier.ex_classic, verifier.ex_combat, verifier.ex_results, "
-        "verifier.provenance, verifier.readback"
+        "printed: cli, render.cards.combat; applied: rules.classic, rules.engine; checked: check, verifier.core, "
+        "verifier.crosscheck, verifier.ex_classic, verifier.ex_combat, verifier.ex_results, verifier.provenance, "
+        "verifier.readback"
     ),
     "combat.shifts[].id": (
         "applied: rules.classic, rules.combat, rules.engine; checked: check, verifier.core, "
         "verifier.crosscheck, verifier.ex_classic, verifier.ex_combat, verifier.ex_results, verifier.notes, "
         "verifier.provenance"
     ),
-    "combat.shifts[].when": "printed: render.cards; checked: verifier.crosscheck, verifier.readback",
+    "combat.shifts[].when": (
+        "printed: render.cards.combat, render.cards.limits; checked: verifier.crosscheck, verifier.readback"
+    ),
     "combat.shifts[].shift": (
-        "printed: render.cards; applied: rules.classic, rules.combat; checked: verifier.crosscheck, "
-        "verifier.ex_combat, verifier.readback"
+        "printed: render.cards.combat, render.cards.flowables; applied: rules.classic, rules.combat; checked: "
+        "verifier.crosscheck, verifier.ex_combat, verifier.readback"
     ),
     "combat.shifts[].condition": (
         "applied: rules.classic, rules.combat, rules.engine; checked: check, verifier.crosscheck, verifier.ex_combat"
@@ -736,21 +803,29 @@ READERS: dict[str, str] = {
     "combat.shifts[].condition.role": "applied: rules.kit.conditions; checked: conditions, verifier.ex_combat",
     "combat.shifts[].condition.units": "applied: rules.kit.conditions",
     "combat.shifts[].condition.phase": "applied: rules.kit.conditions; checked: conditions",
-    "combat.shifts[].rule": "printed: render.cards; checked: verifier.notes",
+    "combat.shifts[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "combat.shifts[].source_line": "checked: verifier.provenance",
     "combat.shifts[].implied_by": "checked: check, verifier.provenance",
     "combat.shift_caps": (
-        "printed: render.cards; applied: rules.classic, rules.effects, rules.engine; checked: check, "
+        "printed: render.cards.combat; applied: rules.classic, rules.effects, rules.engine; checked: check, "
         "verifier.crosscheck, verifier.ex_combat"
     ),
     "combat.shift_caps[].shifts": "applied: rules.combat; checked: check",
-    "combat.shift_caps[].max_columns": "printed: render.cards; applied: rules.combat",
-    "combat.shift_caps[].turns": "printed: render.cards; applied: rules.combat",
-    "combat.shift_caps[].side": "printed: render.cards; applied: rules.combat; checked: check",
-    "combat.shift_caps[].role": "printed: render.cards; applied: rules.combat",
-    "combat.shift_caps[].when": "printed: render.cards; applied: rules.classic; checked: verifier.crosscheck",
+    "combat.shift_caps[].max_columns": "printed: render.cards.combat; applied: rules.combat",
+    "combat.shift_caps[].turns": "printed: render.cards.combat, render.cards.turns; applied: rules.combat",
+    "combat.shift_caps[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.combat; checked: check"
+    ),
+    "combat.shift_caps[].role": "printed: render.cards.combat; applied: rules.combat",
+    "combat.shift_caps[].when": (
+        "printed: render.cards.combat, render.cards.limits; applied: rules.classic; checked: verifier.crosscheck"
+    ),
     "combat.shift_caps[].rule": (
-        "printed: render.cards; applied: rules.combat, rules.effects; checked: check, verifier.notes"
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; applied: rules.combat, rules.effects; checked: check, verifier.notes"
     ),
     "combat.cap_readings": "checked: verifier.ex_combat",
     "combat.cap_readings[].shifts": "applied: rules.combat; checked: check",
@@ -764,36 +839,36 @@ READERS: dict[str, str] = {
     "combat.cap_readings[].rule": "applied: rules.combat; checked: verifier.notes",
     "combat.cap_readings[].source": "checked: verifier.ex_combat",
     "combat.modifiers": (
-        "printed: cli, render.cards; applied: rules.classic, rules.engine; checked: check, "
-        "verifier.crosscheck, verifier.ex_combat, verifier.ex_results, verifier.ex_support, "
-        "verifier.provenance"
+        "printed: cli, render.cards.combat; applied: rules.classic, rules.engine; checked: check, verifier.crosscheck, "
+        "verifier.ex_combat, verifier.ex_results, verifier.ex_support, verifier.provenance"
     ),
     "combat.modifiers[].id": (
         "applied: rules.classic, rules.combat; checked: verifier.crosscheck, verifier.ex_results, "
         "verifier.ex_support, verifier.locate, verifier.notes, verifier.provenance"
     ),
     "combat.modifiers[].role": (
-        "printed: render.cards; applied: rules.combat; checked: verifier.crosscheck, verifier.ex_combat, "
+        "printed: render.cards.combat; applied: rules.combat; checked: verifier.crosscheck, verifier.ex_combat, "
         "verifier.ex_results, verifier.ex_support"
     ),
-    "combat.modifiers[].when": "printed: render.cards; checked: verifier.crosscheck",
+    "combat.modifiers[].when": "printed: render.cards.combat, render.cards.limits; checked: verifier.crosscheck",
     "combat.modifiers[].unit_types": (
-        "printed: render.cards; applied: rules.combat; checked: verifier.crosscheck, verifier.ex_combat"
+        "printed: render.cards.combat; applied: rules.combat; checked: verifier.crosscheck, verifier.ex_combat"
     ),
     "combat.modifiers[].terrain": (
-        "printed: render.cards; applied: rules.combat; checked: check, verifier.crosscheck, verifier.ex_combat"
+        "printed: render.cards.combat, render.cards.terrain; applied: rules.combat; checked: check, "
+        "verifier.crosscheck, verifier.ex_combat"
     ),
     "combat.modifiers[].multiply": (
-        "printed: render.cards; applied: rules.combat; checked: verifier.crosscheck, verifier.ex_results"
+        "printed: render.cards.combat; applied: rules.combat; checked: verifier.crosscheck, verifier.ex_results"
     ),
     "combat.modifiers[].add": (
-        "printed: render.cards; applied: rules.combat, rules.engine; checked: verifier.crosscheck, "
-        "verifier.ex_results, verifier.notes"
+        "printed: render.cards.combat, render.cards.flow; applied: rules.combat, rules.engine; checked: "
+        "verifier.crosscheck, verifier.ex_results, verifier.notes"
     ),
-    "combat.modifiers[].cap": "printed: render.cards; applied: rules.combat",
-    "combat.modifiers[].rounding": "printed: render.cards; applied: rules.combat",
+    "combat.modifiers[].cap": "printed: render.cards.combat; applied: rules.combat",
+    "combat.modifiers[].rounding": "printed: render.cards.combat; applied: rules.combat",
     "combat.modifiers[].per_unit": (
-        "printed: render.cards; applied: rules.combat, rules.engine; checked: check, verifier.ex_combat"
+        "printed: render.cards.combat; applied: rules.combat, rules.engine; checked: check, verifier.ex_combat"
     ),
     "combat.modifiers[].condition": (
         "applied: rules.classic, rules.combat, rules.engine; checked: check, verifier.ex_combat"
@@ -811,28 +886,34 @@ READERS: dict[str, str] = {
     "combat.modifiers[].condition.role": "applied: rules.kit.conditions; checked: conditions, verifier.ex_combat",
     "combat.modifiers[].condition.units": "applied: rules.kit.conditions",
     "combat.modifiers[].condition.phase": "applied: rules.kit.conditions; checked: conditions",
-    "combat.modifiers[].rule": "printed: render.cards; checked: verifier.ex_refs, verifier.notes",
+    "combat.modifiers[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.ex_refs, verifier.notes"
+    ),
     "combat.modifiers[].source_line": "checked: verifier.provenance",
     "combat.modifiers[].implied_by": "checked: check, verifier.provenance",
-    "combat.dice_pool": "printed: render.cards; applied: rules.engine; checked: check, verifier.ex_results",
-    "combat.dice_pool.die": "printed: render.cards; applied: rules.dicepool",
-    "combat.dice_pool.hits_on_at_most_strength": "printed: render.cards",
-    "combat.dice_pool.automatic_hit_every": "printed: render.cards; applied: rules.dicepool",
-    "combat.dice_pool.rounding": "printed: render.cards; applied: rules.dicepool",
+    "combat.dice_pool": "printed: render.cards.combat; applied: rules.engine; checked: check, verifier.ex_results",
+    "combat.dice_pool.die": "printed: render.cards.combat; applied: rules.dicepool",
+    "combat.dice_pool.hits_on_at_most_strength": "printed: render.cards.combat",
+    "combat.dice_pool.automatic_hit_every": "printed: render.cards.combat; applied: rules.dicepool",
+    "combat.dice_pool.rounding": "printed: render.cards.combat; applied: rules.dicepool",
     "combat.dice_pool.round_once": "applied: rules.dicepool",
     "combat.dice_pool.all_out_defender_losses": "applied: rules.dicepool",
     "combat.dice_pool.all_out_attacker_losses": "applied: rules.dicepool",
     "combat.dice_pool.crowded_units": "applied: rules.dicepool",
     "combat.dice_pool.crowded_defender_losses": "applied: rules.dicepool",
-    "combat.dice_pool.rule": "printed: render.cards; checked: verifier.notes",
-    "combat.dice_pool.note": "printed: render.cards",
+    "combat.dice_pool.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
+    "combat.dice_pool.note": "printed: render.cards.combat, render.cards.turns",
     "combat.dice_pool.data_note": "checked: verifier.notes",
     "combat.max_attackers_per_hexside": (
-        "printed: render.cards; applied: rules.classic, rules.engine; checked: verifier.ex_claims"
+        "printed: render.cards.combat; applied: rules.classic, rules.engine; checked: verifier.ex_claims"
     ),
     "combat.attacks_per_unit": "applied: rules.classic, rules.combat",
     "combat.attacks_per_defender": "applied: rules.classic, rules.combat",
-    "combat.max_defenders": "printed: render.cards; applied: rules.engine; checked: check, verifier.ex_claims",
+    "combat.max_defenders": "printed: render.cards.combat; applied: rules.engine; checked: check, verifier.ex_claims",
     "combat.alone_defense": "checked: check, verifier.ex_modifiers",
     "combat.alone_defense[].units": "applied: rules.kit.stacking; checked: check, verifier.ex_move_rules",
     "combat.alone_defense[].types": "applied: rules.kit.stacking",
@@ -842,38 +923,44 @@ READERS: dict[str, str] = {
     "combat.alone_defense[].rule": (
         "documentation-only: the rule the lone defence comes from (a finding cites its example's rule)"
     ),
-    "combat.note": "printed: render.cards",
+    "combat.note": "printed: render.cards.combat, render.cards.turns",
     "combat.data_note": "checked: verifier.notes",
     "tables": (
-        "printed: cli, render.cards; applied: rules.effects, rules.engine, rules.kit.movement; checked: "
-        "check, verifier.ex_modifiers, verifier.ex_results, verifier.ex_rules, verifier.locate, "
-        "verifier.readback"
+        "printed: cli, render.cards.sized, render.cards.terrain, render.cards.turns; applied: rules.effects, "
+        "rules.engine, rules.kit.movement; checked: check, verifier.ex_modifiers, verifier.ex_results, "
+        "verifier.ex_rules, verifier.locate, verifier.readback"
     ),
     "tables[].id": (
-        "printed: cli, render.cards; applied: rules.effects, rules.engine, rules.kit.movement; checked: "
-        "check, verifier.ex_modifiers, verifier.ex_results, verifier.ex_rules, verifier.locate, "
-        "verifier.notes, verifier.readback"
+        "printed: cli, render.cards.combat, render.cards.limits, render.cards.styles, render.cards.turns; applied: "
+        "rules.effects, rules.engine, rules.kit.movement; checked: check, verifier.ex_modifiers, verifier.ex_results, "
+        "verifier.ex_rules, verifier.locate, verifier.notes, verifier.readback"
     ),
-    "tables[].title": "printed: render.cards; checked: verifier.notes, verifier.readback",
-    "tables[].rule": "printed: render.cards; checked: verifier.ex_refs, verifier.notes, verifier.readback",
-    "tables[].row_header": "printed: render.cards; checked: verifier.readback",
+    "tables[].title": (
+        "printed: render.cards.chrome, render.cards.combat, render.cards.pages, render.cards.sized, "
+        "render.cards.terrain, render.cards.turns; checked: verifier.notes, verifier.readback"
+    ),
+    "tables[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.ex_refs, verifier.notes, verifier.readback"
+    ),
+    "tables[].row_header": "printed: render.cards.terrain; checked: verifier.readback",
     "tables[].columns": (
-        "printed: render.cards; applied: rules.effects, rules.engine, rules.kit.movement; checked: check, "
-        "verifier.ex_results, verifier.ex_rules, verifier.readback"
+        "printed: render.cards.combat, render.cards.terrain; applied: rules.effects, rules.engine, rules.kit.movement; "
+        "checked: check, verifier.ex_results, verifier.ex_rules, verifier.readback"
     ),
     "tables[].rows": (
-        "printed: render.cards; applied: rules.engine, rules.kit.movement; checked: check, "
-        "verifier.ex_results, verifier.ex_rules, verifier.readback"
+        "printed: render.cards.combat, render.cards.terrain; applied: rules.engine, rules.kit.movement; checked: "
+        "check, verifier.ex_results, verifier.ex_rules, verifier.readback"
     ),
     "tables[].rows[].label": (
-        "printed: render.cards; applied: rules.kit.movement; checked: verifier.ex_results, verifier.ex_rules, "
-        "verifier.readback"
-    ),
-    "tables[].rows[].cells": (
-        "printed: render.cards; applied: rules.engine, rules.kit.movement; checked: check, "
+        "printed: render.cards.limits, render.cards.terrain, render.cards.turns; applied: rules.kit.movement; checked: "
         "verifier.ex_results, verifier.ex_rules, verifier.readback"
     ),
-    "tables[].notes": "printed: render.cards",
+    "tables[].rows[].cells": (
+        "printed: render.cards.combat, render.cards.terrain; applied: rules.engine, rules.kit.movement; checked: "
+        "check, verifier.ex_results, verifier.ex_rules, verifier.readback"
+    ),
+    "tables[].notes": "printed: render.cards.terrain",
     "tables[].modifiers": "checked: verifier.ex_modifiers",
     "tables[].modifiers[].id": "checked: verifier.ex_modifiers, verifier.notes",
     "tables[].modifiers[].when": "checked: verifier.ex_modifiers",
@@ -881,84 +968,119 @@ READERS: dict[str, str] = {
     "tables[].modifiers[].rule": "checked: verifier.notes",
     "tables[].data_note": "checked: verifier.notes",
     "sequence": (
-        "printed: render.cards; applied: rules.board, rules.classic; checked: check, conditions, "
+        "printed: render.cards.turns; applied: rules.board, rules.classic; checked: check, conditions, "
         "verifier.ex_combat, verifier.ex_limits, verifier.ex_phases"
     ),
     "sequence[].name": (
-        "printed: render.cards; applied: rules.board, rules.classic, rules.combat; checked: check, "
-        "conditions, verifier.ex_phases, verifier.notes"
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.terrain, "
+        "render.cards.turns; applied: rules.board, rules.classic, rules.combat; checked: check, conditions, "
+        "verifier.ex_phases, verifier.notes"
     ),
     "sequence[].side": (
-        "printed: render.cards; applied: rules.board, rules.classic, rules.combat; checked: check, "
-        "verifier.ex_limits, verifier.ex_phases"
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.board, rules.classic, "
+        "rules.combat; checked: check, verifier.ex_limits, verifier.ex_phases"
     ),
-    "sequence[].rule": "printed: render.cards; checked: verifier.ex_limits, verifier.notes",
-    "sequence[].summary": "printed: render.cards",
+    "sequence[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.ex_limits, verifier.notes"
+    ),
+    "sequence[].summary": "printed: render.cards.limits, render.cards.turns",
     "sequence[].activities": "applied: rules.board, rules.classic, rules.combat; checked: verifier.ex_limits",
     "sequence[].each_side": "applied: rules.board, rules.classic",
-    "sequence[].steps": "printed: render.cards; checked: verifier.ex_phases",
+    "sequence[].steps": "printed: render.cards.turns; checked: verifier.ex_phases",
     "sequence[].steps[].id": "checked: verifier.ex_phases",
-    "sequence[].steps[].at": "printed: render.cards; checked: verifier.ex_phases",
-    "sequence[].steps[].text": "printed: render.cards",
-    "sequence[].steps[].rule": "printed: render.cards",
+    "sequence[].steps[].at": "printed: render.cards.turns; checked: verifier.ex_phases",
+    "sequence[].steps[].text": (
+        "printed: render.cards.flow, render.cards.limits, render.cards.terrain, render.cards.turns"
+    ),
+    "sequence[].steps[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns"
+    ),
     "victory": (
-        "printed: render.cards, render.handout; applied: rules.board, rules.classic, rules.kit.victory; "
+        "printed: render.cards.limits, render.handout; applied: rules.board, rules.classic, rules.kit.victory; "
         "checked: check, verifier.crosscheck, verifier.ex_rules, verifier.ex_victory"
     ),
-    "victory.rule": "printed: render.cards, render.handout; checked: verifier.notes",
-    "victory.summary": "printed: render.cards, render.handout; checked: verifier.crosscheck",
+    "victory.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns, render.handout; checked: verifier.notes"
+    ),
+    "victory.summary": "printed: render.cards.limits, render.cards.turns, render.handout; checked: verifier.crosscheck",
     "victory.points": (
-        "printed: render.cards; applied: rules.board, rules.classic, rules.kit.victory; checked: check, "
+        "printed: render.cards.limits; applied: rules.board, rules.classic, rules.kit.victory; checked: check, "
         "verifier.crosscheck, verifier.ex_rules, verifier.ex_victory"
     ),
-    "victory.points[].text": "printed: render.cards; applied: rules.board, rules.classic; checked: verifier.crosscheck",
-    "victory.points[].vp": (
-        "printed: render.cards; applied: rules.board, rules.classic; checked: verifier.ex_rules, verifier.ex_victory"
+    "victory.points[].text": (
+        "printed: render.cards.flow, render.cards.limits, render.cards.terrain, render.cards.turns; applied: "
+        "rules.board, rules.classic; checked: verifier.crosscheck"
     ),
-    "victory.points[].side": "printed: render.cards; applied: rules.classic; checked: check, verifier.ex_rules",
-    "victory.points[].rule": "printed: render.cards; checked: verifier.notes",
+    "victory.points[].vp": (
+        "printed: render.cards.limits; applied: rules.board, rules.classic; checked: verifier.ex_rules, "
+        "verifier.ex_victory"
+    ),
+    "victory.points[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.classic; checked: "
+        "check, verifier.ex_rules"
+    ),
+    "victory.points[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "victory.points[].id": (
         "applied: rules.kit.victory; checked: verifier.ex_rules, verifier.ex_victory, verifier.notes"
     ),
     "victory.points[].per": "applied: rules.board, rules.classic, rules.kit.victory; checked: verifier.ex_rules",
     "victory.points[].terrain": (
-        "printed: render.cards; applied: rules.board, rules.classic, rules.kit.victory; checked: check, "
-        "verifier.crosscheck"
+        "printed: render.cards.combat, render.cards.terrain; applied: rules.board, rules.classic, rules.kit.victory; "
+        "checked: check, verifier.crosscheck"
     ),
     "victory.points[].max": "applied: rules.classic; checked: verifier.ex_rules",
     "victory.handicap": (
-        "printed: render.cards, render.handout; applied: rules.board, rules.classic; checked: check, verifier.ex_rules"
+        "printed: render.cards.limits, render.handout; applied: rules.board, rules.classic; checked: check, "
+        "verifier.ex_rules"
     ),
     "victory.start": "applied: rules.classic; checked: verifier.ex_rules",
     "victory.levels": (
-        "printed: render.cards; applied: rules.classic, rules.kit.victory; checked: check, verifier.ex_rules"
+        "printed: render.cards.limits; applied: rules.classic, rules.kit.victory; checked: check, verifier.ex_rules"
     ),
     "victory.levels[].id": (
-        "printed: render.cards; applied: rules.classic, rules.kit.victory; checked: verifier.ex_rules"
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.turns; applied: "
+        "rules.classic, rules.kit.victory; checked: verifier.ex_rules"
     ),
-    "victory.levels[].side": "printed: render.cards; applied: rules.classic; checked: check",
-    "victory.levels[].min": "printed: render.cards; applied: rules.kit.victory; checked: check, verifier.ex_rules",
-    "victory.levels[].max": "printed: render.cards; applied: rules.kit.victory; checked: check, verifier.ex_rules",
-    "victory.levels[].condition": "printed: render.cards; checked: check",
-    "victory.levels[].rule": "printed: render.cards",
+    "victory.levels[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.classic; checked: check"
+    ),
+    "victory.levels[].min": (
+        "printed: render.cards.limits; applied: rules.kit.victory; checked: check, verifier.ex_rules"
+    ),
+    "victory.levels[].max": (
+        "printed: render.cards.limits; applied: rules.kit.victory; checked: check, verifier.ex_rules"
+    ),
+    "victory.levels[].condition": "printed: render.cards.limits, render.cards.turns; checked: check",
+    "victory.levels[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns"
+    ),
     "victory.data_note": "checked: verifier.notes",
     "special_rules": (
-        "printed: render.cards, render.map.panels; applied: rules.effects, rules.engine; checked: check, "
+        "printed: render.cards.turns, render.map.panels; applied: rules.effects, rules.engine; checked: check, "
         "verifier.crosscheck, verifier.ex_limits, verifier.ex_rules, verifier.ex_zoc_groups"
     ),
     "special_rules[].rule": (
-        "printed: render.cards, render.map.panels; applied: rules.effects; checked: check, "
-        "verifier.crosscheck, verifier.ex_limits, verifier.ex_rules, verifier.ex_zoc_groups, verifier.notes"
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns, render.map.panels; applied: rules.effects; checked: check, verifier.crosscheck, "
+        "verifier.ex_limits, verifier.ex_rules, verifier.ex_zoc_groups, verifier.notes"
     ),
     "special_rules[].title": (
-        "printed: render.cards, render.map.panels; applied: rules.effects; checked: verifier.crosscheck, "
-        "verifier.ex_limits, verifier.notes"
+        "printed: render.cards.chrome, render.cards.combat, render.cards.pages, render.cards.sized, "
+        "render.cards.terrain, render.cards.turns, render.map.panels; applied: rules.effects; checked: "
+        "verifier.crosscheck, verifier.ex_limits, verifier.notes"
     ),
     "special_rules[].turns": (
-        "printed: render.cards; applied: rules.effects; checked: check, verifier.crosscheck, "
-        "verifier.ex_limits, verifier.ex_rules"
+        "printed: render.cards.combat, render.cards.turns; applied: rules.effects; checked: check, "
+        "verifier.crosscheck, verifier.ex_limits, verifier.ex_rules"
     ),
-    "special_rules[].summary": "printed: render.cards; checked: verifier.crosscheck",
+    "special_rules[].summary": "printed: render.cards.limits, render.cards.turns; checked: verifier.crosscheck",
     "special_rules[].effects": "applied: rules.effects, rules.engine; checked: check",
     "special_rules[].effects[].kind": "applied: rules.effects; checked: check",
     "special_rules[].effects[].turns": "applied: rules.effects; checked: check",
@@ -977,14 +1099,20 @@ READERS: dict[str, str] = {
     "special_rules[].activates": "checked: verifier.ex_zoc_groups",
     "special_rules[].data_note": "checked: verifier.notes",
     "scenarios": (
-        "printed: cli, render.cards, render.handout; applied: rules.engine; checked: check, "
+        "printed: cli, render.cards.limits, render.handout; applied: rules.engine; checked: check, "
         "verifier.crosscheck, verifier.ex_scenario, verifier.locate"
     ),
     "scenarios[].id": "checked: cli, verifier.crosscheck, verifier.ex_scenario, verifier.locate, verifier.notes",
-    "scenarios[].name": "printed: render.cards; checked: verifier.notes",
-    "scenarios[].rule": "printed: render.cards; checked: verifier.notes",
-    "scenarios[].first_turn": "printed: render.cards",
-    "scenarios[].last_turn": "printed: render.cards",
+    "scenarios[].name": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
+    "scenarios[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
+    "scenarios[].first_turn": "printed: render.cards.limits",
+    "scenarios[].last_turn": "printed: render.cards.limits",
     "scenarios[].setup": "printed: render.handout; applied: rules.engine; checked: check",
     "scenarios[].markers": "checked: check, verifier.ex_scenario",
     "scenarios[].features": "checked: check, verifier.ex_scenario",
@@ -994,13 +1122,13 @@ READERS: dict[str, str] = {
     "scenarios[].features[].rule": (
         "documentation-only: the rule the scenario feature comes from (a finding cites its example's rule)"
     ),
-    "scenarios[].summary": "printed: render.cards; checked: verifier.crosscheck",
+    "scenarios[].summary": "printed: render.cards.limits, render.cards.turns; checked: verifier.crosscheck",
     "scenarios[].data_note": "checked: verifier.notes",
     "rules": (
-        "printed: render.cards; applied: rules.classic, rules.engine, rules.kit.limits, rules.kit.movement, "
+        "printed: render.cards.limits; applied: rules.classic, rules.engine, rules.kit.limits, rules.kit.movement, "
         "rules.kit.supply; checked: check, claim_keys, verifier.contradictions, verifier.ex_limits, "
-        "verifier.ex_move_rules, verifier.ex_movement, verifier.ex_rules, verifier.ex_units, "
-        "verifier.ex_zoc_groups, verifier.readback"
+        "verifier.ex_move_rules, verifier.ex_movement, verifier.ex_rules, verifier.ex_units, verifier.ex_zoc_groups, "
+        "verifier.readback"
     ),
     "rules.movement": (
         "applied: rules.classic, rules.kit.movement; checked: check, verifier.ex_move_rules, "
@@ -1126,59 +1254,80 @@ READERS: dict[str, str] = {
     "rules.zoc.infiltration[].rule": "checked: verifier.notes",
     "rules.zoc.rule": "applied: rules.kit.movement; checked: verifier.ex_refs, verifier.notes",
     "rules.stacking": (
-        "printed: render.cards; applied: rules.classic, rules.engine; checked: claim_keys, "
-        "verifier.ex_limits, verifier.ex_rules"
+        "printed: render.cards.limits; applied: rules.classic, rules.engine; checked: claim_keys, verifier.ex_limits, "
+        "verifier.ex_rules"
     ),
-    "rules.stacking.unlimited": "printed: render.cards; applied: rules.engine, rules.kit.stacking",
+    "rules.stacking.unlimited": "printed: render.cards.limits; applied: rules.engine, rules.kit.stacking",
     "rules.stacking.classes": (
-        "printed: render.cards; applied: rules.kit.stacking; checked: claim_keys, verifier.ex_limits"
+        "printed: render.cards.limits; applied: rules.kit.stacking; checked: claim_keys, verifier.ex_limits"
     ),
-    "rules.stacking.classes[].units": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.classes[].types": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.classes[].sizes": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.classes[].side": "printed: render.cards; applied: rules.kit.stacking",
+    "rules.stacking.classes[].units": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.classes[].types": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.classes[].sizes": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.classes[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.kit.stacking"
+    ),
     "rules.stacking.classes[].id": (
-        "printed: render.cards; applied: rules.kit.stacking; checked: claim_keys, verifier.ex_limits, verifier.notes"
+        "printed: render.cards.combat, render.cards.limits, render.cards.styles, render.cards.turns; applied: "
+        "rules.kit.stacking; checked: claim_keys, verifier.ex_limits, verifier.notes"
     ),
     "rules.stacking.default_class": (
-        "printed: render.cards; applied: rules.kit.stacking; checked: claim_keys, verifier.ex_limits"
+        "printed: render.cards.limits; applied: rules.kit.stacking; checked: claim_keys, verifier.ex_limits"
     ),
-    "rules.stacking.exempt": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.exempt[].units": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.exempt[].types": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.exempt[].sizes": "printed: render.cards",
-    "rules.stacking.exempt[].side": "printed: render.cards; applied: rules.kit.stacking",
+    "rules.stacking.exempt": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.exempt[].units": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.exempt[].types": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.exempt[].sizes": "printed: render.cards.limits",
+    "rules.stacking.exempt[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.kit.stacking"
+    ),
     "rules.stacking.exceptions": "applied: rules.kit.stacking",
-    "rules.stacking.exceptions[].units": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.exceptions[].types": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.exceptions[].sizes": "printed: render.cards",
-    "rules.stacking.exceptions[].side": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.limits": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.limits[].side": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.limits[].measure": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.limits[].allow": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.limits[].allow[].max": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.limits[].allow[].min": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.limits[].rule": "printed: render.cards; checked: verifier.notes",
-    "rules.stacking.enemy_together": "printed: render.cards; applied: rules.kit.stacking",
-    "rules.stacking.when": "printed: render.cards",
-    "rules.stacking.rule": "printed: render.cards; checked: verifier.notes",
+    "rules.stacking.exceptions[].units": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.exceptions[].types": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.exceptions[].sizes": "printed: render.cards.limits",
+    "rules.stacking.exceptions[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.kit.stacking"
+    ),
+    "rules.stacking.limits": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.limits[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.kit.stacking"
+    ),
+    "rules.stacking.limits[].measure": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.limits[].allow": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.limits[].allow[].max": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.limits[].allow[].min": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.limits[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
+    "rules.stacking.enemy_together": "printed: render.cards.limits; applied: rules.kit.stacking",
+    "rules.stacking.when": "printed: render.cards.combat, render.cards.limits",
+    "rules.stacking.rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "rules.limits": (
-        "printed: render.cards; applied: rules.kit.limits; checked: check, verifier.ex_limits, verifier.readback"
+        "printed: render.cards.limits; applied: rules.kit.limits; checked: check, verifier.ex_limits, verifier.readback"
     ),
     "rules.limits.counts": (
-        "printed: render.cards; applied: rules.kit.limits; checked: check, verifier.ex_limits, verifier.readback"
+        "printed: render.cards.limits; applied: rules.kit.limits; checked: check, verifier.ex_limits, verifier.readback"
     ),
     "rules.limits.counts[].id": "applied: rules.kit.limits; checked: verifier.ex_limits, verifier.notes",
-    "rules.limits.counts[].what": "printed: render.cards",
-    "rules.limits.counts[].per": "printed: render.cards",
-    "rules.limits.counts[].max": "printed: render.cards; applied: rules.kit.limits",
-    "rules.limits.counts[].min": "printed: render.cards; applied: rules.kit.limits",
-    "rules.limits.counts[].side": "printed: render.cards; applied: rules.kit.limits; checked: verifier.ex_limits",
+    "rules.limits.counts[].what": "printed: render.cards.limits",
+    "rules.limits.counts[].per": "printed: render.cards.limits",
+    "rules.limits.counts[].max": "printed: render.cards.limits; applied: rules.kit.limits",
+    "rules.limits.counts[].min": "printed: render.cards.limits; applied: rules.kit.limits",
+    "rules.limits.counts[].side": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.turns; applied: rules.kit.limits; checked: "
+        "verifier.ex_limits"
+    ),
     "rules.limits.counts[].turns": "applied: rules.kit.limits; checked: verifier.ex_limits",
     "rules.limits.counts[].counts": "checked: verifier.ex_limits",
     "rules.limits.counts[].exempt": "checked: check, verifier.ex_limits",
-    "rules.limits.counts[].rule": "printed: render.cards; checked: verifier.notes",
+    "rules.limits.counts[].rule": (
+        "printed: render.cards.combat, render.cards.limits, render.cards.tables, render.cards.terrain, "
+        "render.cards.turns; checked: verifier.notes"
+    ),
     "rules.limits.counts[].note": (
         "documentation-only: a remark on the limit for the data's readers; no component prints it "
         "(forge.glyphs.NOT_PRINTED)"

@@ -51,7 +51,7 @@ def _poured(name: str) -> tuple[list[str], Log, tuple[Flowable, ...]]:
         return real(c, items, check=lambda f, card, frame: log.append((card, f)), **kw)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cards, "flow", recording)
+        mp.setattr(cards.pages, "flow", recording)  # the two-up cards pour through pages.render
         pdf = cards.render(game, OPTIONS)
     region = cards.card_regions(OPTIONS)
     texts = []

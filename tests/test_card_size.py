@@ -101,7 +101,7 @@ def test_what_the_width_check_prevents(monkeypatch: pytest.MonkeyPatch) -> None:
         cards.sized_cards(game, BuildOptions(cards_per_page=1, card_size="jumbo"))
     whole = _page_texts(cards.render(game, BuildOptions(only=("cards",))))[0]
     assert whole.count("DL1+DR") > 10  # the table's cells and the legend below it
-    monkeypatch.setattr(cards, "_charts", lambda f: [])
+    monkeypatch.setattr(cards.sized, "_charts", lambda f: [])
     squeezed = _page_texts(cards.sized_cards(game, BuildOptions(cards_per_page=1, card_size="jumbo")).pdf)[0]
     assert squeezed.count("DL1+DR") == 1  # the legend alone: every cell broken
     assert squeezed.count("DL1+D") == whole.count("DL1+DR")
@@ -176,7 +176,7 @@ def test_without_the_option_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> 
     assert all(name in help_text for name in cards.CARD_SIZES)
     game = seed_game("ferry_point")
     now = cards.render(game, BuildOptions(only=("cards",)))
-    monkeypatch.setattr(cards, "Chart", lambda *a, least=None, **kw: Table(*a, **kw))
+    monkeypatch.setattr(cards.tables, "Chart", lambda *a, least=None, **kw: Table(*a, **kw))
     assert cards.render(game, BuildOptions(only=("cards",))) == now
 
 

@@ -97,7 +97,8 @@ def test_single_cards_keep_their_text_in_the_safe_zone_inside_the_trim(name: str
 def test_the_check_would_find_a_title_on_the_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the safe zone around the card, the title bar's texts lie a few points from the cut: the layout
     checker reports them against the trim of a print-shop page."""
-    monkeypatch.setattr(cards, "TRIM_SAFE_MARGIN", 0.0)
+    for room in (cards.chrome, cards.pages):  # the single card's page size, and its card's place on it
+        monkeypatch.setattr(room, "TRIM_SAFE_MARGIN", 0.0)
     with page_finish(PageFinish(bleed=PAGE_BLEED)):
         pdf = cards.render(seed_game("hells_gate"), preset_options("print-shop"))
     found = layout.check_pdf(pdf, "cards.pdf")

@@ -49,7 +49,11 @@ from ..notation import UNKNOWN_MARK
 from ..pdf import FONT, FONT_BOLD, new_canvas, render_pdf, text_width
 from . import cards
 from . import map as map_
-from .cards import CardBreak, Region, Styles, esc, grid_table, heading, note
+from .cards.flow import Region
+from .cards.flowables import CardBreak
+from .cards.styles import Styles, _side_name, esc, heading, note
+from .cards.tables import grid_table
+from .cards.turns import _turn_length
 from ..canvas import Recorder
 from .counters import draw_counter_pages, fit_text, sheet_count
 
@@ -606,7 +610,7 @@ def _setup(game: Game, st: Styles, avail: float) -> list[Flowable]:
             rows.append(
                 [
                     f"<b>{turn}</b>",
-                    esc(cards._side_name(game, u.side)),
+                    esc(_side_name(game, u.side)),
                     f"<b>{esc(u.label)}</b> {esc(u.name)}",
                     esc(e.hex or "?") if e else "?",
                     esc(e.condition or "") if e else "",
@@ -617,7 +621,7 @@ def _setup(game: Game, st: Styles, avail: float) -> list[Flowable]:
         rows.append(
             [
                 "<b>?</b>",
-                esc(cards._side_name(game, u.side)),
+                esc(_side_name(game, u.side)),
                 f"<b>{esc(u.label)}</b> {esc(u.name)}",
                 esc(e.hex or "?") if e else "?",
                 esc((e.condition or "") if e else ""),
@@ -651,7 +655,7 @@ def _vp_record(game: Game, st: Styles, avail: float) -> list[Flowable]:
     sides = game.game.sides
     head = ["Turn"] + [x for s in sides for x in (f"{s.name} VP this turn", f"{s.name} total")] + ["Notes"]
     rows: list[list[str]] = [
-        [f"<b>{t.number}</b>" + "".join(f" ({esc(x)})" for x in (cards._turn_length(game, t), t.date) if x)]
+        [f"<b>{t.number}</b>" + "".join(f" ({esc(x)})" for x in (_turn_length(game, t), t.date) if x)]
         + [""] * (2 * len(sides))
         + [""]
         for t in game.turns.turns

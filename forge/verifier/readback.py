@@ -199,7 +199,7 @@ def _all_out(chk: _Check, game: m.Game, crt: m.Crt) -> None:
     import re
     from xml.sax.saxutils import unescape
 
-    from ..render.cards import all_out_sentence
+    from ..render.cards.combat import all_out_sentence
 
     sentence = all_out_sentence(game, crt)
     if sentence is None or crt.all_out is None:
@@ -223,7 +223,7 @@ def _shifts(chk: _Check, game: m.Game) -> None:
 
 def _limits(chk: _Check, game: m.Game) -> None:
     """Each limit's row of the limits table: its words, then the count the engine checks examples against."""
-    from ..render.cards import limit_rows
+    from ..render.cards.limits import limit_rows
 
     rows = limit_rows(game)
     if not rows:
