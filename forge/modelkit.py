@@ -55,6 +55,7 @@ __all__ = [
     "FieldInfo",
     "MirrorAs",
     "Tag",
+    "construct",
     "field_validator",
     "fields_of",
     "model_validator",
@@ -163,6 +164,10 @@ class Base(msgspec.Struct, frozen=True, forbid_unknown_fields=True, metaclass=_S
     """A frozen model class: unknown keys refused, every field given by keyword."""
 
     __validators__: ClassVar[tuple[Validator, ...]] = ()
+    __text_from_numbers__: ClassVar[bool] = True
+    """A number where the class holds text is read as that text (pydantic's ``coerce_numbers_to_str``, which the
+    game model sets; a class that says False refuses it, as pydantic does by default).  Applies to the class's own
+    ``str`` fields, not to text inside unions or lists."""
     model_fields: ClassVar[Any] = _ModelFields()
 
     def __init_subclass__(cls, **kw: Any) -> None:
@@ -452,6 +457,8 @@ def _build_struct(cls: type[Base]) -> _Fn:
     hints = _hints(cls)
     fns = {}
     for name in cls.__struct_fields__:
+        if not cls.__text_from_numbers__ and _strip(hints[name]) is str:
+            continue  # a number is refused (msgspec's strict reading), as the mirror refuses it
         f = _compile(hints[name])
         if f is not None:
             fns[name] = f
@@ -467,6 +474,16 @@ def _build_struct(cls: type[Base]) -> _Fn:
         return {k: fns[k](x) if k in fns else x for k, x in v.items()}
 
     return struct
+
+
+def construct(cls: type[T], values: dict[str, Any]) -> T:
+    """A ``cls`` of ``values`` that are checked already (a merge of checked objects): neither converted nor
+    validated again, as pydantic's ``model_construct``."""
+    _CHECKING[0], _RAW[0] = False, True
+    try:
+        return cls(**values)
+    finally:
+        _CHECKING[0], _RAW[0] = True, False
 
 
 def validate(cls: type[T], data: Any) -> T:

@@ -25,7 +25,7 @@ CHECK_MODULES = {"forge", "forge.check", "forge.cli", "forge.errors", "forge.gly
                  "forge.units",
                  "forge.claim_keys", "forge.conditions",  # the example keys and combat conditions check refuses
                  "forge.commands", "forge.commands.play",  # play's options (standard library only)
-                 "forge.commands.diff",  # diff's options (standard library only)
+                 "forge.commands.diff_options",  # diff's options (standard library only)
                  "forge.commands.analyze"}  # analyze's options (standard library only)
 """The forge modules ``forge check`` of a game without set-up zones imports: no more (a new one is a choice to make
 here, with its cost in docs/PERFORMANCE.md)."""
@@ -165,33 +165,38 @@ def test_unprintable_characters_are_the_complement_of_yamls_printable_set() -> N
     assert len(reference.findall(every)) > 2048  # the surrogates at least
 
 
-def test_the_shipped_templates_are_built_without_validation_as_validation_builds_them() -> None:
-    """A build reads the shipped templates without pydantic's validators (forge.templates._construct: ~40 ms a run);
-    what it builds is what validation builds (repr shows float against int), at every counter size."""
+def test_build_of_a_good_file_imports_no_pydantic(tmp_path: Path) -> None:
+    """The game model and the layout templates are msgspec Structs (forge.modelkit): a build with the shipped
+    templates, and with a user's good copy of them, validates both without pydantic (its import and schema build
+    are a bad file's cost); and forge.commands.diff (the parser reads diff's options from
+    forge.commands.diff_options)."""
     from forge import templates as T
-    from forge.loader import _decode, parse_yaml
 
-    for name, model in ((T.COUNTER_FILE, T.CounterTemplate), (T.CARD_FILE, T.CardTemplate)):
-        raw = (T.SHIPPED / name).read_bytes()
-        data = parse_yaml(_decode(raw, name), name).data
-        validated = model.model_validate(data)
-        built = T._construct(model, data)
-        assert repr(built) == repr(validated)
-        assert built == validated
-        # the stamp that lets a build skip validation is these bytes' (a shipped file edited in place is validated)
-        assert T._SHIPPED_STAMP[name] == T.stamp(raw), (
-            f"forge/templates.py: _SHIPPED_STAMP[{name!r}] = ({len(raw)}, 0x{T.stamp(raw)[1]:08X})"
-        )
-    shipped = T.shipped()
-    assert repr(shipped.counter) == repr(T.CounterTemplate.model_validate(shipped.counter.model_dump()))
-    # with per-size overrides too (the shipped file has none yet), whole numbers in number fields included
-    text = (T.SHIPPED / T.COUNTER_FILE).read_text(encoding="utf-8")
-    assert "\nsizes: {}\n" in text
-    text = text.replace("\nsizes: {}\n", "\nsizes:\n  1/2in: {strength: {size: 1, right: 0}, padding: 0}\n")
-    data = parse_yaml(text, "counter.yaml").data
-    validated, built = T.CounterTemplate.model_validate(data), T._construct(T.CounterTemplate, data)
-    assert repr(built) == repr(validated)
-    assert repr(built.at("1/2in")) == repr(validated.at("1/2in"))
+    user = tmp_path / "tpl"
+    user.mkdir()
+    for name in (T.COUNTER_FILE, T.CARD_FILE):
+        (user / name).write_bytes((T.SHIPPED / name).read_bytes())
+    for extra in ((), ("--templates", str(user))):
+        names, r = imported("build", "-q", str(GAME), "--only", "counters", "--out", str(tmp_path / "out"), *extra)
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "forge.templates" in names  # it did read the templates
+        assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror")) == [], extra
+        assert "forge.commands.diff_options" in names
+        assert under(names, ("forge.commands.diff",)) == [], extra
+
+
+def test_a_bad_template_is_read_again_by_the_pydantic_mirror(tmp_path: Path) -> None:
+    """The templates' messages are pydantic's (forge.modelmirror), as before the move to msgspec."""
+    from forge import templates as T
+
+    (tmp_path / T.CARD_FILE).write_text(
+        (T.SHIPPED / T.CARD_FILE).read_text(encoding="utf-8").replace("margin: 0.35in", "margin: 25"),
+        encoding="utf-8",
+    )
+    names, r = imported("build", "-q", str(GAME), "--templates", str(tmp_path), "--out", str(tmp_path / "out"))
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "card.yaml:9:1: margin: expected text, got 25" in r.stderr, r.stderr[-2000:]
+    assert "pydantic" in names
 
 
 def test_a_size_override_merges_into_the_layout_validation_gives() -> None:
