@@ -165,24 +165,46 @@ def test_unprintable_characters_are_the_complement_of_yamls_printable_set() -> N
     assert len(reference.findall(every)) > 2048  # the surrogates at least
 
 
+def loaded(*args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    """The modules in ``sys.modules`` when ``forge ARGS`` (run in a fresh interpreter) exits, and the process: a
+    build's imports, which ``-X importtime`` does not list whole (it writes through ``sys.stderr``, and a build's
+    renderers import while it is not the terminal's)."""
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.__stderr__.write('\\nMODULES ' + ' '.join(sorted(sys.modules)) + '\\n'))\n"
+        "from forge.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False, timeout=300
+    )
+    found = re.findall(r"^MODULES (.*)$", r.stderr, re.MULTILINE)
+    return (set(found[-1].split()) if found else set()), r
+
+
 def test_build_of_a_good_file_imports_no_pydantic(tmp_path: Path) -> None:
     """The game model and the layout templates are msgspec Structs (forge.modelkit): a build with the shipped
     templates, and with a user's good copy of them, validates both without pydantic (its import and schema build
-    are a bad file's cost); and forge.commands.diff (the parser reads diff's options from
-    forge.commands.diff_options)."""
+    are a bad file's cost); nor forge.commands.diff (the parser reads diff's options from
+    forge.commands.diff_options), nor the standard library's web modules (xml.sax.saxutils imported them)."""
     from forge import templates as T
 
     user = tmp_path / "tpl"
     user.mkdir()
     for name in (T.COUNTER_FILE, T.CARD_FILE):
         (user / name).write_bytes((T.SHIPPED / name).read_bytes())
-    for extra in ((), ("--templates", str(user))):
-        names, r = imported("build", "-q", str(GAME), "--only", "counters", "--out", str(tmp_path / "out"), *extra)
+    for extra in (("--only", "map,counters,cards"), ("--only", "counters", "--templates", str(user))):
+        names, r = loaded("build", "-q", str(GAME), "--out", str(tmp_path / "out"), *extra)
         assert r.returncode == 0, r.stderr[-2000:]
         assert "forge.templates" in names  # it did read the templates
+        assert "forge.render.counters" in names
         assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror")) == [], extra
         assert "forge.commands.diff_options" in names
         assert under(names, ("forge.commands.diff",)) == [], extra
+        # the cards' markup is escaped by forge.markup: xml.sax.saxutils imports urllib.request, http.client, ssl
+        assert under(names, ("xml.sax", "urllib.request", "http", "ssl", "email")) == [], extra
+        if "cards" in extra[1]:
+            assert "forge.render.cards" in names
 
 
 def test_a_bad_template_is_read_again_by_the_pydantic_mirror(tmp_path: Path) -> None:
