@@ -134,3 +134,23 @@ def test_whatever_the_fast_path_accepts_the_mirror_accepts_and_reads_the_same(
     want = slow(model, data)
     assert want is not None, f"the fast path accepted what pydantic refuses: {path} = {value!r}"
     assert repr(got) == repr(want)
+
+
+def test_base_annotations_are_objects_not_text() -> None:
+    """msgspec evaluates every class's annotations along its MRO on its first conversion: text there (modelkit is
+    ``from __future__ import annotations``) would be compiled again for each model class."""
+    from forge.modelkit import Base
+
+    assert Base.__annotations__
+    assert not [name for name, tp in Base.__annotations__.items() if isinstance(tp, str)]
+
+
+@given(st.text(alphabet=st.sampled_from("&<>;agmltp# x\u00e9")))
+def test_markup_escapes_as_saxutils_does(text: str) -> None:
+    from xml.sax.saxutils import escape, unescape
+
+    from forge import markup
+
+    assert markup.escape(text) == escape(text)
+    assert markup.unescape(text) == unescape(text)
+    assert markup.unescape(markup.escape(text)) == text
