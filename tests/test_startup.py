@@ -205,6 +205,10 @@ def test_build_of_a_good_file_imports_no_pydantic(tmp_path: Path) -> None:
         assert under(names, ("xml.sax", "urllib.request", "http", "ssl", "email")) == [], extra
         if "cards" in extra[1]:
             assert "forge.render.cards" in names
+    names, r = loaded("verify", str(GAME))  # with the print check: it builds and reads back the pages
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    assert "forge.templates" in names
+    assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror", "forge.commands.diff")) == []
 
 
 def test_a_bad_template_is_read_again_by_the_pydantic_mirror(tmp_path: Path) -> None:
