@@ -59,6 +59,7 @@ __all__ = [
     "field_validator",
     "fields_of",
     "model_validator",
+    "type_hints",
     "validate",
 ]
 
@@ -123,6 +124,11 @@ def _hints(cls: type[Base]) -> dict[str, Any]:
                     got[name] = eval(tp, space) if isinstance(tp, str) else tp  # a quoted forward reference
         _HINTS[cls] = got
     return got
+
+
+def type_hints(cls: type[Base]) -> dict[str, Any]:
+    """A model class's fields' types, with their ``Annotated`` metadata (cached; cheaper than :func:`fields_of`)."""
+    return _hints(cls)
 
 
 class _ModelFields:

@@ -42,7 +42,7 @@ import msgspec
 
 from .errors import LoadError, Problem
 from .keypath import Document
-from .modelkit import Base, Field, construct, field_validator, fields_of, model_validator, validate
+from .modelkit import Base, Field, construct, field_validator, model_validator, type_hints, validate
 
 __all__ = [
     "SHIPPED",
@@ -425,8 +425,9 @@ def _partial(model: type[Base], name: str) -> type[Base]:
     ns: dict[str, Any] = {"__module__": __name__, "__qualname__": name, "__doc__": None}
     notes: dict[str, Any] = {}
     docs: dict[str, str] = {}
-    for key, f in fields_of(model).items():
-        tp: Any = f.annotation
+    hints = type_hints(model)  # not fields_of: msgspec's field list evaluates the annotations again
+    for key in model.__struct_fields__:
+        tp: Any = hints[key]
         if isinstance(tp, type) and issubclass(tp, Base):
             tp = _partial(tp, tp.__name__ + "Override")
         notes[key] = tp | None
