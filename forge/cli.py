@@ -1102,7 +1102,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_arguments(pl)
     pl.set_defaults(func=play.run)
 
-    from .commands import diff
+    from .commands import diff_options as diff  # the module itself is imported by ``forge diff`` alone
 
     df = sub.add_parser(
         "diff",

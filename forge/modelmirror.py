@@ -34,6 +34,12 @@ class MirrorBase(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
 
 
+class StrictTextBase(BaseModel):
+    """The mirrors' base for classes that refuse a number as text (``__text_from_numbers__ = False``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
 _MIRRORS: dict[tuple[str, bool], dict[str, type[BaseModel]]] = {}
 _STRUCTS: dict[type[BaseModel], type[msgspec.Struct]] = {}
 
@@ -118,17 +124,22 @@ def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
 
     for cls in classes:
         hints = typing.get_type_hints(cls, include_extras=True)
-        base: type[BaseModel] = MirrorBase
+        root = MirrorBase if getattr(cls, "__text_from_numbers__", True) else StrictTextBase
+        base: type[BaseModel] = root
+        parent: type = object
         for parent in cls.__mro__[1:]:
             if parent.__name__ in built and parent.__module__ == module:
                 base = built[parent.__name__]
                 break
         fields: dict[str, Any] = {}
         own = set(cls.__annotations__)
+        # where a field's docstring is, when not in this class's body (a class made by a function, or fields
+        # repeated because msgspec takes one parent with fields): field name -> class name
+        docs_from = vars(cls).get("__field_docs__", {})
         for f in msgspec.structs.fields(cls):
-            if f.name not in own and base is not MirrorBase:
+            if f.name not in own and base is not root:
                 continue  # inherited: declared on the mirrored parent
-            desc = docs.get(cls.__name__, {}).get(f.name)
+            desc = docs.get(docs_from.get(f.name, cls.__name__), {}).get(f.name)
             if _described(hints[f.name]):  # a description in the type (``Id``'s) comes first, as in pydantic
                 desc = None
             extra: dict[str, Any] = {"description": desc} if desc else {}
@@ -139,7 +150,10 @@ def _build(module: str, documented: bool) -> dict[str, type[BaseModel]]:
                 default = f.default if f.default is not msgspec.NODEFAULT else ...
             fields[f.name] = (tr(hints[f.name]), PField(default, **extra) if extra else default)
         validators: dict[str, Any] = {}
-        for name, v in vars(cls).items():
+        # the class's own, and those of its mixins (plain classes) that the mirrored parent does not have
+        mixins = [c for c in reversed(cls.__mro__) if not issubclass(c, msgspec.Struct) and c not in parent.__mro__]
+        found = {name: v for c in (*mixins, cls) for name, v in vars(c).items()}
+        for name, v in found.items():
             if not isinstance(v, k.Validator):
                 continue
             func: Any = classmethod(v.func)

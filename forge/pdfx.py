@@ -237,7 +237,7 @@ def _xmp_date(document: Any) -> str:
 def xmp(document: Any) -> bytes:
     """The XMP packet of a reportlab ``document``: the same title, author, subject, keywords, creator, producer,
     dates, trapping and PDF/X version as its Info dictionary (:class:`_Info`), so that the two agree."""
-    from xml.sax.saxutils import escape
+    from .markup import escape
 
     info = document.info
     date = _xmp_date(document)

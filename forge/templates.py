@@ -19,29 +19,30 @@ templates current for one build with :func:`use`.
 A counter template's lengths are fractions of the counter's edge, from the face's edges; a card template's are
 points.  docs/TEMPLATES.md describes the format; ``templates/counter.schema.json`` and ``templates/card.schema.json``
 are the JSON Schemas (``python -m forge.templates counter > templates/counter.schema.json``, likewise ``card``).
+The classes are :mod:`forge.modelkit` Structs, as the game model's: a good template is read by msgspec without
+pydantic; a refused one is read again by the pydantic mirror (:mod:`forge.modelmirror`) for its located messages,
+which also writes the schemas.
 A card template's margin is checked against the printer margin (:func:`check_card`); cards are laid out by platypus,
 not through the recording canvas, so the rest of a card template is checked by its schema only.
 """
-
-from __future__ import annotations
 
 import json
 import os
 import types
 import typing
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+import msgspec
 
 from .errors import LoadError, Problem
 from .keypath import Document
+from .modelkit import Base, Field, construct, field_validator, model_validator, type_hints, validate
 
 __all__ = [
     "SHIPPED",
@@ -60,7 +61,7 @@ __all__ = [
     "use",
 ]
 
-_T = TypeVar("_T", bound=BaseModel)
+_T = TypeVar("_T", bound=Base)
 
 SHIPPED = Path(__file__).parent / "_templates"
 """The shipped templates: the repository's ``templates/`` folder, which ``forge/_templates`` links to, so that a
@@ -70,41 +71,27 @@ CARD_FILE = "card.yaml"
 SIZES = ("1/2in", "9/16in", "5/8in", "3/4in")
 """The counter sizes a template may override values for (``forge build --counter-size``)."""
 
-Positive = Field(gt=0.0, le=2.0)
-
-DOCUMENTED = "forge.templates_documented"
-"""This module loaded once more under this name reads its fields' docstrings, for the JSON Schemas' descriptions
-(:func:`schema_json`); reading them costs about 20 ms, which no build needs (docs/PERFORMANCE.md, start-up)."""
-
-_SHIPPED_STAMP = {COUNTER_FILE: (5845, 0x3A4FAC03), CARD_FILE: (2392, 0xEC49337F)}
-"""(size, CRC-32) of the shipped templates that tests/test_startup.py validates: files with these bytes are
-read without validation (pydantic's validators for these models are never built in a build that uses the shipped
-templates: about 40 ms).  A shipped file with other bytes (edited in place) is validated like a user's copy."""
+Positive = Annotated[float, Field(gt=0.0, le=2.0)]
 
 
-class _Part(BaseModel):
-    # defer_build: the validators are built only when a template is validated (a user's --templates copy, or an
-    # edited shipped file); the shipped templates are constructed without them (_construct).
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", use_attribute_docstrings=__name__ == DOCUMENTED, defer_build=True
-    )
+class _Part(Base):
+    # A number is not text in a template (``margin: 25`` is refused, not read as "25"): pydantic's default, which the
+    # game model changes (forge.modelkit).
+    __text_from_numbers__ = False
 
 
-class _Placed(_Part):
-    """A part placed by x (from the left edge) or right (from the right edge), and y (from the top edge) or bottom
-    (from the bottom edge): one of each."""
+class _PlacedBy:
+    """What a part placed by x or right, and y or bottom, has: the check that it gives one of each, and its place on a
+    face (a mixin: msgspec's classes take one parent with fields, and Symbol and Steps are lines too)."""
 
-    x: float | None = Field(None, ge=-1.0, le=2.0)
-    """From the face's left edge (or give right)."""
-    right: float | None = Field(None, ge=-1.0, le=2.0)
-    """From the face's right edge (or give x)."""
-    y: float | None = Field(None, ge=-1.0, le=2.0)
-    """From the face's top edge (or give bottom)."""
-    bottom: float | None = Field(None, ge=-1.0, le=2.0)
-    """From the face's bottom edge (or give y)."""
+    __slots__ = ()
+    x: float | None
+    right: float | None
+    y: float | None
+    bottom: float | None
 
     @model_validator(mode="after")
-    def _one_of_each(self) -> _Placed:
+    def _one_of_each(self) -> Any:
         for a, b in (("x", "right"), ("y", "bottom")):
             if (getattr(self, a) is None) == (getattr(self, b) is None):
                 raise ValueError(f"give either {a!r} or {b!r} (one of them, not both)")
@@ -119,145 +106,178 @@ class _Placed(_Part):
         return s * self.y if self.y is not None else s - s * (self.bottom or 0.0) - h
 
 
-class Text(_Placed):
+Edge = Annotated[float, Field(ge=-1.0, le=2.0)]
+PLACED = ("x", "right", "y", "bottom")
+
+
+class _Placed(_Part, _PlacedBy, kw_only=True):
+    """A part placed by x (from the left edge) or right (from the right edge), and y (from the top edge) or bottom
+    (from the bottom edge): one of each."""
+
+    x: Edge | None = None
+    """From the face's left edge (or give right)."""
+    right: Edge | None = None
+    """From the face's right edge (or give x)."""
+    y: Edge | None = None
+    """From the face's top edge (or give bottom)."""
+    bottom: Edge | None = None
+    """From the face's bottom edge (or give y)."""
+
+
+class Text(_Placed, kw_only=True):
     """A text placed by its anchor point: x (or right) is where the anchor sits, y (or bottom) the baseline."""
 
     anchor: Literal["start", "middle", "end"]
     """Which end of the text sits at x: start (runs right from x), middle (centred on x), end (ends at x)."""
-    size: float = Positive
+    size: Positive
     """Largest font size, as a fraction of the edge (a text that does not fit its width is set smaller, never below
     5 pt)."""
-    width: float = Positive
+    width: Positive
     """Room the text may take."""
     font: Literal["regular", "bold"]
     """Typeface: regular or bold."""
 
 
-class Corner(Text):
+class Corner(Text, kw_only=True):
     """The top-right corner of a unit face: setup hex, or "sub" (in italic) on a substitute counter."""
 
-    gap: float = Field(ge=0.0, le=1.0)
+    gap: Annotated[float, Field(ge=0.0, le=1.0)]
     """Space kept between the label and the corner."""
 
 
-class SetCode(Text):
+class SetCode(Text, kw_only=True):
     """The set code on a unit face (class sets), in the top row."""
 
-    gap: float = Field(ge=0.0, le=1.0)
+    gap: Annotated[float, Field(ge=0.0, le=1.0)]
     """Space kept between the set code and the corner to its left."""
 
 
-class Line(_Part):
-    line: float = Field(gt=0.0, le=0.5)
+class Line(_Part, kw_only=True):
+    line: Annotated[float, Field(gt=0.0, le=0.5)]
     """Line width, as a fraction of the edge."""
-    min_line_pt: float = Field(gt=0.0, le=5.0)
+    min_line_pt: Annotated[float, Field(gt=0.0, le=5.0)]
     """The line is never thinner than this, in points."""
 
 
-class Frame(Line):
+class Frame(Line, kw_only=True):
     """The inner frame that tells a second side apart where colour cannot (greyscale palettes)."""
 
-    inset: float = Field(ge=0.0, le=0.5)
+    inset: Annotated[float, Field(ge=0.0, le=0.5)]
     """Distance from the edge."""
 
 
-class Entry(Line):
+class Entry(Line, kw_only=True):
     """The circled entry turn of a reinforcement, in the corner's place (the entry hex left of it).  The circle's
     measures are multiples of the turn number's font size."""
 
-    size: float = Positive
+    size: Positive
     """Font size of the turn number, as a fraction of the edge."""
-    max_pt: float = Field(gt=0.0, le=72.0)
+    max_pt: Annotated[float, Field(gt=0.0, le=72.0)]
     """The turn number is never larger than this, in points."""
-    hex_gap: float = Field(ge=0.0, le=1.0)
+    hex_gap: Annotated[float, Field(ge=0.0, le=1.0)]
     """Space between the entry hex and the circle."""
-    circle_pad: float = Field(ge=0.0, le=2.0)
+    circle_pad: Annotated[float, Field(ge=0.0, le=2.0)]
     """The circle's radius: half the number's width and this much (x the font size)."""
-    circle_min: float = Field(gt=0.0, le=3.0)
+    circle_min: Annotated[float, Field(gt=0.0, le=3.0)]
     """The circle's least radius (x the font size)."""
-    write_in_radius: float = Field(gt=0.0, le=3.0)
+    write_in_radius: Annotated[float, Field(gt=0.0, le=3.0)]
     """Radius of the empty circle printed when the rules do not give the turn (x the font size)."""
-    centre_raise: float = Field(ge=-2.0, le=2.0)
+    centre_raise: Annotated[float, Field(ge=-2.0, le=2.0)]
     """The circle's centre above the number's baseline (x the font size)."""
 
 
-class SideText(Text):
+class SideText(Text, kw_only=True):
     """A text on its side (reading downwards), centred on (x, y)."""
 
-    shift: float = Field(ge=-2.0, le=2.0)
+    shift: Annotated[float, Field(ge=-2.0, le=2.0)]
     """Its baseline this much right of x (x its font size)."""
 
 
-class WriteIn(_Part):
+class WriteIn(_Part, kw_only=True):
     """The empty box printed for a number the rules do not give (in a strength or a marker's text).  Its measures
     are multiples of the text's font size (width: of the width of a digit-sized box character)."""
 
-    inset: float = Field(ge=0.0, le=1.0)
+    inset: Annotated[float, Field(ge=0.0, le=1.0)]
     """From the left of the character's room."""
-    width: float = Positive
+    width: Positive
     """Of the character's room."""
-    height: float = Positive
+    height: Positive
     """Height (x the font size)."""
-    top: float = Field(ge=-2.0, le=2.0)
+    top: Annotated[float, Field(ge=-2.0, le=2.0)]
     """Top edge above the baseline (x the font size)."""
-    line: float = Field(gt=0.0, le=0.5)
+    line: Annotated[float, Field(gt=0.0, le=0.5)]
     """Line width (x the font size)."""
-    min_line_pt: float = Field(gt=0.0, le=5.0)
+    min_line_pt: Annotated[float, Field(gt=0.0, le=5.0)]
     """The line is never thinner than this, in points."""
 
 
-class Area(_Placed):
+class Area(_Placed, kw_only=True):
     """A box: x (or right) its left (right) edge, y (or bottom) its top (bottom) edge."""
 
-    w: float = Positive
+    w: Positive
     """Width."""
-    h: float = Positive
+    h: Positive
     """Height."""
 
 
-class Symbol(Area, Line):
+class Symbol(Line, _PlacedBy, kw_only=True):
     """The NATO symbol box of a unit face."""
 
+    # An Area and a Line: the fields in the order that inheriting from both gave them (pydantic's)
+    __field_docs__: ClassVar[dict[str, str]] = {**dict.fromkeys(PLACED, "_Placed"), "w": "Area", "h": "Area"}
+    x: Edge | None = None
+    right: Edge | None = None
+    y: Edge | None = None
+    bottom: Edge | None = None
+    w: Positive
+    h: Positive
 
-class SizeMark(_Part):
+
+class SizeMark(_Part, kw_only=True):
     """The unit size mark (I, II, X, XX ...), centred above the symbol box."""
 
-    h: float = Positive
+    h: Positive
     """Height."""
-    gap: float = Field(ge=0.0, le=1.0)
+    gap: Annotated[float, Field(ge=0.0, le=1.0)]
     """Space between the mark and the symbol box."""
 
 
-class Steps(_Placed, Line):
+class Steps(Line, _PlacedBy, kw_only=True):
     """The step dots of a reduced unit face: one per step, filled for the steps left, read in rows; (x, y) is the
     centre of the first dot."""
 
-    r: float = Positive
+    # placed, and a line: the fields in the order that inheriting from both gave them (pydantic's)
+    __field_docs__: ClassVar[dict[str, str]] = dict.fromkeys(PLACED, "_Placed")
+    x: Edge | None = None
+    right: Edge | None = None
+    y: Edge | None = None
+    bottom: Edge | None = None
+    r: Positive
     """Dot radius."""
-    pitch: float = Positive
+    pitch: Positive
     """From one dot's centre to the next (across and down)."""
-    per_row: int = Field(ge=1, le=12)
+    per_row: Annotated[int, Field(ge=1, le=12)]
     """Dots in a row."""
 
 
-class MarkerText(Area):
+class MarkerText(Area, kw_only=True):
     """A marker's text, wrapped and centred in this box."""
 
-    size: float = Positive
+    size: Positive
     """Largest font size, as a fraction of the edge."""
-    leading: float = Field(ge=0.8, le=3.0)
+    leading: Annotated[float, Field(ge=0.8, le=3.0)]
     """Line spacing, as a multiple of the font size."""
     font: Literal["regular", "bold"]
     """Typeface: regular or bold."""
-    group_y: float = Field(ge=0.0, le=1.0)
+    group_y: Annotated[float, Field(ge=0.0, le=1.0)]
     """The box's top edge on the faces of a marker that belongs to a formation (``markers[].group``): its code is
     printed in the label's place, top left, and the text keeps to the box below it."""
 
 
-class CounterLayout(_Part):
+class CounterLayout(_Part, kw_only=True):
     """The layout of a counter face at one size."""
 
-    padding: float = Field(ge=0.0, le=0.5)
+    padding: Annotated[float, Field(ge=0.0, le=0.5)]
     """Inner margin of the face."""
     frame: Frame
     label: Text
@@ -280,23 +300,23 @@ class CounterLayout(_Part):
     write_in: WriteIn
 
 
-class TextStyle(_Part):
+class TextStyle(_Part, kw_only=True):
     """A text style of the cards' charts."""
 
-    size: float = Field(gt=0.0, le=72.0)
+    size: Annotated[float, Field(gt=0.0, le=72.0)]
     """Font size in points (never set below 5 pt)."""
     font: Literal["regular", "bold"]
     """Typeface: regular or bold."""
 
 
-class Heading(TextStyle):
-    space_before: float = Field(ge=0.0, le=72.0)
+class Heading(TextStyle, kw_only=True):
+    space_before: Annotated[float, Field(ge=0.0, le=72.0)]
     """Space above, in points."""
-    space_after: float = Field(ge=0.0, le=72.0)
+    space_after: Annotated[float, Field(ge=0.0, le=72.0)]
     """Space below, in points."""
 
 
-class CardStyles(_Part):
+class CardStyles(_Part, kw_only=True):
     """The text styles of the charts (cards and the class handout's player aids)."""
 
     body: TextStyle
@@ -317,55 +337,55 @@ class CardStyles(_Part):
     """A section inside a chart."""
 
 
-class TitleBar(_Part):
+class TitleBar(_Part, kw_only=True):
     """The coloured bar across the top of each card (points)."""
 
-    height: float = Field(gt=0.0, le=144.0)
-    title_size: float = Field(gt=0.0, le=72.0)
+    height: Annotated[float, Field(gt=0.0, le=144.0)]
+    title_size: Annotated[float, Field(gt=0.0, le=72.0)]
     """The game's title, left."""
-    title_baseline: float = Field(ge=0.0, le=144.0)
+    title_baseline: Annotated[float, Field(ge=0.0, le=144.0)]
     """Above the bar's bottom edge."""
-    label_size: float = Field(gt=0.0, le=72.0)
+    label_size: Annotated[float, Field(gt=0.0, le=72.0)]
     """"Reference card N", right."""
-    label_baseline: float = Field(ge=0.0, le=144.0)
-    gap: float = Field(ge=0.0, le=144.0)
+    label_baseline: Annotated[float, Field(ge=0.0, le=144.0)]
+    gap: Annotated[float, Field(ge=0.0, le=144.0)]
     """Least space between the title and the label."""
 
 
-class TableLayout(_Part):
+class TableLayout(_Part, kw_only=True):
     """The charts' tables (points)."""
 
-    padding_x: float = Field(ge=0.0, le=36.0)
+    padding_x: Annotated[float, Field(ge=0.0, le=36.0)]
     """Cell padding, left and right."""
-    padding_y: float = Field(ge=0.0, le=36.0)
+    padding_y: Annotated[float, Field(ge=0.0, le=36.0)]
     """Cell padding, top and bottom."""
-    rule: float = Field(ge=0.0, le=6.0)
+    rule: Annotated[float, Field(ge=0.0, le=6.0)]
     """Width of the rule below each row."""
-    outline: float = Field(ge=0.0, le=6.0)
+    outline: Annotated[float, Field(ge=0.0, le=6.0)]
     """Width of the table's outline."""
 
 
-class CrtStyle(_Part):
+class CrtStyle(_Part, kw_only=True):
     """The combat results table's cells."""
 
-    size: float = Field(gt=0.0, le=72.0)
+    size: Annotated[float, Field(gt=0.0, le=72.0)]
     """Font size in points."""
-    leading: float = Field(gt=0.0, le=144.0)
+    leading: Annotated[float, Field(gt=0.0, le=144.0)]
     """Line spacing in points."""
 
 
-class CardTemplate(_Part):
+class CardTemplate(_Part, kw_only=True):
     """templates/card.yaml: the layout of the reference cards and the type sizes of the charts (points)."""
 
     margin: str
     """Around and between the cards of a page: a length with its unit (0.35in, 9mm, 25pt)."""
-    padding: float = Field(ge=0.0, le=144.0)
+    padding: Annotated[float, Field(ge=0.0, le=144.0)]
     """Inside a card, between its edge and its charts."""
-    corner_radius: float = Field(ge=0.0, le=72.0)
-    edge_line: float = Field(ge=0.0, le=12.0)
+    corner_radius: Annotated[float, Field(ge=0.0, le=72.0)]
+    edge_line: Annotated[float, Field(ge=0.0, le=12.0)]
     """Width of the card's outline."""
     title_bar: TitleBar
-    leading: float = Field(ge=0.8, le=3.0)
+    leading: Annotated[float, Field(ge=0.8, le=3.0)]
     """Line spacing of every text style, as a multiple of its size."""
     styles: CardStyles
     table: TableLayout
@@ -395,54 +415,63 @@ def _not_both(self: Any) -> Any:
     return self
 
 
-def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
+def _partial(model: type[Base], name: str) -> type[Base]:
     """``model`` with every field optional (a per-size override gives only what changes), with the same bounds: an
-    override that :meth:`CounterTemplate.at` merges into a valid layout is a valid layout."""
-    fields: dict[str, Any] = {}
-    for key, f in model.model_fields.items():
-        tp: Any = f.annotation
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
+    override that :meth:`CounterTemplate.at` merges into a valid layout is a valid layout.  One class per part
+    class, made when this module is imported (a module-level name, as the pydantic mirror finds its classes)."""
+    made = globals().get(name)
+    if made is not None:
+        return typing.cast(type[Base], made)
+    ns: dict[str, Any] = {"__module__": __name__, "__qualname__": name, "__doc__": None}
+    notes: dict[str, Any] = {}
+    docs: dict[str, str] = {}
+    hints = type_hints(model)  # not fields_of: msgspec's field list evaluates the annotations again
+    for key in model.__struct_fields__:
+        tp: Any = hints[key]
+        if isinstance(tp, type) and issubclass(tp, Base):
             tp = _partial(tp, tp.__name__ + "Override")
-        elif f.metadata:
-            tp = Annotated[(tp, *f.metadata)]  # the field's bounds (ge, le ...)
-        fields[key] = (tp | None, Field(None, description=f.description))
-    validators = {"_not_both": model_validator(mode="after")(_not_both)} if issubclass(model, _Placed) else {}
-    config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    return create_model(name, __config__=config, __validators__=validators, **fields)  # type: ignore[arg-type]
+        notes[key] = tp | None
+        ns[key] = None
+        docs[key] = next(c.__name__ for c in model.__mro__ if key in vars(c).get("__annotations__", {}))
+    ns["__annotations__"] = notes
+    ns["__field_docs__"] = {k: getattr(model, "__field_docs__", {}).get(k, d) for k, d in docs.items()}
+    if set(PLACED) <= set(notes):
+        ns["_not_both"] = model_validator(mode="after")(_not_both)
+    made = types.new_class(name, (_Part,), {}, lambda body: body.update(ns))
+    globals()[name] = made
+    return made
 
 
 LayoutOverride: Any = _partial(CounterLayout, "LayoutOverride")
 
 
-class CounterTemplate(CounterLayout):
+class CounterTemplate(CounterLayout, kw_only=True):
     """templates/counter.yaml: the layout of a counter face (fractions of the edge, from the top-left corner)."""
 
-    sizes: dict[Literal["1/2in", "9/16in", "5/8in", "3/4in"], LayoutOverride] = Field(
-        default_factory=dict
-    )
+    sizes: dict[Literal["1/2in", "9/16in", "5/8in", "3/4in"], "LayoutOverride"] = msgspec.field(default_factory=dict)
     """Per counter size: any of the parts above, with only the values that change at that size."""
 
     def at(self, size: str | None) -> CounterLayout:
         """The layout at counter size ``size`` (``5/8in``): this template with that size's overrides.  Not validated
         again: the template and its overrides were (the overrides have the layout's bounds, and place a part from
         one edge of each pair at most), so the merge is a valid layout (tests/test_startup.py checks it)."""
-        values = {key: getattr(self, key) for key in CounterLayout.model_fields}
+        values = {key: getattr(self, key) for key in CounterLayout.__struct_fields__}
         over = self.sizes.get(size) if size else None  # type: ignore[call-overload]
         if over is not None:
-            for key in type(over).model_fields:
+            for key in over.__struct_fields__:
                 value = getattr(over, key)
                 if value is None:
                     continue
-                if isinstance(value, BaseModel):
+                if isinstance(value, Base):
                     part = values[key]
-                    merged = {k: getattr(part, k) for k in type(part).model_fields}
-                    given = {k: v for k in type(value).model_fields if (v := getattr(value, k)) is not None}
+                    merged = {k: getattr(part, k) for k in part.__struct_fields__}
+                    given = {k: v for k in value.__struct_fields__ if (v := getattr(value, k)) is not None}
                     for a, b in (("x", "right"), ("y", "bottom"), ("right", "x"), ("bottom", "y")):
                         if a in given and b in merged:
                             merged[b] = None  # the override places it from the other edge
-                    value = type(part).model_construct(**{**merged, **given})
+                    value = construct(type(part), {**merged, **given})
                 values[key] = value
-        return CounterLayout.model_construct(**values)
+        return construct(CounterLayout, values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -491,9 +520,9 @@ def _read(path: Path) -> bytes:
     return read_regular(path, "a YAML layout template")
 
 
-def _parse(path: Path, model: type[_T], trusted: bool = False) -> tuple[_T, Source]:
-    """The template in ``path``, validated; constructed without validation when ``trusted`` and the file's bytes are
-    the shipped ones that the tests validate (:data:`_SHIPPED_STAMP`)."""
+def _parse(path: Path, model: type[_T]) -> tuple[_T, Source]:
+    """The template in ``path``, validated (forge.modelkit: msgspec for a good file; a bad one gets pydantic's
+    messages from the model's mirror, located in the file)."""
     from .loader import _decode, _schema_problems, parse_yaml
 
     file = str(path)
@@ -501,12 +530,16 @@ def _parse(path: Path, model: type[_T], trusted: bool = False) -> tuple[_T, Sour
     if not raw.strip():
         raise LoadError([Problem(file, None, None, "", "the template is empty (expected a mapping of layout values)")])
     doc = parse_yaml(_decode(raw, file), file, top="a mapping of layout values")
-    if trusted and _SHIPPED_STAMP.get(path.name) == stamp(raw):
-        return _construct(model, doc.data), Source(file, doc)
     try:
-        tpl = model.model_validate(doc.data)
-    except ValidationError as e:
-        raise LoadError(_schema_problems(doc, file, e, root=model)) from None
+        tpl = validate(model, doc.data)
+    except ValueError as e:  # pydantic's ValidationError, from the mirror
+        from pydantic import ValidationError
+
+        from .modelmirror import mirror_of
+
+        if not isinstance(e, ValidationError):  # pragma: no cover - validate raises nothing else
+            raise
+        raise LoadError(_schema_problems(doc, file, e, root=mirror_of(model))) from None
     return tpl, Source(file, doc)
 
 
@@ -550,47 +583,9 @@ def shipped() -> Templates:
 
 @lru_cache(maxsize=1)
 def _shipped() -> Templates:
-    counter, source = _parse(SHIPPED / COUNTER_FILE, CounterTemplate, trusted=True)
-    card, _ = _parse(SHIPPED / CARD_FILE, CardTemplate, trusted=True)
+    counter, source = _parse(SHIPPED / COUNTER_FILE, CounterTemplate)
+    card, _ = _parse(SHIPPED / CARD_FILE, CardTemplate)
     return Templates(counter, source, card)
-
-
-def stamp(raw: bytes) -> tuple[int, int]:
-    """(size, CRC-32) of a template file's bytes: tells the validated shipped templates from edited ones."""
-    return len(raw), zlib.crc32(raw)
-
-
-def _construct(model: type[_T], data: dict[str, Any]) -> _T:
-    """``data``, read from a template that passes validation, as ``model`` without validating it again: what
-    ``model.model_validate(data)`` gives (tests/test_startup.py compares their reprs), minus the cost of building
-    pydantic's validators.  Nested mappings become their models; whole numbers in number fields become floats."""
-    fields = model.model_fields
-    return model.model_construct(**{key: _value(fields[key].annotation, value) for key, value in data.items()})
-
-
-def _value(tp: Any, value: Any) -> Any:
-    tp = _bare(tp)
-    args = _members(tp)
-    if isinstance(value, dict):
-        if typing.get_origin(tp) is dict:
-            return {k: _value(typing.get_args(tp)[1], v) for k, v in value.items()}
-        cls = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)), None)
-        return _construct(cls, value) if cls is not None else value
-    if type(value) is int and float in args and int not in args:
-        return float(value)
-    return value
-
-
-def _bare(tp: Any) -> Any:
-    """``tp`` without ``Annotated`` (an override's bounds)."""
-    return typing.get_args(tp)[0] if typing.get_origin(tp) is Annotated else tp
-
-
-def _members(tp: Any) -> tuple[Any, ...]:
-    """The types a union ``tp`` is made of, nested unions and ``Annotated`` undone; ``(tp,)`` for another type."""
-    if typing.get_origin(tp) not in (typing.Union, types.UnionType):
-        return (tp,)
-    return tuple(m for a in typing.get_args(tp) for m in _members(_bare(a)))
 
 
 # ------------------------------------------------------------------------------------------------ current
@@ -694,20 +689,15 @@ def _check_card_room(card: CardTemplate, source: Source) -> list[Problem]:
 
 # ------------------------------------------------------------------------------------------------- schema
 def schema_json(kind: str = "counter") -> str:
-    """The JSON Schema of templates/<kind>.yaml (templates/<kind>.schema.json): ``counter`` or ``card``."""
-    documented = _documented()
-    model: type[BaseModel] = documented.CounterTemplate if kind == "counter" else documented.CardTemplate
+    """The JSON Schema of templates/<kind>.yaml (templates/<kind>.schema.json): ``counter`` or ``card``: the pydantic
+    mirror's (forge.modelmirror), with the fields' docstrings as descriptions."""
+    from .modelmirror import mirror_of
+
+    model = mirror_of(CounterTemplate if kind == "counter" else CardTemplate, documented=True)
     schema = model.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"Hexforge {kind} template"
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
-
-
-def _documented() -> Any:
-    """This module loaded once more as :data:`DOCUMENTED`, whose models read their fields' docstrings."""
-    from .documented import copy_of
-
-    return copy_of(DOCUMENTED, Path(__file__))
 
 
 if __name__ == "__main__":  # python -m forge.templates counter|card > templates/<kind>.schema.json

@@ -25,7 +25,7 @@ CHECK_MODULES = {"forge", "forge.check", "forge.cli", "forge.errors", "forge.gly
                  "forge.units",
                  "forge.claim_keys", "forge.conditions",  # the example keys and combat conditions check refuses
                  "forge.commands", "forge.commands.play",  # play's options (standard library only)
-                 "forge.commands.diff",  # diff's options (standard library only)
+                 "forge.commands.diff_options",  # diff's options (standard library only)
                  "forge.commands.analyze"}  # analyze's options (standard library only)
 """The forge modules ``forge check`` of a game without set-up zones imports: no more (a new one is a choice to make
 here, with its cost in docs/PERFORMANCE.md)."""
@@ -165,33 +165,64 @@ def test_unprintable_characters_are_the_complement_of_yamls_printable_set() -> N
     assert len(reference.findall(every)) > 2048  # the surrogates at least
 
 
-def test_the_shipped_templates_are_built_without_validation_as_validation_builds_them() -> None:
-    """A build reads the shipped templates without pydantic's validators (forge.templates._construct: ~40 ms a run);
-    what it builds is what validation builds (repr shows float against int), at every counter size."""
-    from forge import templates as T
-    from forge.loader import _decode, parse_yaml
+def loaded(*args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    """The modules in ``sys.modules`` when ``forge ARGS`` (run in a fresh interpreter) exits, and the process: a
+    build's imports, which ``-X importtime`` does not list whole (it writes through ``sys.stderr``, and a build's
+    renderers import while it is not the terminal's)."""
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.__stderr__.write('\\nMODULES ' + ' '.join(sorted(sys.modules)) + '\\n'))\n"
+        "from forge.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False, timeout=300
+    )
+    found = re.findall(r"^MODULES (.*)$", r.stderr, re.MULTILINE)
+    return (set(found[-1].split()) if found else set()), r
 
-    for name, model in ((T.COUNTER_FILE, T.CounterTemplate), (T.CARD_FILE, T.CardTemplate)):
-        raw = (T.SHIPPED / name).read_bytes()
-        data = parse_yaml(_decode(raw, name), name).data
-        validated = model.model_validate(data)
-        built = T._construct(model, data)
-        assert repr(built) == repr(validated)
-        assert built == validated
-        # the stamp that lets a build skip validation is these bytes' (a shipped file edited in place is validated)
-        assert T._SHIPPED_STAMP[name] == T.stamp(raw), (
-            f"forge/templates.py: _SHIPPED_STAMP[{name!r}] = ({len(raw)}, 0x{T.stamp(raw)[1]:08X})"
-        )
-    shipped = T.shipped()
-    assert repr(shipped.counter) == repr(T.CounterTemplate.model_validate(shipped.counter.model_dump()))
-    # with per-size overrides too (the shipped file has none yet), whole numbers in number fields included
-    text = (T.SHIPPED / T.COUNTER_FILE).read_text(encoding="utf-8")
-    assert "\nsizes: {}\n" in text
-    text = text.replace("\nsizes: {}\n", "\nsizes:\n  1/2in: {strength: {size: 1, right: 0}, padding: 0}\n")
-    data = parse_yaml(text, "counter.yaml").data
-    validated, built = T.CounterTemplate.model_validate(data), T._construct(T.CounterTemplate, data)
-    assert repr(built) == repr(validated)
-    assert repr(built.at("1/2in")) == repr(validated.at("1/2in"))
+
+def test_build_of_a_good_file_imports_no_pydantic(tmp_path: Path) -> None:
+    """The game model and the layout templates are msgspec Structs (forge.modelkit): a build with the shipped
+    templates, and with a user's good copy of them, validates both without pydantic (its import and schema build
+    are a bad file's cost); nor forge.commands.diff (the parser reads diff's options from
+    forge.commands.diff_options), nor the standard library's web modules (xml.sax.saxutils imported them)."""
+    from forge import templates as T
+
+    user = tmp_path / "tpl"
+    user.mkdir()
+    for name in (T.COUNTER_FILE, T.CARD_FILE):
+        (user / name).write_bytes((T.SHIPPED / name).read_bytes())
+    for extra in (("--only", "map,counters,cards"), ("--only", "counters", "--templates", str(user))):
+        names, r = loaded("build", "-q", str(GAME), "--out", str(tmp_path / "out"), *extra)
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "forge.templates" in names  # it did read the templates
+        assert "forge.render.counters" in names
+        assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror")) == [], extra
+        assert "forge.commands.diff_options" in names
+        assert under(names, ("forge.commands.diff",)) == [], extra
+        # the cards' markup is escaped by forge.markup: xml.sax.saxutils imports urllib.request, http.client, ssl
+        assert under(names, ("xml.sax", "urllib.request", "http", "ssl", "email")) == [], extra
+        if "cards" in extra[1]:
+            assert "forge.render.cards" in names
+    names, r = loaded("verify", str(GAME))  # with the print check: it builds and reads back the pages
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    assert "forge.templates" in names
+    assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror", "forge.commands.diff")) == []
+
+
+def test_a_bad_template_is_read_again_by_the_pydantic_mirror(tmp_path: Path) -> None:
+    """The templates' messages are pydantic's (forge.modelmirror), as before the move to msgspec."""
+    from forge import templates as T
+
+    (tmp_path / T.CARD_FILE).write_text(
+        (T.SHIPPED / T.CARD_FILE).read_text(encoding="utf-8").replace("margin: 0.35in", "margin: 25"),
+        encoding="utf-8",
+    )
+    names, r = imported("build", "-q", str(GAME), "--templates", str(tmp_path), "--out", str(tmp_path / "out"))
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "card.yaml:9:1: margin: expected text, got 25" in r.stderr, r.stderr[-2000:]
+    assert "pydantic" in names
 
 
 def test_a_size_override_merges_into_the_layout_validation_gives() -> None:

@@ -15,7 +15,8 @@ and values written out at their default change nothing):
   compared by kind, example or table, key path (list items by their key) and message with line numbers left out.
 
 Exit status: 0 the two files are the same game, 1 they differ, 2 bad input (either file; the loader's messages).
-Only the standard library is imported here: ``forge.cli`` reads :func:`add_arguments` when it builds its parser.
+Only the standard library is imported here; ``forge.cli`` builds its parser with :mod:`forge.commands.diff_options`
+(this module is imported when the command is ``diff``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+
 if TYPE_CHECKING:
     from ..errors import Finding
     from ..model import Game
@@ -37,7 +39,6 @@ __all__ = [
     "Diff",
     "Effect",
     "FindingChange",
-    "add_arguments",
     "changes",
     "compare",
     "effects",
@@ -47,7 +48,6 @@ __all__ = [
 ]
 
 EXIT_SAME, EXIT_DIFFER, EXIT_BAD_INPUT = 0, 1, 2
-FORMATS = ("text", "json", "markdown")
 ARROW = "→"
 
 SECTIONS = (
@@ -856,13 +856,6 @@ def render(d: Diff, fmt: str = "text") -> str:
 
 
 # ================================================================================================= command
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``forge diff`` (forge.cli calls this when it builds its parser)."""
-    p.add_argument("old", metavar="OLD.yaml", help="the earlier edition")
-    p.add_argument("new", metavar="NEW.yaml", help="the later edition")
-    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
-
-
 def _load(path: str) -> tuple[Game, Any] | None:
     """The game and its document, or None after saying why not (:func:`forge.commands.load_or_say`)."""
     from . import load_or_say

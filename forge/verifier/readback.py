@@ -197,7 +197,7 @@ def _all_out(chk: _Check, game: m.Game, crt: m.Crt) -> None:
     """The CRT legend's sentence of ``combat.crt.all_out`` (which attacker flips, the crowded hex), word for word:
     the engine applies it, so a player must read it."""
     import re
-    from xml.sax.saxutils import unescape
+    from ..markup import unescape
 
     from ..render.cards.combat import all_out_sentence
 

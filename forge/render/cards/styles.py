@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 import re
 from typing import Any, TYPE_CHECKING
-from xml.sax.saxutils import escape, unescape
+from ...markup import escape, unescape
 
 from reportlab.lib.colors import Color
 from reportlab.lib.styles import ParagraphStyle
