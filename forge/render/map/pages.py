@@ -157,10 +157,14 @@ def draw(
         forms.begin_form(f"{form}sheet{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette), ctx, lay, i)
         end_form(f"{form}sheet{i}")
+        # The thumbnail is placed unrecorded (the assembly page): drawn unrecorded too, as a plain build draws it
+        # (recording it kept a second copy of the sheet's records that nothing read).
+        forms.recorder = None
         forms.begin_form(f"{form}mini{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette, text=False), ctx, lay, i)
         ctx.replay.clear()
         end_form(f"{form}mini{i}")
+        forms.recorder = rec
     for i in range(len(lay.pages)):
         obstacles = mark_obstacles(ctx, lay, i)
         for tile in _printed_tiles(ctx, lay, tplan, i):
