@@ -25,7 +25,8 @@ from forge.verifier.readback import check_map_track, roundtrip
 def _misprinted_entry(game: Game) -> Game:
     """``game`` with its first reinforcement entering a turn later."""
     first = next(u for u in game.units if u.entry and u.entry.turn is not None)
-    assert first.entry is not None and first.entry.turn is not None
+    assert first.entry is not None
+    assert first.entry.turn is not None
     later = first.entry.model_copy(update={"turn": first.entry.turn + 1})
     units = [u.model_copy(update={"entry": later}) if u.id == first.id else u for u in game.units]
     return game.model_copy(update={"units": units})
@@ -49,7 +50,8 @@ def test_a_recorder_with_a_sink_holds_one_page_and_finds_what_a_whole_recording_
     whole = Recorder("map.pdf")
     pdf = map_.render(game, options, recorder=whole)
     per_page = [sum(1 for it in whole.items if it.page == p) for p in range(len(whole.pages))]
-    assert len(per_page) > 3 and max(per_page) < len(whole.items)  # tiled: several pages, each a part
+    assert len(per_page) > 3  # tiled: several pages ...
+    assert max(per_page) < len(whole.items)  # ... each a part
 
     held: list[int] = []
     found: list[layout.Violation] = []
@@ -61,31 +63,38 @@ def test_a_recorder_with_a_sink_holds_one_page_and_finds_what_a_whole_recording_
 
     streamed = Recorder("map.pdf", sink=sink)
     assert map_.render(game, options, recorder=streamed) == pdf  # recording changes no byte
-    assert streamed.forms  # the sheet's records, kept while tiles may still place them ...
+    # The sheet's records, kept while tiles may still place them; not the thumbnail's (placed unrecorded) ...
+    assert streamed.forms
+    assert not [name for name in streamed.forms if "mini" in name]
     streamed.close()
-    assert streamed.forms == {} and streamed.items == []  # ... dropped at the end
+    assert streamed.forms == {}  # ... dropped at the end
+    assert streamed.items == []
     assert held == [n for n in per_page if n]
     assert found == layout.check(whole)
     assert found  # the comparison is not of two empty lists (hex labels too large for their hexes)
 
 
-def test_the_track_of_a_tiled_map_is_read_from_its_charts_not_its_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The read-back of a tiled map never hands a tile page to the PDF reader: the turn track is read from the
-    sheet's charts drawn alone (map.charts_pdf), which reads as the tiles read (nothing on a true map, the same
-    mismatches on a misprinted one), and a misprint there is reported."""
-    game = _wide_game()
+@pytest.mark.parametrize("name", ["hells_gate", "wide"])
+def test_a_tiled_maps_charts_read_as_its_tiles_read(name: str, hells_gate: Game) -> None:
+    """The sheet's charts drawn alone (map.charts_pdf) read as the tiles where the track is placed read: nothing on
+    a true map, the same mismatches on a misprinted one."""
+    game = hells_gate if name == "hells_gate" else _wide_game()
     options = BuildOptions(only=("map",), paper="letter")
-    assert map_.page_size(game, options) == (612.0, 792.0)  # tiled
-    misprint = _misprinted_entry(game)
-    tiled = b""
-    for g, mismatches in ((game, 0), (misprint, 2)):
+    assert sorted(map_.page_size(game, options)) == [612.0, 792.0]  # tiled on Letter
+    for g, mismatches in ((game, 0), (_misprinted_entry(game), 2)):
         rec = Recorder("map.pdf")
         pdf = map_.render(g, options, recorder=rec)
-        tiled = tiled or pdf
         by_charts = check_map_track(game, map_.charts_pdf(g, options))
-        assert by_charts == check_map_track(game, pdf, rec)  # the tiles where the track is placed, read
+        assert by_charts == check_map_track(game, pdf, rec)
         assert [f.kind for f in by_charts] == ["print-mismatch"] * mismatches
 
+
+def test_the_track_of_a_tiled_map_is_read_from_its_charts_not_its_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read-back of a tiled map never hands a page of the map to the PDF reader: the turn track is read from
+    the sheet's charts drawn alone, and a misprint there is reported."""
+    game = _wide_game()
+    misprint = _misprinted_entry(game)
+    tiled = map_.render(game, BuildOptions(only=("map",), paper="letter"))
     read: list[bytes] = []
     real_positioned = readback._positioned
     rendered: list[bytes] = []
@@ -106,5 +115,7 @@ def test_the_track_of_a_tiled_map_is_read_from_its_charts_not_its_tiles(monkeypa
     monkeypatch.setattr(map_, "render", render)
     monkeypatch.setattr(map_, "charts_pdf", lambda g, o: real_charts(misprint, o))
     assert [f.kind for f in roundtrip(game) if f.ref == "turns"] == ["print-mismatch"] * 2
-    assert rendered == [tiled] and read and tiled not in read
+    assert rendered == [tiled]
+    assert read
+    assert tiled not in read
 
