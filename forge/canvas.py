@@ -34,7 +34,7 @@ import math
 import re
 import struct
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, TypeAlias
@@ -216,9 +216,15 @@ _FORM_CELL = 72.0
 @dataclass
 class Recorder:
     """What a recording canvas placed, page by page.  The renderer says when a page starts (:meth:`page`); forms
-    (:meth:`Canvas.begin_form`) are recorded once and placed again, transformed and clipped, wherever used."""
+    (:meth:`Canvas.begin_form`) are recorded once and placed again, transformed and clipped, wherever used.
+
+    With a ``sink``, each page's records are handed to it when the page is done (the next :meth:`page`, or
+    :meth:`close`, which the caller must call after the last page) and then dropped: :attr:`items` holds the
+    current page's records only, and a record's ``parent`` indexes them.  A map tiled in hundreds of pages, each
+    placing thousands of the sheet's records, is then held one tile at a time (issue 25, item 31)."""
 
     component: str = ""
+    sink: Callable[[Recorder], None] | None = None
     items: list[Placed] = field(default_factory=list)
     pages: list[_Page] = field(default_factory=list)
     forms: dict[str, list[Placed]] = field(default_factory=dict)
@@ -232,8 +238,21 @@ class Recorder:
         """A new page ``width`` x ``height`` starts; ``margin`` is the printer margin nothing may be printed in
         (None: none checked)."""
         printable = None if margin is None else Box(margin, margin, width - margin, height - margin)
+        self._flush()
         self.pages.append(_Page(width, height, name or f"page {len(self.pages) + 1}", printable))
         self._frames = []
+
+    def close(self) -> None:
+        """With a ``sink``: hand it the last page's records, and drop the forms' (nothing is placed after)."""
+        if self.sink is not None:
+            self._flush()
+            self.forms.clear()
+            self._grids.clear()
+
+    def _flush(self) -> None:
+        if self.sink is not None and self.items:
+            self.sink(self)
+            self.items = []
 
     # -- used by the canvases
     @property

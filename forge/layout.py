@@ -209,12 +209,13 @@ def findings(violations: Iterable[Violation]) -> list[Finding]:
     """The violations as ``forge verify`` findings (kind ``print-layout``, a warning); more than :data:`GROUP` of
     one shape as one finding that counts them and quotes the first."""
     vs = list(violations)
+    shapes = [_shape(v) for v in vs]  # once each: two regular expressions over every message of a large map
     groups: dict[tuple[str, str, str], list[Violation]] = defaultdict(list)
-    for v in vs:
-        groups[_shape(v)].append(v)
+    for v, shape in zip(vs, shapes, strict=True):
+        groups[shape].append(v)
     out: list[Finding] = []
-    for v in vs:
-        group = groups[_shape(v)]
+    for v, shape in zip(vs, shapes, strict=True):
+        group = groups[shape]
         if len(group) <= GROUP:
             out.append(Finding("print-layout", None, str(v), ref=v.rule))
         elif group[0] is v:

@@ -363,6 +363,8 @@ def _positioned(pdf: bytes, only: tuple[int, dict[int, list[Box]]] | None = None
                 text = tp.get_text_bounded(left, bottom, right, top).strip()
                 if text:
                     out.append(_Text(left, top, top - bottom, text))
+            tp.close()
+            page.close()
             pages.append(out)
         return pages
     finally:
@@ -406,14 +408,29 @@ def _track_on_page(texts: list[_Text], wanted: set[str], labels: set[str]) -> di
     return found
 
 
-def check_map_track(game: m.Game, pdf: bytes, drawn: Recorder | None = None) -> list[Finding]:
+def track_words(game: m.Game) -> set[str]:
+    """What the map's turn track prints that its read-back looks for: the turn numbers and the reinforcements'
+    labels."""
+    reinf = game.reinforcements()
+    return {str(t.number) for t in game.turns.turns} | {u.label for us in reinf.values() for u in us}
+
+
+def check_map_track(
+    game: m.Game,
+    pdf: bytes,
+    drawn: Recorder | None = None,
+    *,
+    only: tuple[int, dict[int, list[Box]]] | None = None,
+) -> list[Finding]:
     """The map's turn track: each turn box holds exactly the reinforcements whose entry is that turn.
 
     Every page is read: the track may sit on any page, and on a tiled map the same box may be printed on several
     tiles (their overlap).  A turn is read on the first page that prints its number, so that a box repeated on
     the next tile is not counted twice.  Given what the map's drawing recorded (``drawn``, page for page the
     PDF's), only the pages where it placed a turn number or a reinforcement's label are read back: reading the
-    text of every tile of a large map was nearly all of ``forge verify``'s time (issue 25, item 31)."""
+    text of every tile of a large map was nearly all of ``forge verify``'s time (issue 25, item 31).  ``only``
+    gives those places directly (the page count, and per page the boxes of :func:`track_words`' texts), as a
+    recorder that drops each page's records after it is checked collects them."""
     chk = _Check("", "map.pdf")
     reinf = game.reinforcements()
     if not reinf:
@@ -421,7 +438,6 @@ def check_map_track(game: m.Game, pdf: bytes, drawn: Recorder | None = None) -> 
     wanted = {str(t.number) for t in game.turns.turns}
     labels = {u.label for us in reinf.values() for u in us}
     found: dict[str, list[str]] = {}
-    only = None
     if drawn is not None:
         words = wanted | labels
         near: dict[int, list[Box]] = {}
@@ -527,12 +543,31 @@ def _roundtrip(game: m.Game) -> list[Finding]:
     findings += check_counters(game, counters.render(game, BuildOptions(only=("counters",)), recorder=counter_rec))
     layout = map_.sheet_layout(game)
     sheet = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), "letter")
-    map_rec = Recorder("map.pdf")
-    map_pdf = map_.render(game, BuildOptions(only=("map",), paper=sheet), recorder=map_rec)
+    # The map's pages are checked as drawn (forge.layout), each when it is done, and its records dropped: a tiled
+    # map is held one tile at a time.  The places of the turn track's words are kept for its read-back.
+    violations: list[layout_check.Violation] = []
+    words = track_words(game)
+    near: dict[int, list[Box]] = {}
+
+    def done(rec: Recorder) -> None:
+        violations.extend(layout_check.check(rec))
+        for it in rec.items:
+            if it.kind == "text" and it.label in words:
+                near.setdefault(it.page, []).append(it.box)
+
+    map_rec = Recorder("map.pdf", sink=done)
+    options = BuildOptions(only=("map",), paper=sheet)
+    map_pdf = map_.render(game, options, recorder=map_rec)
+    map_rec.close()
     if game.reinforcements():
-        findings += check_map_track(game, map_pdf, map_rec)
+        if sheet == "letter":
+            # Tiled (it fits neither tabloid nor A3): the track is read from the charts drawn alone, as the tiles
+            # place them (each tile holds the whole sheet's drawing: too costly to read, see map.charts_pdf).
+            findings += check_map_track(game, map_.charts_pdf(game, options))
+        else:
+            findings += check_map_track(game, map_pdf, only=(len(map_rec.pages), near))
     # What the pages place, checked as drawn (forge.layout): text in its frame, no overlaps, marks and margins.
-    for rec in (counter_rec, map_rec):
-        findings += layout_check.findings(layout_check.check(rec))
+    findings += layout_check.findings(layout_check.check(counter_rec))
+    findings += layout_check.findings(violations)
     findings += layout_check.findings(layout_check.check_pdf(cards_pdf, "cards.pdf"))  # platypus: from the PDF
     return findings

@@ -107,7 +107,7 @@ from .grid import (
     draw_terrain_sample,
     zone_name,
 )
-from .pages import draw, page_count, page_size, render, sheet_pdf
+from .pages import charts_pdf, draw, page_count, page_size, render, sheet_pdf
 from .panels import (
     _KIND_ORDER,
     Block,
@@ -180,7 +180,17 @@ from .tiles import (
     registration_points,
 )
 
-__all__ = ["MapGeometry", "MapLayout", "draw", "page_count", "page_size", "render", "sheet_layout", "sheet_pdf"]
+__all__ = [
+    "MapGeometry",
+    "MapLayout",
+    "charts_pdf",
+    "draw",
+    "page_count",
+    "page_size",
+    "render",
+    "sheet_layout",
+    "sheet_pdf",
+]
 """The public names (every other name above is importable too, for the modules and tests that use it)."""
 _PARTS = (
     AUTO_MARGIN,

@@ -544,7 +544,9 @@ def _draw_grid(pen: Pen, ctx: _Ctx, geom: MapGeometry) -> None:
     # Without text only the listed hexes draw anything of their own (_draw_hex_content), in the grid's order.
     every = pen.text_enabled or recording
     cells = list(grid.cells()) if every else sorted(ctx.hexes, key=lambda c: (c.row, c.col))
-    replay = ctx.replay if rl is not None and not recording else None
+    # A recorded sheet still leaves its fills for the thumbnail to replay (which is drawn unrecorded); a recorded
+    # thumbnail draws its own, for their records.
+    replay = ctx.replay if rl is not None and (not recording or pen.text_enabled) else None
     if replay is None or pen.text_enabled or not replay.replay(rl):
         snap = replay.start(rl) if replay is not None and replay.armed and pen.text_enabled else None
         # One fill and one pattern per terrain, each over all its cells: far fewer PDF operators than per hex,

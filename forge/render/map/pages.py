@@ -21,7 +21,7 @@ from ..style import DEFAULT_COLORS, Palette
 from . import grid
 from .base import Pen, _Ctx, _paper_name, _whole
 from .grid import FAST_DEFLATE
-from .sheet import _draw_sheet, sheet_layout
+from .sheet import _draw_charts, _draw_sheet, sheet_layout
 from .tiles import _assembly_page, _printed_tiles, _tile_page, mark_obstacles
 
 if TYPE_CHECKING:
@@ -52,6 +52,23 @@ def sheet_pdf(game: m.Game, options: Any, *, layout: MapLayout | None = None) ->
         c.showPage()
 
     return render_pdf((lay.sheet_w, lay.sheet_h), paint, title=f"{game.game.title} — map sheet")
+
+
+def charts_pdf(game: m.Game, options: Any) -> bytes:
+    """Each sheet's charts alone (title block, turn track, terrain chart, key), one page per sheet of the sheet's
+    size, drawn where and as :func:`draw` draws them on the sheet (the same calls, :func:`._draw_charts`), without
+    the grid: the read-back of a tiled map reads its turn track here.  Every tile of a tiled map places the whole
+    sheet, clipped, so a PDF reader parses every hex's drawing to read any tile (a tile of a 1,000 x 100 map of
+    0.25 in hexes: tens of seconds and over a gigabyte, issue 25, item 31)."""
+    palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping()}
+    lay = sheet_layout(game, options)
+
+    def paint(c: Canvas) -> None:
+        for i in range(len(lay.pages)):
+            _draw_charts(Pen(PdfCanvas(c, top=lay.sheet_h), options, palette), lay, i)
+            c.showPage()
+
+    return render_pdf((lay.sheet_w, lay.sheet_h), paint, title=f"{game.game.title} — map charts")
 
 
 def page_size(game: m.Game, options: Any, layout: MapLayout | None = None) -> tuple[float, float]:
@@ -140,10 +157,14 @@ def draw(
         forms.begin_form(f"{form}sheet{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette), ctx, lay, i)
         end_form(f"{form}sheet{i}")
+        # The thumbnail is placed unrecorded (the assembly page): drawn unrecorded too, as a plain build draws it
+        # (recording it kept a second copy of the sheet's records that nothing read).
+        forms.recorder = None
         forms.begin_form(f"{form}mini{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette, text=False), ctx, lay, i)
         ctx.replay.clear()
         end_form(f"{form}mini{i}")
+        forms.recorder = rec
     for i in range(len(lay.pages)):
         obstacles = mark_obstacles(ctx, lay, i)
         for tile in _printed_tiles(ctx, lay, tplan, i):

@@ -356,7 +356,12 @@ def _draw_sheet(pen: Pen, ctx: _Ctx, lay: MapLayout, page: int, bleed: float = 0
             _compact_title(pen, ctx, lay, page)
     else:
         _compact_title(pen, ctx, lay, page)
-    for p in sheet.placed:
+    _draw_charts(pen, lay, page)
+
+
+def _draw_charts(pen: Pen, lay: MapLayout, page: int) -> None:
+    """The charts placed on sheet ``page`` (title block, turn track, terrain chart, key), in sheet coordinates."""
+    for p in lay.pages[page].placed:
         with pen.frame("container", p.x, p.y, p.w, p.item.height, "chart"):
             p.item.draw(pen, p.x, p.y, p.w)
 
