@@ -194,7 +194,8 @@ def test_one_pool_for_every_policy_plays_each_policys_own_games() -> None:
         assert both[pol] == alone
         assert [r.seed for r in both[pol]] == list(range(4, 11))
     assert both["random"] != both["greedy"]
-    assert seen == sorted(seen) and seen[-1] == 14
+    assert seen == sorted(seen)
+    assert seen[-1] == 14
 
 
 def test_the_games_are_forge_plays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
