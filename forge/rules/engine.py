@@ -393,6 +393,8 @@ class _Rules:
     """rules.supply.unsupplied_eliminated_at_end."""
     memo: dict[tuple[Any, ...], Any]
     """Memoised strength totals and odds columns (their inputs are few small numbers)."""
+    turn_caps: dict[int, tuple[int, ...]]
+    """Turn -> the indices of the shift caps whose turns include it (all turns when a cap names none): a memo."""
     starts: dict[tuple[Any, ...], State]
     """The opening State of each (strengths, scenario) started so far (:func:`remembered_start`); never changed,
     only copied."""
@@ -749,6 +751,7 @@ def _compile(board: Board) -> _Rules:
         any_no_entry=any(no_entry),
         eliminate_unsupplied_at_end=sr is not None and sr.unsupplied_eliminated_at_end,
         memo={},
+        turn_caps={},
         starts={},
         actions=actions,
         picks={},
@@ -1223,9 +1226,13 @@ def _odds(
     else:
         in_force = ()
     # The net shift does not depend on the base column (combat.apply_shifts sums the shifts and applies the caps
-    # before it moves the column, then clamps once at the table's ends): one memo entry per set of shifts, caps in
-    # force, turn and side serves every base column.
-    key = ("shift", picked, in_force, s.turn, a)
+    # before it moves the column, then clamps once at the table's ends), and the turn matters only through the
+    # caps limited to turns: one memo entry per set of shifts, caps in force, caps of the turn and side serves every
+    # base column and every turn with those caps.
+    turn_caps = r.turn_caps.get(s.turn)
+    if turn_caps is None:
+        turn_caps = r.turn_caps[s.turn] = tuple(i for i, c in enumerate(r.caps) if c.turns is None or s.turn in c.turns)
+    key = ("shift", picked, in_force, turn_caps, a)
     got = r.memo.get(key)
     if got is None:
         aside = r.effects.caps_set_aside(in_force)
