@@ -156,7 +156,7 @@ class HitsEngine:
         # more than playing a game from the remembered opening): kept with the game's Board, which lives as long
         # as the Game object and is built by the first State.initial.
         board = Board.built(game)
-        key = ("assumed strengths", assume.strength)
+        key = f"assumed strengths: {assume.strength}"
         if board is not None and key in board.extra:
             strengths = board.extra[key]
         else:
