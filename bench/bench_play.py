@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # this checkout's forge, not an editable install of another one (bench/run.py's play row)
 
 from test_hells_gate import ASSUMED, GAME
 

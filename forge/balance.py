@@ -31,6 +31,7 @@ __all__ = [
     "decided_turn",
     "read_class_results",
     "simulate",
+    "simulate_policies",
     "summary",
     "wilson",
 ]
@@ -143,25 +144,49 @@ def simulate(
     """Games ``seed .. seed + games - 1`` with ``policy``, over ``jobs`` processes (0: every core), in seed order.
     ``setup``: the already loaded ``(game, engine, assumptions)`` for the games played in this process;
     ``progress``: called with the number of games finished so far."""
+    return simulate_policies(
+        path, strength, seed=seed, games=games, policies=(policy,), jobs=jobs, setup=setup, progress=progress
+    )[policy]
+
+
+def simulate_policies(
+    path: str,
+    strength: int | None,
+    *,
+    seed: int,
+    games: int,
+    policies: Sequence[str],
+    jobs: int = 1,
+    setup: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, list[Record]]:
+    """:func:`simulate` for each of ``policies`` (the same seeds for each), in one pool of ``jobs`` processes: the
+    workers load the game once for all the policies, and a slow policy's chunks share the pool with a fast one's
+    instead of idling a core at the end of each.  ``progress``: called with the number of games finished so far,
+    over all the policies (the first policy's games counted first)."""
     n = jobs_for(jobs)
+    out: dict[str, list[Record]] = {p: [] for p in policies}
     if n == 1 or games < 2:
         game, engine, assume = setup or _setup(path, strength)
-        records = []
-        for i in range(games):
-            records.append(play_recorded(engine, game, assume, seed + i, policy))
-            if progress:
-                progress(i + 1)
-        return records
+        done = 0
+        for pol in policies:
+            for i in range(games):
+                out[pol].append(play_recorded(engine, game, assume, seed + i, pol))
+                done += 1
+                if progress:
+                    progress(done)
+        return out
     import concurrent.futures as cf
 
     size = max(1, math.ceil(games / (n * 4)))  # a few chunks per process, so that one slow chunk does not idle the rest
-    tasks = [(seed + i, min(size, games - i), policy) for i in range(0, games, size)]
+    tasks = [(seed + i, min(size, games - i), pol) for pol in policies for i in range(0, games, size)]
     with cf.ProcessPoolExecutor(max_workers=n, initializer=_init_worker, initargs=(path, strength)) as pool:
-        out: list[Record] = []
-        for part in pool.map(_chunk, tasks):
-            out.extend(part)
+        done = 0
+        for (_, _, pol), part in zip(tasks, pool.map(_chunk, tasks), strict=True):
+            out[pol].extend(part)
+            done += len(part)
             if progress:
-                progress(len(out))
+                progress(done)
     return out
 
 

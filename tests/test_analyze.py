@@ -182,6 +182,22 @@ def test_same_seed_same_bytes_and_jobs_do_not_matter(tmp_path: Path, capsys: pyt
     assert files(d / "ferry_point" / "analysis")["report.json"] != fa["report.json"]
 
 
+def test_one_pool_for_every_policy_plays_each_policys_own_games() -> None:
+    """simulate_policies (one pool of processes for both policies) gives, per policy, the records of simulate with
+    that policy alone, in seed order; its progress counts every game of every policy once."""
+    seen: list[int] = []
+    both = bal.simulate_policies(str(FERRY), None, seed=4, games=7, policies=("random", "greedy"), jobs=2,
+                                 progress=seen.append)
+    assert list(both) == ["random", "greedy"]
+    for pol in ("random", "greedy"):
+        alone = bal.simulate(str(FERRY), None, seed=4, games=7, policy=pol, jobs=1)
+        assert both[pol] == alone
+        assert [r.seed for r in both[pol]] == list(range(4, 11))
+    assert both["random"] != both["greedy"]
+    assert seen == sorted(seen)
+    assert seen[-1] == 14
+
+
 def test_the_games_are_forge_plays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The greedy games of ``forge analyze --seed 3 --games 8`` come out as ``forge play --policy greedy`` prints."""
     assert main(["play", str(FERRY), "--games", "8", "--seed", "3", "--policy", "greedy"]) == 0

@@ -118,3 +118,37 @@ def test_the_engine_is_chosen_from_the_data() -> None:
     assert all(v for v in strengths.values())
     assert Assumptions().strengths(hg) is None
     assert Assumptions(strength=5).strengths(load(ROOT / "data" / "ferry_point.yaml")) is None
+
+
+def test_assumed_strengths_are_worked_out_once_per_game_and_assumption(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HitsEngine.initial keeps the strengths an assumption gives with the game's Board: later games of the same
+    game and assumption do not read the printed strengths again, and start exactly as the first did; another
+    assumption, or another Game object, gets its own."""
+    from forge.rules.state import State
+
+    calls: list[int | None] = []
+    real = Assumptions.strengths
+
+    def counted(self: Assumptions, game: object) -> object:
+        calls.append(self.strength)
+        return real(self, game)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Assumptions, "strengths", counted)
+    game = load(ROOT / "data" / "hells_gate.yaml")
+    engine = engine_for(game)
+    two, three = Assumptions(strength=2), Assumptions(strength=3)
+    first = [engine.initial(game, two) for _ in range(4)]
+    assert len(calls) <= 2  # the first call builds the Board; the second keeps the strengths with it
+    engine.initial(game, three)
+    engine.initial(game, three)
+    engine.initial(game, three)
+    assert calls.count(3) <= 1
+    expected = State.initial(game, strengths=real(two, game))
+    for s in first:
+        assert s.strength == expected.strength
+        assert s.pos == expected.pos
+    assert first[0].strength != engine.initial(game, three).strength
+    other = load(ROOT / "data" / "hells_gate.yaml")
+    before = len(calls)
+    engine.initial(other, two)
+    assert len(calls) == before + 1

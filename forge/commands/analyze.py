@@ -316,10 +316,10 @@ def run(args: argparse.Namespace) -> int:
         setup = (game, engine, assume)
         bar = _Progress(len(POLICIES) * args.games)
         try:
-            for k, pol in enumerate(POLICIES):
-                shown = functools.partial(_show, bar, k * args.games)
-                records[pol] = bal.simulate(path, assume.strength, seed=args.seed, games=args.games, policy=pol,
-                                            jobs=args.jobs, setup=setup, progress=shown)
+            records = bal.simulate_policies(path, assume.strength, seed=args.seed, games=args.games,
+                                            policies=POLICIES, jobs=args.jobs, setup=setup,
+                                            progress=functools.partial(_show, bar, 0))
+            for pol in POLICIES:
                 summaries[pol] = bal.summary(records[pol], sides)
         except (UnplayableGameError, UnknownStrengthError, ValueError) as e:
             bar.close()

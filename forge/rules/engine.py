@@ -299,6 +299,8 @@ class _Rules:
     pool: dicepool.Pool | None
     """Dice-pool combat (``combat.dice_pool``); None for an odds CRT of hits."""
     crt: Crt | None
+    n_columns: int
+    """The odds CRT's number of columns (0 for dice-pool combat)."""
     shifts: tuple[Shift, ...]
     caps: tuple[ShiftCap, ...]
     modifiers: tuple[Modifier, ...]
@@ -391,6 +393,8 @@ class _Rules:
     """rules.supply.unsupplied_eliminated_at_end."""
     memo: dict[tuple[Any, ...], Any]
     """Memoised strength totals and odds columns (their inputs are few small numbers)."""
+    turn_caps: dict[int, tuple[int, ...]]
+    """Turn -> the indices of the shift caps whose turns include it (all turns when a cap names none): a memo."""
     starts: dict[tuple[Any, ...], State]
     """The opening State of each (strengths, scenario) started so far (:func:`remembered_start`); never changed,
     only copied."""
@@ -693,6 +697,7 @@ def _compile(board: Board) -> _Rules:
     return _Rules(
         pool=pool,
         crt=crt,
+        n_columns=len(crt.columns) if crt is not None else 0,
         shifts=tuple(c.shifts),
         caps=tuple(c.shift_caps),
         modifiers=tuple(c.modifiers),
@@ -746,6 +751,7 @@ def _compile(board: Board) -> _Rules:
         any_no_entry=any(no_entry),
         eliminate_unsupplied_at_end=sr is not None and sr.unsupplied_eliminated_at_end,
         memo={},
+        turn_caps={},
         starts={},
         actions=actions,
         picks={},
@@ -1219,17 +1225,28 @@ def _odds(
         in_force: tuple[bool, ...] = tuple([_holds(s, x[0], x[1], x[2], target, attackers) for x in holding])
     else:
         in_force = ()
-    key = ("shift", base, picked, in_force, s.turn, a)
+    # The net shift does not depend on the base column (combat.apply_shifts sums the shifts and applies the caps
+    # before it moves the column, then clamps once at the table's ends), and the turn matters only through the
+    # caps limited to turns: one memo entry per set of shifts, caps in force, caps of the turn and side serves every
+    # base column and every turn with those caps.
+    turn_caps = r.turn_caps.get(s.turn)
+    if turn_caps is None:
+        turn_caps = r.turn_caps[s.turn] = tuple(i for i, c in enumerate(r.caps) if c.turns is None or s.turn in c.turns)
+    key = ("shift", picked, in_force, turn_caps, a)
     got = r.memo.get(key)
     if got is None:
         aside = r.effects.caps_set_aside(in_force)
         caps = [cap for i, cap in enumerate(r.caps) if i not in aside]
         shifts = [r.shifts[i] for i in picked]
-        cols = r.odds_crt.columns
-        res = combat.apply_shifts(cols, base, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
-        assert res.index is not None
-        got = r.memo[key] = (res.index, res.net, tuple(sh.id for sh in shifts))
-    return att, dfn, counted, base, got[2], got[0], got[1], over
+        res = combat.apply_shifts(r.odds_crt.columns, 0, shifts, caps, turn=s.turn, side=b.sides[a], role="attacking")
+        got = r.memo[key] = (res.net, tuple(sh.id for sh in shifts))
+    net = got[0]
+    final = base + net
+    if final < 0:  # past an end of the table: clamped to it (the engine's odds CRTs give no result off the ends)
+        final = 0
+    elif final >= r.n_columns:
+        final = r.n_columns - 1
+    return att, dfn, counted, base, got[1], final, net, over
 
 
 def _pick_shifts(

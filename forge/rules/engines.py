@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..model import CellFormat, CombatKind, Game
 from ..notation import Strength
 from . import engine as _hits
-from .board import Phase, UnknownStrengthError, resolve_strengths
+from .board import Board, Phase, UnknownStrengthError, resolve_strengths
 from .state import State
 
 _MOVEMENT, _COMBAT = Phase.MOVEMENT, Phase.COMBAT  # (module globals: an enum member's lookup costs ten times more)
@@ -151,7 +152,18 @@ class HitsEngine:
         return _hits.problems(game)
 
     def initial(self, game: Game, assume: Assumptions) -> State:
-        return State.initial(game, strengths=assume.strengths(game))
+        # The assumed strengths are worked out once per game and assumption (reading every printed strength costs
+        # more than playing a game from the remembered opening): kept with the game's Board, which lives as long
+        # as the Game object and is built by the first State.initial.
+        board = Board.built(game)
+        key = f"assumed strengths: {assume.strength}"
+        if board is not None and key in board.extra:
+            strengths = board.extra[key]
+        else:
+            strengths = assume.strengths(game)
+            if board is not None:
+                board.extra[key] = None if strengths is None else MappingProxyType(strengths)
+        return State.initial(game, strengths=strengths)
 
     def legal_actions(self, state: State) -> list[_hits.Action]:
         return _hits.legal_actions(state)

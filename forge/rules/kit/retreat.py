@@ -71,27 +71,32 @@ def retreat_hexes(
     limits = limits_in_force(rules, side=side, turn=turn, during=during) if special else []
     from_source = origin in own_sources
     enemy_cells = enemy if isinstance(enemy, AbstractSet) else set(enemy)
+    # the rules' choices read once (every retreat of a game asks; they are fields of a pydantic model)
+    units_block = rules.enemy_units != "never"
+    zoc, sources = rules.enemy_zoc, rules.enemy_sources
+    zoc_always, zoc_unless = zoc == "always", zoc == "unless-friendly"
+    src_always, src_unless = sources == "always", sources == "unless-friendly"
+    only_own = from_source and rules.from_own_source == "own-source"
     free: list[H] = []
     zoned: list[H] = []
-    for n in neighbours(origin):
+    around = list(neighbours(origin))
+    for n in around:
         held = n in friendly
-        if n in enemy and rules.enemy_units != "never":
+        if units_block and n in enemy:
             continue
         in_zoc = not enemy_cells.isdisjoint(neighbours(n))
-        if in_zoc and (rules.enemy_zoc == "always" or (rules.enemy_zoc == "unless-friendly" and not held)):
+        if in_zoc and (zoc_always or (zoc_unless and not held)):
             continue
-        if n in enemy_sources and (
-            rules.enemy_sources == "always" or (rules.enemy_sources == "unless-friendly" and not held)
-        ):
+        if (src_always or (src_unless and not held)) and n in enemy_sources:
             continue
-        if from_source and rules.from_own_source == "own-source" and n not in own_sources:
+        if only_own and n not in own_sources:
             continue
-        if any(not _limit_allows(lim, n, held=held, own_sources=own_sources, hit=hit) for lim in limits):
+        if limits and any(not _limit_allows(lim, n, held=held, own_sources=own_sources, hit=hit) for lim in limits):
             continue
         (zoned if in_zoc else free).append(n)
     if rules.prefer_outside_enemy_zoc:
         return free or zoned
-    return [n for n in neighbours(origin) if n in free or n in zoned]
+    return [n for n in around if n in free or n in zoned]
 
 
 def _limit_allows(lim: RetreatLimit, n: H, *, held: bool, own_sources: Collection[H], hit: Collection[H]) -> bool:
