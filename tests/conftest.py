@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -21,6 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests import the sha
 # a run never reads a developer's ~/.cache (or a previous run's), so every session parses the fonts once.
 os.environ["XDG_CACHE_HOME"] = _CACHE = tempfile.mkdtemp(prefix="hexforge-test-cache-")
 atexit.register(shutil.rmtree, _CACHE, True)
+
+# Hypothesis profiles: "default" is the suite's everyday run; HYPOTHESIS_PROFILE=thorough runs every property with
+# more examples (the counts a property names with strategies.examples(quick, thorough), and 500 instead of 100 where
+# a property names none), for a run before a release or after a change to the code a property covers.
+settings.register_profile("thorough", max_examples=500)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,8 @@ construction; ``.filter`` would waste examples and can starve hypothesis on narr
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import strategies as st
 
 from forge.hexgrid import Cell, Grid, GridKind, LabelScheme, Orientation, Parity
@@ -14,6 +16,12 @@ kinds = st.sampled_from(list(GridKind))
 orientations = st.sampled_from(list(Orientation))
 parities = st.sampled_from(list(Parity))
 label_schemes = st.sampled_from(list(LabelScheme))
+
+
+def examples(quick: int, thorough: int) -> int:
+    """A property's ``max_examples``: ``quick`` in the everyday run, ``thorough`` with HYPOTHESIS_PROFILE=thorough
+    (tests/conftest.py registers the profiles)."""
+    return thorough if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else quick
 
 
 def _grid(

@@ -559,16 +559,16 @@ def test_the_demo_game_is_playable(halden: m.Game) -> None:
     assert sum(1 for v in s.status.values() if v == "waiting") == 4
 
 
-def test_fifty_seeded_demo_games_finish_deterministically(halden: m.Game) -> None:
+def test_twenty_seeded_demo_games_finish_deterministically(halden: m.Game) -> None:
     digests = {}
-    for seed in range(50):
+    for seed in range(20):
         s = C.play_random(halden, seed)
         assert s.result is not None
         assert s.turn == 7 or s.result.reason.startswith("holds")
         digests[seed] = s.digest()
-    for seed in (0, 17, 49):
+    for seed in (0, 7, 19):
         assert C.play_random(halden, seed).digest() == digests[seed]
-    assert len(set(digests.values())) > 40  # the seeds do play different games
+    assert len(set(digests.values())) == 20  # the seeds do play different games
 
 
 def test_rail_across_the_demo_map(halden: m.Game) -> None:

@@ -15,6 +15,7 @@ import ast
 import io
 import re
 import tokenize
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ CITATION = re.compile(r"(?<![\w.])\d{1,2}\.\d{1,2}(?:\.\d{1,2})?(?![\w.]*\d)(?!\
 """A rule number: 11.3, 7.1.2 (not 0.75in, nor a version such as 3.11.4.2)."""
 
 
+@cache  # read once per process: the data files are large, and every module's test asks for their names
 def _games() -> list[dict]:  # type: ignore[type-arg]
     files = sorted((ROOT / "data").glob("*.yaml")) + sorted((ROOT / "forge" / "games").glob("*.yaml"))
     return [yaml.safe_load(p.read_text(encoding="utf-8")) for p in files]

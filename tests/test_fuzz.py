@@ -10,8 +10,9 @@ Properties, for every case (see ``bench/fuzz.py`` for the mutators):
 * every case runs in a forked child with an address-space cap (1 GiB beyond the test process) and a timeout, so
   that an alias bomb or a runaway loop fails one case instead of stopping the suite.
 
-About 500 cases: 320 at check level (mutated games), 100 through build and verify, 80 command lines, from fixed
-seeds (the same cases every run), each made and run in a forked child, two at a time on a 2-core machine.
+About 300 cases: 160 at check level (mutated games), 50 through build and verify, 80 command lines, from fixed
+seeds (the same cases every run), each made and run in a forked child, two at a time on a 2-core machine; with
+HYPOTHESIS_PROFILE=thorough (tests/strategies.examples) about 500: 320, 100 and 80.
 ``bench/fuzz.py --cases N`` runs many more and writes crashers to ``tests/corpus/``, which this file replays: a game
 must be refused at check time with a located message, or pass and then build and verify; a command line
 (``cli-*.json``) must behave as above.
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import fuzz  # noqa: E402  (bench/fuzz.py: the mutators and the forked runner)
+from strategies import examples  # noqa: E402
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.yaml"))
 CLI_CORPUS = sorted((ROOT / "tests" / "corpus").glob("cli-*.json"))
@@ -45,7 +47,7 @@ KNOWN: dict[str, str] = {}
 # as corpus files.
 AVOID: dict[str, str] = {}
 
-CHECK_CASES, PIPELINE_CASES, CLI_CASES = 320, 100, 80
+CHECK_CASES, PIPELINE_CASES, CLI_CASES = examples(160, thorough=320), examples(50, thorough=100), 80
 PARALLEL = min(4, os.cpu_count() or 1)  # cases run in forked children, this many at a time
 MEMORY_MB = 1024  # address space a case may use beyond the test process's
 TIMEOUT = 60  # CPU seconds (5x in wall-clock time): a guard far above what any case takes (no test asserts a time)

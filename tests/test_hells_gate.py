@@ -51,6 +51,7 @@ from forge.rules.engine import (
     supplied_units,
 )
 from forge.rules.state import Phase, State, UnitStatus, UnknownStrengthError
+from strategies import examples
 
 GAME = load(Path(__file__).resolve().parent.parent / "data" / "hells_gate.yaml")
 
@@ -825,7 +826,7 @@ class HellsGateMachine(RuleBasedStateMachine):
 
 
 HellsGateMachine.TestCase.settings = settings(
-    max_examples=25,
+    max_examples=examples(10, thorough=25),
     stateful_step_count=400,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],

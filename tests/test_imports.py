@@ -8,6 +8,7 @@ the known ones listed in ``KNOWN_DEFERRED`` (each with the reason it is deferred
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "forge"
@@ -50,6 +51,7 @@ def _targets(node: ast.Import | ast.ImportFrom, module: str, is_pkg: bool, modul
     return out
 
 
+@cache  # the sources are parsed once per process for each kind of graph; no test changes a graph
 def import_graph(*, deferred: bool) -> dict[str, set[str]]:
     """Module -> the forge modules it imports (at import time only, or everywhere when ``deferred``)."""
     files = {_module_name(p): p for p in PKG.rglob("*.py")}
@@ -165,7 +167,7 @@ def test_ci_runs_the_readme_test_command() -> None:
     readme = (root / "README.md").read_text(encoding="utf-8")
     ci = (root / ".ci" / "run").read_text(encoding="utf-8")
     line = next(x for x in readme.splitlines() if "python -m pytest" in x and "pip install" in x)
-    for step in ("pip install -q -e '.[dev]'", "ruff check forge tests bench", "mypy", "python -m pytest"):
+    for step in ("pip install -q -e '.[dev]'", "ruff check forge tests bench", "mypy", "python -m pytest -n auto"):
         assert step in line, f"README.md's test command lacks {step!r}"
         assert step in ci, f".ci/run lacks {step!r}"
     assert line.index("ruff check") < line.index("mypy") < line.index("python -m pytest")

@@ -25,6 +25,7 @@ from forge.loader import load
 from forge.verifier import sites as S
 from forge.verifier import verify
 from conftest import DATA
+from strategies import examples
 
 GAMES = sorted(p.stem for p in DATA.glob("*.yaml"))
 
@@ -98,7 +99,7 @@ def mutations() -> st.SearchStrategy[tuple[str, S.Site, object]]:
 
 
 @settings(
-    max_examples=200,
+    max_examples=examples(80, thorough=200),
     derandomize=True,
     database=None,
     deadline=None,

@@ -16,6 +16,7 @@ from forge import model as m
 from forge import modelkit
 from forge.loader import iter_paths, parse_yaml
 from forge.modelmirror import mirror_of
+from strategies import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "data").glob("*.yaml"))
@@ -156,7 +157,7 @@ def _related(v: Any) -> list[Any]:
     return out
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100, thorough=400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.sampled_from(sorted(DATA)),
     pick=st.integers(min_value=0),

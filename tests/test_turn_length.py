@@ -22,6 +22,7 @@ from forge.builder import BuildOptions
 from forge.errors import LoadError
 from forge.loader import loads
 from forge.verifier import verify
+from strategies import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 HALDEN = (ROOT / "data" / "halden_line.yaml").read_text(encoding="utf-8")
@@ -119,7 +120,7 @@ def test_a_duration_longer_than_the_track_is_not_guessed() -> None:
     assert _claims(game, "campaign-length") == {"duration": "unchecked"}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(15, thorough=40), deadline=None)
 @given(
     lengths=st.lists(
         st.one_of(
