@@ -234,11 +234,11 @@ def _flat(pdf: bytes) -> str:
 
 def test_the_crt_card_prints_the_all_out_rule_from_the_data(hells_gate: Game) -> None:
     """combat.crt.all_out is applied by the engine, so the CRT's legend says it, made from the data: the types
-    flipped first, the crowded hex's size and the rule; once (Hell's Gate's own note no longer says the crowding)."""
+    flipped first, the crowded hex's size and each half's rule (the crowding's own, 7.4); once (Hell's Gate's own note no longer says the crowding)."""
     text = _flat(_printed(hells_gate))
     said = (
-        "An all-out attack flips one full-strength attacker (armour first); a hex of 5 or more unretreated units "
-        "takes the all-out result of every attack (7.3)."
+        "An all-out attack flips one full-strength attacker (armour first) (7.3); a hex of 5 or more unretreated "
+        "units takes the all-out result of every attack (7.4)."
     )
     assert said in text
     assert text.count("or more unretreated") == 1  # said once, not again in the note
@@ -247,7 +247,7 @@ def test_the_crt_card_prints_the_all_out_rule_from_the_data(hells_gate: Game) ->
     assert "An all-out attack flips one full-strength attacker (armour first, then mechanised) (7.3)." in text
     assert "or more unretreated" not in text
     anyone = _with_all_out(hells_gate, flip_first=[], crowded_units=7)
-    assert "(the attacker's choice); a hex of 7 or more unretreated units" in _flat(_printed(anyone))
+    assert "(the attacker's choice) (7.3); a hex of 7 or more unretreated units" in _flat(_printed(anyone))
 
 
 def test_a_card_without_the_all_out_rule_is_named(hells_gate: Game) -> None:
