@@ -227,11 +227,35 @@ class HitsEngine:
         kind = state.board.sequence[state.step][0]
         if kind is _MOVEMENT and not state.breakout_open:
             return self._best_moves(state)
-        if kind is _COMBAT and state.hits is None and state.attack_target >= 0:
-            joins = _hits._declarable(state)  # worth 2; else the normal roll (1), never an all-out one (0)
-            return joins if joins else [_hits._RESOLVE]
+        if kind is _COMBAT and state.hits is None:
+            if state.attack_target >= 0:
+                joins = _hits._declarable(state)  # worth 2; else the normal roll (1), never an all-out one (0)
+                return joins if joins else [_hits._RESOLVE]
+            return self._best_openings(state)
         actions = self.legal_actions(state)
         return top_ranked(actions, self.rank(state, actions))
+
+    def _best_openings(self, state: State) -> list[_hits.Action]:
+        """:meth:`_rank_attacks` with no attack open, read from the kept openings (``engine._openings``): the
+        openings on the targets of the best ratio when it is at least 1, else every action (all worth nothing)."""
+        opens = _hits._openings(state)
+        where = _hits.rules_of(state.board).actions.where  # the engine's own Declare objects -> (unit, target)
+        joiners: dict[int, list[int]] = {}
+        for a in opens:
+            u, t = where[id(a)]
+            us = joiners.get(t)
+            if us is None:
+                joiners[t] = [u]
+            else:
+                us.append(u)
+        ratio = self._ratio
+        worth = {t: ratio(state, t, us) for t, us in joiners.items()}
+        top = max(worth.values(), default=0.0)
+        if top < 1:
+            return [*opens, _hits._END]
+        if len(worth) == 1:
+            return opens[:]
+        return [a for a in opens if worth[where[id(a)][1]] == top]
 
     @staticmethod
     def _best_moves(state: State) -> list[_hits.Action]:
