@@ -241,8 +241,7 @@ class HitsEngine:
         opens = _hits._openings(state)
         where = _hits.rules_of(state.board).actions.where  # the engine's own Declare objects -> (unit, target)
         joiners: dict[int, list[int]] = {}
-        for a in opens:
-            u, t = where[id(a)]
+        for u, t in map(where.__getitem__, map(id, opens)):
             us = joiners.get(t)
             if us is None:
                 joiners[t] = [u]
@@ -268,11 +267,14 @@ class HitsEngine:
             pos = state.pos
             units: dict[int, tuple[int, Sequence[_hits.Action]]] = {}
             for u, (moves, dests) in options.items():
-                if moves:
+                if moves:  # a move is worth d0 - d when it gets closer (d < d0), else nothing
+                    ds = list(map(dist.__getitem__, dests))
+                    near = min(ds)
                     d0 = dist[pos[u]]
-                    values = [d0 - d if d0 > d else 0 for d in map(dist.__getitem__, dests)]
-                    top = max(values)
-                    units[u] = (top, [m for m, v in zip(moves, values, strict=True) if v == top])
+                    if near < d0:  # the moves to the nearest destinations
+                        units[u] = (d0 - near, list(compress(moves, map(eq, ds, repeat(near)))))
+                    else:
+                        units[u] = (0, moves)
             memo[:] = [options, units]
         units = memo[1]
         left = list(map(units.__getitem__, dict.fromkeys(owners)))  # the units still to move, in order
