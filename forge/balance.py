@@ -89,7 +89,11 @@ def _setup(path: str, strength: int | None) -> tuple[Any, Any, Any]:
 
 
 def _init_worker(path: str, strength: int | None) -> None:
-    _WORKER["setup"] = _setup(path, strength)
+    # A worker forked from the process that already loaded the game inherits it (simulate_policies leaves it
+    # here): loading and compiling the rules again would cost each worker a few tenths of a second.
+    if _WORKER.get("key") != (path, strength):
+        _WORKER["setup"] = _setup(path, strength)
+        _WORKER["key"] = (path, strength)
 
 
 def play_recorded(engine: Any, game: Any, assume: Any, seed: int, policy: str) -> Record:
@@ -178,8 +182,12 @@ def simulate_policies(
         return out
     import concurrent.futures as cf
 
-    size = max(1, math.ceil(games / (n * 4)))  # a few chunks per process, so that one slow chunk does not idle the rest
+    # Many chunks per process (16 a policy): the last chunk still running while the other processes have nothing
+    # left to do is short, whichever policy it plays.
+    size = max(1, math.ceil(games / (n * 16)))
     tasks = [(seed + i, min(size, games - i), pol) for pol in policies for i in range(0, games, size)]
+    if setup is not None:  # inherited by forked workers (see _init_worker); a spawned worker loads the game itself
+        _WORKER["setup"], _WORKER["key"] = setup, (path, strength)
     with cf.ProcessPoolExecutor(max_workers=n, initializer=_init_worker, initargs=(path, strength)) as pool:
         done = 0
         for (_, _, pol), part in zip(tasks, pool.map(_chunk, tasks), strict=True):
