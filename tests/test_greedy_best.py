@@ -8,6 +8,7 @@ with ``rng.choice`` from that list, so the same list (same actions, same order) 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,23 @@ GAMES = {
     "hells_gate": (ROOT / "data" / "hells_gate.yaml", 2),
     "ferry_point": (ROOT / "data" / "ferry_point.yaml", None),
     "synthetic_tabletop": (ROOT / "tests" / "data" / "synthetic_tabletop.yaml", None),
+    "ferry_point_attack_defense": (ROOT / "data" / "ferry_point.yaml", None),  # rewritten by attack_defense
 }
+
+
+def attack_defense(path: Path, folder: Path) -> Path:
+    """The game with every face printed attack-defence, the defence twice the attack ("4" -> "4-8"), so
+    that a ranking reading one number for the other is seen."""
+
+    def face(m: re.Match[str]) -> str:
+        return f'"{m[1]}-{2 * int(re.sub(r"[^0-9]", "", m[1]))}"'
+
+    text = path.read_text(encoding="utf-8").replace("strength_format: single", "strength_format: attack-defense", 1)
+    text = re.sub(r'steps: (\[(?:"[^"]*"(?:, )?)*\])', lambda m: "steps: " + re.sub(r'"([^"]+)"', face, m[1]), text)
+    assert '"4-8"' in text
+    out = folder / path.name
+    out.write_text(text, encoding="utf-8")
+    return out
 
 
 def from_scratch(engine: Any, state: Any) -> list[Any]:
@@ -35,8 +52,10 @@ def from_scratch(engine: Any, state: Any) -> list[Any]:
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_best_is_the_top_ranked_legal_actions(name: str, policy: str) -> None:
+def test_best_is_the_top_ranked_legal_actions(name: str, policy: str, tmp_path: Path) -> None:
     path, strength = GAMES[name]
+    if name.endswith("attack_defense"):
+        path = attack_defense(path, tmp_path)
     game = load(path)
     engine = engine_for(game)
     assert isinstance(engine, engines.HitsEngine)

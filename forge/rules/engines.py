@@ -235,26 +235,40 @@ class HitsEngine:
         actions = self.legal_actions(state)
         return top_ranked(actions, self.rank(state, actions))
 
-    def _best_openings(self, state: State) -> list[_hits.Action]:
+    @staticmethod
+    def _best_openings(state: State) -> list[_hits.Action]:
         """:meth:`_rank_attacks` with no attack open, read from the kept openings (``engine._openings``): the
-        openings on the targets of the best ratio when it is at least 1, else every action (all worth nothing)."""
+        openings on the targets of the best ratio when it is at least 1, else every action (all worth nothing).
+        A target's ratio is :meth:`_ratio` of every unit that may open an attack on it, summed as they come."""
         opens = _hits._openings(state)
         where = _hits.rules_of(state.board).actions.where  # the engine's own Declare objects -> (unit, target)
-        joiners: dict[int, list[int]] = {}
-        for u, t in map(where.__getitem__, map(id, opens)):
-            us = joiners.get(t)
-            if us is None:
-                joiners[t] = [u]
-            else:
-                us.append(u)
-        ratio = self._ratio
-        worth = {t: ratio(state, t, us) for t, us in joiners.items()}
-        top = max(worth.values(), default=0.0)
+        pairs = list(map(where.__getitem__, map(id, opens)))
+        steps, strength, maxs = state.steps, state.strength, state.board.max_steps
+        att: dict[int, int] = {}
+        for u, t in pairs:
+            if steps[u] > 0:
+                att[t] = att.get(t, 0) + strength[u][maxs[u] - steps[u]][0]
+            elif t not in att:
+                att[t] = 0
+        top = 0.0
+        best: list[int] = []
+        occupants, retreated = state.occupants, state.retreated
+        for t, total in att.items():
+            dfn = 0
+            for u in occupants[t]:
+                if not retreated[u] and steps[u] > 0:
+                    dfn += strength[u][maxs[u] - steps[u]][1]
+            v = total / max(dfn, 1)
+            if v > top:
+                top, best = v, [t]
+            elif v == top:
+                best.append(t)
         if top < 1:
             return [*opens, _hits._END]
-        if len(worth) == 1:
+        if len(best) == len(att):
             return opens[:]
-        return [a for a in opens if worth[where[id(a)][1]] == top]
+        tops = set(best)
+        return [a for a, (_, t) in zip(opens, pairs, strict=True) if t in tops]
 
     @staticmethod
     def _best_moves(state: State) -> list[_hits.Action]:
