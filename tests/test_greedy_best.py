@@ -110,3 +110,44 @@ def test_ranked_best_keeps_ties_in_order() -> None:
 
     assert _ranked_best(Fixed(), None) == ["b", "d"]
     assert top_ranked([], []) == []
+
+
+def plain_distances(state: Any) -> list[int]:
+    """Steps from the enemy's held hexes and supply sources, by a breadth-first search over the neighbour lists."""
+    b = state.board
+    enemy = 1 - state.active
+    far = len(b.labels)
+    dist = [far] * far
+    ring = sorted(state.held[enemy] | set(b.sources[enemy]))
+    for h in ring:
+        dist[h] = 0
+    while ring:
+        nxt = []
+        for h in ring:
+            for n in b.neighbours[h]:
+                if dist[n] == far:
+                    dist[n] = dist[h] + 1
+                    nxt.append(n)
+        ring = nxt
+    return dist
+
+
+@pytest.mark.parametrize("name", ["hells_gate", "synthetic_tabletop"])
+def test_distances_by_rings_of_bits_are_a_plain_search(name: str) -> None:
+    path, strength = GAMES[name]
+    game = load(path)
+    engine = engine_for(game)
+    assert isinstance(engine, engines.HitsEngine)
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        dice = engine.dice(seed)
+        state = engine.initial(game, Assumptions(strength=strength))
+        while engine.outcome(state) is None:
+            if state.phase.value == "movement":
+                assert engine._distances(state) == plain_distances(state)
+                engines._LAST_DIST.clear()
+                assert engine._distances(state) == plain_distances(state)
+                checked += 1
+            engine.apply(state, rng.choice(engine.best(state)), dice)
+    assert checked > 50
