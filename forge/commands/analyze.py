@@ -263,6 +263,7 @@ def _plainly(p: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import contextlib
     import functools
     import json
     import time
@@ -302,6 +303,13 @@ def run(args: argparse.Namespace) -> int:
     report["crt"] = crt_js
     summaries: dict[str, Any] = {}
     records: dict[str, list[Any]] = {}
+    folder = Path(args.out) / game.game.id / "analysis"
+    drawn: list[list[str] | None] = []
+
+    def crt_charts() -> None:  # the CRT's charts depend on no game: drawn while the workers play (--jobs)
+        folder.mkdir(parents=True, exist_ok=True)
+        drawn.append(write_charts(folder, tabs, {}, sides, titles))
+
     t0 = time.perf_counter()
     if lacks:
         md += ["## Balance by simulation", "", f"Not simulated: the engine cannot play {title}; its data lacks:", ""]
@@ -318,11 +326,17 @@ def run(args: argparse.Namespace) -> int:
         try:
             records = bal.simulate_policies(path, assume.strength, seed=args.seed, games=args.games,
                                             policies=POLICIES, jobs=args.jobs, setup=setup,
-                                            progress=functools.partial(_show, bar, 0))
+                                            progress=functools.partial(_show, bar, 0), meanwhile=crt_charts)
             for pol in POLICIES:
                 summaries[pol] = bal.summary(records[pol], sides)
         except (UnplayableGameError, UnknownStrengthError, ValueError) as e:
             bar.close()
+            for c in (drawn[0] or []) if drawn else []:  # no report: none of its charts either
+                for ext in ("svg", "png"):
+                    (folder / f"{c}.{ext}").unlink(missing_ok=True)
+            for d in (folder, folder.parent) if drawn else ():
+                with contextlib.suppress(OSError):  # only when empty (another run's files stay)
+                    d.rmdir()
             print(f"forge analyze: {path}: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
         bar.close()
@@ -344,9 +358,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             md += ["Not compared: the game was not simulated (see above).", ""]
     seconds = time.perf_counter() - t0
-    folder = Path(args.out) / game.game.id / "analysis"
-    folder.mkdir(parents=True, exist_ok=True)
-    charts = write_charts(folder, tabs, summaries, sides, titles)
+    if not drawn:  # (not drawn while the games were played: none were)
+        crt_charts()
+    charts = drawn[0]
+    if charts is not None:
+        charts += write_charts(folder, [], summaries, sides, titles) or []
     if charts is None:
         md += [f"_{CHARTS_HINT}._", ""]
     elif charts:
