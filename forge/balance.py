@@ -89,7 +89,11 @@ def _setup(path: str, strength: int | None) -> tuple[Any, Any, Any]:
 
 
 def _init_worker(path: str, strength: int | None) -> None:
-    _WORKER["setup"] = _setup(path, strength)
+    # A worker forked from the process that already loaded the game inherits it (simulate_policies leaves it
+    # here): loading and compiling the rules again would cost each worker a few tenths of a second.
+    if _WORKER.get("key") != (path, strength):
+        _WORKER["setup"] = _setup(path, strength)
+        _WORKER["key"] = (path, strength)
 
 
 def play_recorded(engine: Any, game: Any, assume: Any, seed: int, policy: str) -> Record:
@@ -159,14 +163,18 @@ def simulate_policies(
     jobs: int = 1,
     setup: Any = None,
     progress: Callable[[int], None] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> dict[str, list[Record]]:
     """:func:`simulate` for each of ``policies`` (the same seeds for each), in one pool of ``jobs`` processes: the
     workers load the game once for all the policies, and a slow policy's chunks share the pool with a fast one's
     instead of idling a core at the end of each.  ``progress``: called with the number of games finished so far,
-    over all the policies (the first policy's games counted first)."""
+    over all the policies (the first policy's games counted first).  ``meanwhile``: work of the caller's that does
+    not depend on the games, called once while the workers play (with one process: before the games)."""
     n = jobs_for(jobs)
     out: dict[str, list[Record]] = {p: [] for p in policies}
     if n == 1 or games < 2:
+        if meanwhile is not None:
+            meanwhile()
         game, engine, assume = setup or _setup(path, strength)
         done = 0
         for pol in policies:
@@ -178,11 +186,18 @@ def simulate_policies(
         return out
     import concurrent.futures as cf
 
-    size = max(1, math.ceil(games / (n * 4)))  # a few chunks per process, so that one slow chunk does not idle the rest
+    # Many chunks per process (16 a policy): the last chunk still running while the other processes have nothing
+    # left to do is short, whichever policy it plays.
+    size = max(1, math.ceil(games / (n * 16)))
     tasks = [(seed + i, min(size, games - i), pol) for pol in policies for i in range(0, games, size)]
+    if setup is not None:  # inherited by forked workers (see _init_worker); a spawned worker loads the game itself
+        _WORKER["setup"], _WORKER["key"] = setup, (path, strength)
     with cf.ProcessPoolExecutor(max_workers=n, initializer=_init_worker, initargs=(path, strength)) as pool:
         done = 0
-        for (_, _, pol), part in zip(tasks, pool.map(_chunk, tasks), strict=True):
+        parts = pool.map(_chunk, tasks)  # every chunk is submitted now: the workers play on while the caller works
+        if meanwhile is not None:
+            meanwhile()
+        for (_, _, pol), part in zip(tasks, parts, strict=True):
             out[pol].extend(part)
             done += len(part)
             if progress:

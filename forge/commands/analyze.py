@@ -263,6 +263,7 @@ def _plainly(p: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import contextlib
     import functools
     import json
     import time
@@ -302,6 +303,13 @@ def run(args: argparse.Namespace) -> int:
     report["crt"] = crt_js
     summaries: dict[str, Any] = {}
     records: dict[str, list[Any]] = {}
+    folder = Path(args.out) / game.game.id / "analysis"
+    drawn: list[list[str] | None] = []
+
+    def crt_charts() -> None:  # the CRT's charts depend on no game: drawn while the workers play (--jobs)
+        folder.mkdir(parents=True, exist_ok=True)
+        drawn.append(write_charts(folder, tabs, {}, sides, titles))
+
     t0 = time.perf_counter()
     if lacks:
         md += ["## Balance by simulation", "", f"Not simulated: the engine cannot play {title}; its data lacks:", ""]
@@ -318,11 +326,17 @@ def run(args: argparse.Namespace) -> int:
         try:
             records = bal.simulate_policies(path, assume.strength, seed=args.seed, games=args.games,
                                             policies=POLICIES, jobs=args.jobs, setup=setup,
-                                            progress=functools.partial(_show, bar, 0))
+                                            progress=functools.partial(_show, bar, 0), meanwhile=crt_charts)
             for pol in POLICIES:
                 summaries[pol] = bal.summary(records[pol], sides)
         except (UnplayableGameError, UnknownStrengthError, ValueError) as e:
             bar.close()
+            for c in (drawn[0] or []) if drawn else []:  # no report: none of its charts either
+                for ext in ("svg", "png"):
+                    (folder / f"{c}.{ext}").unlink(missing_ok=True)
+            for d in (folder, folder.parent) if drawn else ():
+                with contextlib.suppress(OSError):  # only when empty (another run's files stay)
+                    d.rmdir()
             print(f"forge analyze: {path}: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
         bar.close()
@@ -344,9 +358,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             md += ["Not compared: the game was not simulated (see above).", ""]
     seconds = time.perf_counter() - t0
-    folder = Path(args.out) / game.game.id / "analysis"
-    folder.mkdir(parents=True, exist_ok=True)
-    charts = write_charts(folder, tabs, summaries, sides, titles)
+    if not drawn:  # (not drawn while the games were played: none were)
+        crt_charts()
+    charts = drawn[0]
+    if charts is not None:
+        charts += write_charts(folder, [], summaries, sides, titles) or []
     if charts is None:
         md += [f"_{CHARTS_HINT}._", ""]
     elif charts:
@@ -384,21 +400,27 @@ def _write(path: Any, text: str) -> None:
 def write_charts(folder: Any, tabs: list[Any], summaries: dict[str, Any], sides: list[str],
                  titles: dict[str, str]) -> list[str] | None:
     """The charts as SVG and PNG (fixed hash salt, no dates: the same figures give the same bytes); None when
-    matplotlib is not installed."""
+    matplotlib is not installed.
+
+    Drawn for speed (docs/ANALYZE.md, "Speed"): Figure objects without pyplot, margins fixed in inches instead of
+    a layout pass (tight_layout draws the whole figure once more to measure it), titles and axis labels at fixed
+    offsets (so that no draw measures the tick labels to place them), and each figure drawn once per format."""
     try:
         import matplotlib
     except ImportError:
         return None
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     names: list[str] = []
     style: Any = {"svg.hashsalt": "hexforge", "svg.fonttype": "path", "font.size": 9, "axes.grid": True,
-             "grid.alpha": 0.3}
+                  "grid.alpha": 0.3, "axes.titley": 1.0}  # a fixed title height: no bounding boxes per draw
     with matplotlib.rc_context(style):
         known = [t for t in tabs if any(c.defender is not None for c in t.columns)]
         if known:
-            fig, axes = plt.subplots(len(known), 1, figsize=(7, 2.6 * len(known)), squeeze=False)
+            fig = Figure(figsize=(7, 2.6 * len(known)))
+            axes = fig.subplots(len(known), 1, squeeze=False)
+            _margins(fig, left=0.8, right=0.15, top=0.3, bottom=0.35, hgap=0.65)
             for ax, t in zip(axes[:, 0], known, strict=True):
                 labels = [c.label for c in t.columns]
                 xs = range(len(labels))
@@ -407,35 +429,38 @@ def write_charts(folder: Any, tabs: list[Any], summaries: dict[str, Any], sides:
                 ax.bar([x - 0.2 for x in xs], d, 0.4, label="defender", color="#444444")
                 ax.bar([x + 0.2 for x in xs], a, 0.4, label="attacker", color="#bbbbbb", hatch="//")
                 ax.set_xticks(list(xs), labels)
-                ax.set_ylabel("expected steps lost")
+                _label(fig, ax.yaxis, "expected steps lost", 0.5)
                 ax.set_title(f"{t.name}" + (f" (pays from {t.pays})" if t.pays else ""))
                 ax.legend(loc="upper left")
-            fig.tight_layout()
-            _save(fig, folder, "crt_expected", plt)
+            _save(fig, folder, "crt_expected")
             names.append("crt_expected")
-            fig, axes = plt.subplots(len(known), 1, figsize=(7, 2.8 * len(known)), squeeze=False)
+            fig = Figure(figsize=(7, 2.8 * len(known)))
+            axes = fig.subplots(len(known), 1, squeeze=False)
+            every: list[str] = [o for t in known for c in t.columns for o, _ in c.outcomes]
+            legend = 0.45 + 0.065 * max(map(len, every), default=0)  # the legend's width at 7 points, in inches
+            _margins(fig, left=0.8, right=0.15 + legend, top=0.3, bottom=0.35, hgap=0.65)
+            greys = matplotlib.colormaps["Greys"]
             for ax, t in zip(axes[:, 0], known, strict=True):
                 outcomes: list[str] = []
                 for c in t.columns:
                     outcomes += [o for o, _ in c.outcomes if o not in outcomes]
                 labels = [c.label for c in t.columns]
                 bottom = [0.0] * len(labels)
-                greys = plt.get_cmap("Greys")
                 for k, o in enumerate(outcomes):
                     ys = [float(dict(c.outcomes).get(o, 0)) for c in t.columns]
                     ax.bar(labels, ys, 0.7, bottom=bottom, label=o,
                            color=greys(0.15 + 0.7 * k / max(1, len(outcomes) - 1)), edgecolor="black", linewidth=0.4)
                     bottom = [b + y for b, y in zip(bottom, ys, strict=True)]
                 ax.set_ylim(0, 1)
-                ax.set_ylabel("probability")
+                _label(fig, ax.yaxis, "probability", 0.5)
                 ax.set_title(t.name)
                 ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7)
-            fig.tight_layout()
-            _save(fig, folder, "crt_outcomes", plt)
+            _save(fig, folder, "crt_outcomes")
             names.append("crt_outcomes")
         if summaries:
-            fig, axes = plt.subplots(1 + len(sides), len(POLICIES), figsize=(8, 2.4 * (1 + len(sides))),
-                                     squeeze=False)
+            fig = Figure(figsize=(8, 2.4 * (1 + len(sides))))
+            axes = fig.subplots(1 + len(sides), len(POLICIES), squeeze=False)
+            _margins(fig, left=0.55, right=0.15, top=0.3, bottom=0.35, hgap=0.65, wgap=0.75)
             for j, pol in enumerate(POLICIES):
                 s = summaries[pol]
                 ax = axes[0, j]
@@ -450,23 +475,47 @@ def write_charts(folder: Any, tabs: list[Any], summaries: dict[str, Any], sides:
                     counts = s["vp"][sd]["counts"]
                     ax2.bar([int(v) for v in counts], list(counts.values()), 0.8, color="#555555")
                     ax2.set_title(f"{pol} play: {titles[sd]} VP")
-            fig.tight_layout()
-            _save(fig, folder, "balance", plt)
+            _save(fig, folder, "balance")
             names.append("balance")
-            fig, axes = plt.subplots(1, len(POLICIES), figsize=(8, 2.6), squeeze=False)
+            fig = Figure(figsize=(8, 2.6))
+            axes = fig.subplots(1, len(POLICIES), squeeze=False)
+            _margins(fig, left=0.55, right=0.15, top=0.3, bottom=0.6, wgap=0.75)
             for j, pol in enumerate(POLICIES):
                 dec = summaries[pol]["decided"]
                 ax = axes[0, j]
                 ax.bar([int(t) for t in dec], list(dec.values()), 0.8, color="#555555")
-                ax.set_xlabel("turn decided")
+                _label(fig, ax.xaxis, "turn decided", 0.3)
                 ax.set_title(f"{pol} play")
-            fig.tight_layout()
-            _save(fig, folder, "decided", plt)
+            _save(fig, folder, "decided")
             names.append("decided")
     return names
 
 
-def _save(fig: Any, folder: Any, name: str, plt: Any) -> None:
+def _margins(fig: Any, *, left: float, right: float, top: float, bottom: float, hgap: float = 0.0,
+             wgap: float = 0.0) -> None:
+    """Fixed margins and gaps between the panels, in inches (what tight_layout would find for these charts,
+    without drawing the figure to measure it)."""
+    w, h = fig.get_size_inches()
+    gs = fig.axes[0].get_gridspec()
+    rows, cols = gs.get_geometry()
+    inner_w, inner_h = w - left - right, h - top - bottom
+    panel_w, panel_h = (inner_w - wgap * (cols - 1)) / cols, (inner_h - hgap * (rows - 1)) / rows
+    fig.subplots_adjust(left=left / w, right=1 - right / w, top=1 - top / h, bottom=bottom / h,
+                        wspace=wgap / panel_w, hspace=hgap / panel_h)
+
+
+def _label(fig: Any, axis: Any, text: str, inches: float) -> None:
+    """An axis's label ``inches`` outside the axes, beside the middle of the axis (placed by hand: left to itself,
+    matplotlib measures the tick labels at every draw to place it)."""
+    from matplotlib.transforms import ScaledTranslation
+
+    axis.set_label_text(text)
+    x = axis.axis_name == "x"
+    shift = ScaledTranslation(0, -inches, fig.dpi_scale_trans) if x else ScaledTranslation(-inches, 0,
+                                                                                          fig.dpi_scale_trans)
+    axis.set_label_coords(0.5 if x else 0, 0 if x else 0.5, transform=axis.axes.transAxes + shift)
+
+
+def _save(fig: Any, folder: Any, name: str) -> None:
     fig.savefig(folder / f"{name}.svg", format="svg", metadata={"Date": None})
     fig.savefig(folder / f"{name}.png", format="png", dpi=110, metadata={"Software": None})
-    plt.close(fig)

@@ -15,6 +15,7 @@ unknown, and the output says so.  Progress goes to standard error, only when it 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from collections import Counter
@@ -92,16 +93,22 @@ def play_one(engine: Any, game: Any, assume: Any, seed: int, policy: str, seen: 
     rng = random.Random(seed)
     dice = engine.dice(seed)
     state = engine.initial(game, assume)
+    # greedy: the actions ranked highest, from the engine's own shortcut when it has one (the same list)
+    best = (getattr(engine, "best", None) or functools.partial(_ranked_best, engine)) if policy == "greedy" else None
     while (outcome := engine.outcome(state)) is None:
-        actions = engine.legal_actions(state)
-        if policy == "greedy":
-            scores = engine.rank(state, actions)
-            best = max(scores)
-            actions = [a for a, v in zip(actions, scores, strict=True) if v == best]
+        actions = engine.legal_actions(state) if best is None else best(state)
         engine.apply(state, rng.choice(actions), dice)
         if seen is not None:
             seen(state)
     return outcome
+
+
+def _ranked_best(engine: Any, state: Any) -> list[Any]:
+    """The legal actions ``engine.rank`` ranks highest, in legal order (the greedy policy's choices)."""
+    from ..rules.engines import top_ranked
+
+    actions = engine.legal_actions(state)
+    return top_ranked(actions, engine.rank(state, actions))
 
 
 def report(title: str, outcomes: list[Any], sides: list[str], *, seed: int, policy: str, engine: str) -> list[str]:

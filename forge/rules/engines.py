@@ -21,12 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import eq, itemgetter
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..model import CellFormat, CombatKind, Game
 from ..notation import Strength
 from . import engine as _hits
+from .bitboard import hexes
 from .board import Board, Phase, UnknownStrengthError, resolve_strengths
 from .state import State
 
@@ -126,13 +129,28 @@ class Engine(Protocol):
 
 
 _LAST_DIST: list[Any] = []
-"""The last distance map :meth:`HitsEngine._rank_moves` computed: its board, goal hexes and distances by hex (a side's
-moves in one phase all rank against the same enemy positions; the map is computed once for them), then the movement
-phase the values below were ranked in (its options, ``state.scratch["options"][0]``, a new object each time the
-engine computes a phase's options) and each ranked action's value by ``id``, for the engine's own actions only
-(:attr:`forge.rules.engine._ActionCache.where` and EndPhase: objects that live as long as the board, so an id is
-never reused).  Within one phase the distances are fixed (the enemy does not move) and so is the hex of every unit
-that still has moves listed (a unit that has moved has none), so an action's value does not change."""
+"""The last distance map :meth:`HitsEngine._distances` computed: its board, goal hexes (a bit mask) and distances
+by hex (a side's moves in one phase all rank against the same enemy positions; the map is computed once for them),
+then the movement phase the values below were ranked in (its options, ``state.scratch["options"][0]``, a new object
+each time the engine computes a phase's options) and each ranked action's value by ``id``, for the engine's own
+actions only (:attr:`forge.rules.engine._ActionCache.where` and EndPhase: objects that live as long as the board, so
+an id is never reused).  Within one phase the distances are fixed (the enemy does not move) and so is the hex of
+every unit that still has moves listed (a unit that has moved has none), so an action's value does not change."""
+
+
+_BEST_MOVES: list[Any] = []
+""":meth:`HitsEngine.best`'s values of a movement phase: its options (``state.scratch["options"][0]``, one object
+per phase, shared by a copied state) and, per unit with moves, the value of its best move and its moves of that
+value, in order (the values as :meth:`HitsEngine.rank` gives them, from the distances at the phase's first
+decision)."""
+
+
+def top_ranked(actions: Sequence[Any], scores: Sequence[float]) -> list[Any]:
+    """The ``actions`` whose ``scores`` are highest, in order (the greedy policy's choices)."""
+    if not scores:
+        return []
+    top = max(scores)
+    return list(compress(actions, map(eq, scores, repeat(top))))
 
 
 class HitsEngine:
@@ -197,6 +215,92 @@ class HitsEngine:
                 out.append(0.0)
         return out
 
+    def best(self, state: State) -> list[_hits.Action]:
+        """The legal actions :meth:`rank` ranks highest, in legal order: what the greedy policy chooses among
+        (:func:`top_ranked` of :meth:`legal_actions`, the same list), without listing and ranking every action at
+        every decision where the engine knows the answer sooner.  A move's value is fixed within a movement phase
+        (see :data:`_LAST_DIST`), so the moves are valued once per phase, unit by unit, and a decision only takes
+        the units still to move whose best move is worth the most; a unit joins an attack under way whenever one
+        may (the all-out choices, worth nothing then, are not listed)."""
+        if state.result is not None:
+            return []
+        kind = state.board.sequence[state.step][0]
+        if kind is _MOVEMENT and not state.breakout_open:
+            return self._best_moves(state)
+        if kind is _COMBAT and state.hits is None:
+            if state.attack_target >= 0:
+                joins = _hits._declarable(state)  # worth 2; else the normal roll (1), never an all-out one (0)
+                return joins if joins else [_hits._RESOLVE]
+            return self._best_openings(state)
+        actions = self.legal_actions(state)
+        return top_ranked(actions, self.rank(state, actions))
+
+    @staticmethod
+    def _best_openings(state: State) -> list[_hits.Action]:
+        """:meth:`_rank_attacks` with no attack open, read from the kept openings (``engine._openings``): the
+        openings on the targets of the best ratio when it is at least 1, else every action (all worth nothing).
+        A target's ratio is :meth:`_ratio` of every unit that may open an attack on it, summed as they come."""
+        opens = _hits._openings(state)
+        where = _hits.rules_of(state.board).actions.where  # the engine's own Declare objects -> (unit, target)
+        pairs = list(map(where.__getitem__, map(id, opens)))
+        steps, strength, maxs = state.steps, state.strength, state.board.max_steps
+        att: dict[int, int] = {}
+        for u, t in pairs:
+            if steps[u] > 0:
+                att[t] = att.get(t, 0) + strength[u][maxs[u] - steps[u]][0]
+            elif t not in att:
+                att[t] = 0
+        top = 0.0
+        best: list[int] = []
+        occupants, retreated = state.occupants, state.retreated
+        for t, total in att.items():
+            dfn = 0
+            for u in occupants[t]:
+                if not retreated[u] and steps[u] > 0:
+                    dfn += strength[u][maxs[u] - steps[u]][1]
+            v = total / max(dfn, 1)
+            if v > top:
+                top, best = v, [t]
+            elif v == top:
+                best.append(t)
+        if top < 1:
+            return [*opens, _hits._END]
+        if len(best) == len(att):
+            return opens[:]
+        tops = set(best)
+        return [a for a, (_, t) in zip(opens, pairs, strict=True) if t in tops]
+
+    @staticmethod
+    def _best_moves(state: State) -> list[_hits.Action]:
+        options, actions, owners = state.scratch.get("options") or _hits._move_phase(state)
+        if not owners:  # no move left: every action (the end of the phase) is worth nothing
+            return actions[:]
+        memo = _BEST_MOVES
+        if not memo or memo[0] is not options:
+            dist = HitsEngine._distances(state)
+            pos = state.pos
+            units: dict[int, tuple[int, Sequence[_hits.Action]]] = {}
+            for u, (moves, dests) in options.items():
+                if moves:  # a move is worth d0 - d when it gets closer (d < d0), else nothing
+                    ds = list(map(dist.__getitem__, dests))
+                    near = min(ds)
+                    d0 = dist[pos[u]]
+                    if near < d0:  # the moves to the nearest destinations
+                        units[u] = (d0 - near, list(compress(moves, map(eq, ds, repeat(near)))))
+                    else:
+                        units[u] = (0, moves)
+            memo[:] = [options, units]
+        units = memo[1]
+        left = list(map(units.__getitem__, dict.fromkeys(owners)))  # the units still to move, in order
+        top = max(map(itemgetter(0), left))
+        out: list[_hits.Action] = []
+        for v, moves in left:
+            if v == top:
+                out += moves
+        if top == 0 and actions[-1] is _hits._END:
+            out.append(_hits._END)
+        return out
+
     @staticmethod
     def _ratio(state: State, target: int, attackers: Sequence[int]) -> float:
         steps, strength, maxs = state.steps, state.strength, state.board.max_steps
@@ -241,6 +345,34 @@ class HitsEngine:
         return out
 
     @staticmethod
+    def _distances(state: State) -> list[int]:
+        """Each hex's steps from the nearest hex the enemy of the side to act holds, or from its nearest supply
+        source: a breadth-first search over the map, ring by ring as bit masks (:mod:`forge.rules.bitboard`),
+        kept in :data:`_LAST_DIST` while the enemy stands still."""
+        b = state.board
+        side = state.active
+        last = _LAST_DIST
+        r = _hits.rules_of(b)
+        # the hexes of the enemy's units on the map (its held hexes) and its supply sources
+        goal = state.held_mask[1 - side] | r.source_mask[1 - side]
+        if last and last[0] is b and last[1] == goal:  # the enemy has not moved since the distances were found
+            dist: list[int] = last[2]
+            return dist
+        far = len(b.labels)
+        dist = [far] * far
+        _LAST_DIST[:] = [b, goal, dist, None, {}]
+        spread = r.masks.spread
+        ring = reached = goal
+        k = 0
+        while ring:
+            for h in hexes(ring):
+                dist[h] = k
+            k += 1
+            ring = spread(ring) & ~reached
+            reached |= ring
+        return dist
+
+    @staticmethod
     def _rank_moves(state: State, actions: Sequence[_hits.Action]) -> list[float]:
         b = state.board
         kept = state.scratch.get("options")
@@ -251,25 +383,7 @@ class HitsEngine:
                 return list(map(last[4].__getitem__, map(id, actions)))
             except KeyError:
                 pass
-        side = state.active
-        # the hexes of the enemy's units on the map (its held hexes) and its supply sources
-        ring = sorted(state.held[1 - side].union(b.sources[1 - side]))
-        if last and last[0] is b and last[1] == ring:  # the enemy has not moved since the last move ranked
-            dist = last[2]
-        else:
-            far = len(b.labels)
-            dist = [far] * far  # steps from the nearest goal over the map's hexes (one breadth-first search)
-            _LAST_DIST[:] = [b, list(ring), dist, None, {}]
-            for h in ring:
-                dist[h] = 0
-            while ring:
-                nxt = []
-                for h in ring:
-                    for n in b.neighbours[h]:
-                        if dist[n] == far:
-                            dist[n] = dist[h] + 1
-                            nxt.append(n)
-                ring = nxt
+        dist = HitsEngine._distances(state)
         if last[3] is not phase:  # (last is _LAST_DIST, refilled in place above)
             last[3], last[4] = phase, {}
         known: dict[int, float] = last[4]
