@@ -234,7 +234,8 @@ def _flat(pdf: bytes) -> str:
 
 def test_the_crt_card_prints_the_all_out_rule_from_the_data(hells_gate: Game) -> None:
     """combat.crt.all_out is applied by the engine, so the CRT's legend says it, made from the data: the types
-    flipped first, the crowded hex's size and each half's rule (the crowding's own, 7.4); once (Hell's Gate's own note no longer says the crowding)."""
+    flipped first, the crowded hex's size and each half's rule (the crowding's own, 7.4); once (Hell's Gate's own
+    note no longer says the crowding)."""
     text = _flat(_printed(hells_gate))
     said = (
         "An all-out attack flips one full-strength attacker (armour first) (7.3); a hex of 5 or more unretreated "
