@@ -195,22 +195,38 @@ class Line:
     frags: tuple[tuple[float, str, Run], ...]
     width: float
     hyphen: bool = False
+    squeeze: float = 0.0
+    """How much narrower each space is drawn (a line that took one more word, :data:`SPACE_SHRINK`)."""
 
     @property
     def text(self) -> str:
         return "".join(t for _, t, _ in self.frags)
 
 
+class _Word(list[Frag]):
+    """A word: its pieces, and the run of the space before it (that space is measured and drawn in its run)."""
+
+    space: Run | None = None
+
+
+def _space(word: Sequence[Frag], before: Sequence[Frag]) -> Run:
+    """The run of the space between ``before`` and ``word``."""
+    run = getattr(word, "space", None)
+    return run if run is not None else before[-1][1]
+
+
 def _words(runs: Sequence[Run]) -> list[list[list[Frag]]]:
     """Paragraph lines (split at breaks) of words, each word a list of pieces; spaces separate words."""
     paras: list[list[list[Frag]]] = [[]]
-    word: list[Frag] = []
+    word = _Word()
+    space: Run | None = None
 
     def end_word() -> None:
         nonlocal word
         if word:
             paras[-1].append(word)
-            word = []
+            word = _Word()
+            word.space = space
 
     for r in runs:
         if r is BREAK:
@@ -219,7 +235,9 @@ def _words(runs: Sequence[Run]) -> list[list[list[Frag]]]:
             continue
         for i, part in enumerate(re.split(r"[ \t\n\r]+", r.text)):
             if i:
+                space = r
                 end_word()
+                word.space = r
             if part:
                 word.append((part, r))
     end_word()
@@ -285,66 +303,78 @@ def _by_letters(word: Sequence[Frag], room: float) -> tuple[list[Frag], list[Fra
     return _hyphenated(head), tail
 
 
-def _line(words: Sequence[list[Frag]], hyphen: bool) -> Line:
-    """A line of ``words`` one space apart (the space in the run of the piece before it), pieces of one run merged."""
+SPACE_SHRINK = 0.05
+"""How much of its spaces' width a line may give up to take one more word (reportlab's ``spaceShrinkage``): the
+line is then drawn with its spaces that much narrower, no wider than the width."""
+
+
+def _line(words: Sequence[list[Frag]], hyphen: bool, width: float) -> Line:
+    """A line of ``words`` one space apart (the space in the run of the piece before it), pieces of one run merged;
+    its spaces made narrower, each as much, when the line is wider than ``width`` (:data:`SPACE_SHRINK`)."""
+    pieces: list[tuple[str, Run]] = []
+    for i, w in enumerate(words):
+        if i:
+            pieces.append((" ", _space(w, words[i - 1])))
+        pieces += [(t.replace(SHY, ""), r) for t, r in w]
+    natural = sum(r.width(t) for t, r in pieces)
+    squeeze = (natural - width) / (len(words) - 1) if natural > width + _EPS and len(words) > 1 else 0.0
     frags: list[tuple[float, str, Run]] = []
     x = 0.0
-    for i, w in enumerate(words):
-        pieces = list(w)
-        if i:
-            prev = words[i - 1][-1][1]
-            pieces = [(" ", prev), *pieces]
-        for t, r in pieces:
-            t = t.replace(SHY, "")
-            if not t:
-                continue
-            if frags and frags[-1][2] == r:
-                x0, t0, _ = frags[-1]
-                frags[-1] = (x0, t0 + t, r)
-            else:
-                frags.append((x, t, r))
-            x += r.width(t)
-    return Line(tuple(frags), x, hyphen)
+    for t, r in pieces:
+        if not t:
+            continue
+        if frags and frags[-1][2] == r:
+            x0, t0, _ = frags[-1]
+            frags[-1] = (x0, t0 + t, r)
+        else:
+            frags.append((x, t, r))
+        x += r.width(t) - squeeze * t.count(" ")
+    return Line(tuple(frags), x, hyphen, squeeze)
 
 
 def break_lines(runs: Sequence[Run], width: float) -> list[Line]:
-    """``runs`` broken greedily into lines no wider than ``width``: at spaces, else at a soft hyphen (its hyphen
-    printed), a word too long for a line of its own cut by letters with a hyphen.  A line of one letter wider than
-    ``width`` is the only line that may be wider (there is no narrower way to print it)."""
+    """``runs`` broken greedily into lines no wider than ``width``: at spaces (a line may take one more word by
+    narrowing its spaces a little, :data:`SPACE_SHRINK`), else at a soft hyphen (its hyphen printed), a word too
+    long for a line of its own cut by letters with a hyphen.  A line of one letter wider than ``width`` is the only
+    line that may be wider (there is no narrower way to print it)."""
     lines: list[Line] = []
     paras = _words(runs)
     if not any(paras):
         return []
     for para in paras:
         current: list[list[Frag]] = []
-        used = 0.0
+        used = spaces = 0.0
         todo = list(para)
         while todo:
             word = todo.pop(0)
-            space = current[-1][-1][1].width(" ") if current else 0.0
+            space = _space(word, current[-1]).width(" ") if current else 0.0
             ww = _fw(word)
-            if used + space + ww <= width + _EPS:
+            limit = width + SPACE_SHRINK * (spaces + space)
+            if used + space + ww <= limit + _EPS:
                 current.append(word)
                 used += space + ww
+                spaces += space
                 continue
-            cut = _at_shy(word, width - used - space) if SHY in "".join(t for t, _ in word) else None
+            cut = _at_shy(word, limit - used - space) if SHY in "".join(t for t, _ in word) else None
             if cut is not None:  # the head at a soft hyphen ends this line
-                current.append(cut[0])
-                lines.append(_line(current, True))
-                current, used = [], 0.0
+                head = _Word(cut[0])
+                head.space = getattr(word, "space", None)
+                current.append(head)
+                lines.append(_line(current, True, width))
+                current, used, spaces = [], 0.0, 0.0
                 if cut[1]:
                     todo.insert(0, cut[1])
                 continue
             if current:  # the word starts the next line
-                lines.append(_line(current, False))
-                current, used = [], 0.0
+                lines.append(_line(current, False, width))
+                current, used, spaces = [], 0.0, 0.0
                 todo.insert(0, word)
                 continue
-            head, tail = _by_letters(word, width)  # alone on a line and too long: cut by letters
-            lines.append(_line([head], True))
+            first, tail = _by_letters(word, width)  # alone on a line and too long: cut by letters
+            lines.append(_line([first], True, width))
             if tail:
                 todo.insert(0, tail)
-        lines.append(_line(current, False))
+        lines.append(_line(current, False, width))
     return lines
 
 
@@ -393,10 +423,9 @@ class Para:
         for n, line in enumerate(self.lines(width)):
             base = y + st.size + n * st.leading
             dx = (width - line.width) / 2 if st.align == "centre" else 0.0
+            runs = [(fx, t, r.font, r.size, r.colour) for fx, t, r in line.frags]
+            c.text_line(x + dx, base, runs, word_space=-line.squeeze)
             for fx, t, r in line.frags:
-                if not t.strip():
-                    continue
-                c.text(x + dx + fx, base, t, font=r.font, size=r.size, fill=r.colour)
                 if r.underline:
                     u = base + 0.125 * r.size
                     c.line(x + dx + fx, u, x + dx + fx + r.width(t), u, stroke=r.colour, width=r.size / 14)
@@ -419,10 +448,11 @@ class Heading(Para):
         super().__init__(text, style)
         self.keep_next = keep_next
         self.block_title = block_title
-        self._again = again
+        self.again_as = again
+        """What :meth:`again` makes (None: this heading itself)."""
 
     def again(self) -> Heading:
-        return self._again() if self._again is not None else self
+        return self.again_as() if self.again_as is not None else self
 
 
 @dataclass
@@ -491,6 +521,8 @@ class Table:
     least: Callable[[], float] | None = None
     """The narrowest the chart can be without a cell's text running out of its column (``--card-size``)."""
     label: str = "table"
+    open_foot: bool = False
+    """The outline has no bottom edge (the first part of a split table: it goes on), as reportlab drew it."""
     space_before: float = 0.0
     space_after: float = 0.0
     _heights: list[float] | None = field(default=None, repr=False)
@@ -543,7 +575,7 @@ class Table:
             return None
         k = self.head
         return (
-            self._part(self.rows[:n], hs[:n]),
+            replace(self._part(self.rows[:n], hs[:n]), open_foot=True),
             self._part(self.rows[:k] + self.rows[n:], hs[:k] + hs[n:]),
         )
 
@@ -582,4 +614,9 @@ class Table:
                     c.line(x, ry, x + total_w, ry, stroke=colour, width=w)
             if self.outline is not None:
                 w, colour = self.outline
-                c.rect(x, y, total_w, total_h, stroke=colour, width=w)
+                if self.open_foot:  # three sides: it goes on below
+                    for x1, y1, x2, y2 in ((x, y, x + total_w, y), (x, y, x, y + total_h),
+                                           (x + total_w, y, x + total_w, y + total_h)):  # fmt: skip
+                        c.line(x1, y1, x2, y2, stroke=colour, width=w)
+                else:
+                    c.rect(x, y, total_w, total_h, stroke=colour, width=w)
