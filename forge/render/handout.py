@@ -135,9 +135,20 @@ def _page_body_height(options: BuildOptions) -> float:
 
 
 def _flow(
-    c: Canvas, options: BuildOptions, game: Game, st: Styles, code: str, title: str, items: list[Block]
+    c: Canvas,
+    options: BuildOptions,
+    game: Game,
+    st: Styles,
+    code: str,
+    title: str,
+    items: list[Block],
+    recorder: Recorder | None = None,
 ) -> int:
-    return cards.flow(c, items, regions_per_page=1, region=_page_region(options), chrome=_chrome(game, st, code, title))
+    from ..tiling import PRINTABLE_MARGIN
+
+    chrome = _chrome(game, st, code, title)
+    return cards.flow(c, items, regions_per_page=1, region=_page_region(options), chrome=chrome, recorder=recorder,
+                      margin=PRINTABLE_MARGIN)  # fmt: skip
 
 
 def _pages_needed(options: BuildOptions, game: Game, st: Styles, title: str, items: list[Block]) -> int:
@@ -171,13 +182,14 @@ def _part(
     *,
     fresh: bool = True,
     scale: float = 1.0,
+    recorder: Recorder | None = None,
 ) -> None:
     """One part of a set, made by ``make(styles, width)`` with type at ``scale``, on a fresh sheet (an odd page)
-    when it is handed out on its own."""
+    when it is handed out on its own; a ``recorder`` notes what its pages place (:mod:`forge.layout`)."""
     if fresh:
         _to_odd_page(c, game, code)
     st = Styles.make(options, scale=scale)
-    _flow(c, options, game, st, code, title, make(st, _page_region(options)(0)[2]))
+    _flow(c, options, game, st, code, title, make(st, _page_region(options)(0)[2]), recorder)
 
 
 def _blank_page(c: Canvas, game: Game, code: str, why: str = "") -> None:
@@ -684,8 +696,8 @@ def set_pages(
     aids, the rules and tables, the set-up sheet and the victory point record (for a game that scores points),
     every page marked with the set's code, ending on the back of a sheet (a blank one if need be).  ``scales`` is
     :func:`aid_scales` (worked out here when not given).  A ``recorder`` notes what the map and counter pages place
-    (:mod:`forge.layout`; the player aids and sheets are blocks, :mod:`forge.render.blocks`, not recorded: the
-flow that places them is given no recorder)."""
+    and the player aids and sheets (blocks, :mod:`forge.render.blocks`: each table cell a container) place
+(:mod:`forge.layout`)."""
     opts = _greyscale(options)
     code = set_code(index)
     scales = scales if scales is not None else aid_scales(game, options)
@@ -694,13 +706,15 @@ flow that places them is given no recorder)."""
     draw_counter_pages(c, game, opts, mode="class", set_code=code, first_page=c.getPageNumber(), recorder=recorder)
     for side in game.game.sides:
         aid = _aid_maker(game, opts, side.id)
-        _part(c, opts, game, code, f"Player aid: {side.name}", aid, scale=scales.get(side.id, 1.0))
+        _part(c, opts, game, code, f"Player aid: {side.name}", aid, scale=scales.get(side.id, 1.0), recorder=recorder)
     rules = _sectioned(opts, lambda st, width: rules_blocks(game, st, width))
     if rules(Styles.make(opts), _page_region(opts)(0)[2]):
-        _part(c, opts, game, code, "Rules and tables", rules)
-    _part(c, opts, game, code, "Set-up sheet", _sectioned(opts, lambda st, width: _setup(game, st, width)))
+        _part(c, opts, game, code, "Rules and tables", rules, recorder=recorder)
+    setup = _sectioned(opts, lambda st, width: _setup(game, st, width))
+    _part(c, opts, game, code, "Set-up sheet", setup, recorder=recorder)
     if vp_record_used(game):
-        _part(c, opts, game, code, "Victory point record", lambda st, width: _vp_record(game, st, width), fresh=False)
+        record = functools.partial(_vp_record, game)
+        _part(c, opts, game, code, "Victory point record", record, fresh=False, recorder=recorder)
     _to_odd_page(c, game, code)  # the next set starts on a fresh sheet; every set has the same count of pages
 
 

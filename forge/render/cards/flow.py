@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
-from ...canvas import Canvas, PdfCanvas
+from ...canvas import Canvas, PdfCanvas, Recorder
 from ...errors import warn
 from ..blocks import Block, Heading, Para, Table
 from .flowables import CardBreak
@@ -58,13 +58,12 @@ class Frame:
             return False
         y = self.top + self.used + s
         if c is not None:
-            with c.frame("container", self.x, y, self.width, h, _label(f)):
-                if isinstance(f, _Cut):  # what fits, clipped at the foot of the region
-                    with c.saved():
-                        c.clip_rect(self.x, y, self.width, h)
-                        f.block.draw(c, self.x, y, self.width)
-                else:
-                    f.draw(c, self.x, y, self.width)
+            if isinstance(f, _Cut):  # what fits, clipped at the foot of the region
+                with c.saved():
+                    c.clip_rect(self.x, y, self.width, h)
+                    f.block.draw(c, self.x, y, self.width)
+            else:
+                f.draw(c, self.x, y, self.width)
         if s + h + f.space_after:
             self.at_top = False
         self.used += s + h + f.space_after
@@ -73,13 +72,6 @@ class Frame:
 
     def split(self, f: Block) -> tuple[Block, Block] | None:
         return f.split(self.width, self.room - self.space_before(f))
-
-
-def _label(f: Block) -> str:
-    if isinstance(f, Para):
-        text = " ".join(_plain_lines(f.text))
-        return text if len(text) <= 40 else text[:37] + "..."
-    return getattr(f, "label", type(f).__name__)
 
 
 @dataclass
@@ -120,6 +112,8 @@ def flow(
     region: Callable[[int], Region],
     chrome: Callable[[PdfCanvas, int, Region], Region],
     check: Callable[[Block, int, Frame], None] | None = None,
+    recorder: Recorder | None = None,
+    margin: float | None = None,
 ) -> int:
     """Pour ``items`` into regions (cards or pages), ``regions_per_page`` to a page; return the regions used.
 
@@ -131,6 +125,8 @@ def flow(
     foot of a region without the start of its table; a table's notes (:func:`note`'s ``table_note``) go with its
     last rows (:func:`_keep_notes`).  ``check(f, region index, frame)`` sees each block before it is placed and may
     raise; with it, a block too big for a whole region is refused (:class:`CardSizeError`) instead of printed cut.
+    A ``recorder`` notes what each page places (:mod:`forge.layout`: every block and table cell is a container),
+    each page with ``margin`` as its printer margin (None: none checked).
     """
     items = list(items)
     used = 0
@@ -139,62 +135,66 @@ def flow(
         slot = used % regions_per_page
         if used and slot == 0:
             c.showPage()
-        page = PdfCanvas(c, top=c._pagesize[1])
+        pw, ph = c._pagesize
+        if recorder is not None and slot == 0:
+            recorder.page(pw, ph, f"page {c.getPageNumber()}", margin=margin)
+        page = PdfCanvas(c, top=ph, recorder=recorder)
         x, y, w, h = chrome(page, used, region(slot))
         frame = Frame(x, page.top - y - h, w, h)
-        placed = False
-        after_heading = False  # the last thing placed on this region is a heading
-        bare = True  # nothing is on this region yet but (perhaps) one heading
-        while items:
-            f = items[0]
-            if isinstance(f, CardBreak):
-                items.pop(0)
-                if placed and frame.room < f.min_space:
-                    break
-                continue
-            if isinstance(f, Keep):
-                items[0:1] = f.unpack(frame.width, frame.room - frame.space_before(f))
-                continue
-            keep = f.keep_next if isinstance(f, Heading) else 0.0
-            if not placed and title is not None and not keep and isinstance(f, Table | Para):
-                # the rest of a block begun on an earlier region: its heading again, unless only without it
-                # does the start of the rest fit
-                again = title.again()
-                if _starts(frame, [again], f) or not _starts(frame, [], f):
-                    items.insert(0, again)
+        with page.frame("container", x, frame.top, w, h, f"region {used + 1}"):  # what a card or page holds
+            placed = False
+            after_heading = False  # the last thing placed on this region is a heading
+            bare = True  # nothing is on this region yet but (perhaps) one heading
+            while items:
+                f = items[0]
+                if isinstance(f, CardBreak):
+                    items.pop(0)
+                    if placed and frame.room < f.min_space:
+                        break
                     continue
-            if check is not None:
-                check(f, used, frame)
-            if keep and placed:  # a heading needs room for some of what follows it
-                fh = f.measure(frame.width)
-                if frame.room - fh - f.space_before < keep:
-                    break
-            if not _keep_notes(frame, items, may_move=placed and not after_heading):
-                break
-            f = items[0]  # the table's first part, when it was split to keep its notes with its last rows
-            if frame.add(f, page):
-                items.pop(0)
-                bare = not placed and bool(keep)
-                placed = True
-                after_heading = bool(keep)
-                if isinstance(f, Heading):
-                    title = f
-                continue
-            parts = frame.split(f)
-            if parts is not None:
-                if placed and not after_heading and _too_few_rows(parts, f, frame):
-                    break  # a longer table starts the next region rather than leave a row or two here
-                items[0:1] = list(parts)
-                continue
-            if not placed or (bare and not _starts(frame, [], f, bare=True)):
-                # too big for a whole region (under its heading) and cannot split: print what fits, visibly cut
+                if isinstance(f, Keep):
+                    items[0:1] = f.unpack(frame.width, frame.room - frame.space_before(f))
+                    continue
+                keep = f.keep_next if isinstance(f, Heading) else 0.0
+                if not placed and title is not None and not keep and isinstance(f, Table | Para):
+                    # the rest of a block begun on an earlier region: its heading again, unless only without it
+                    # does the start of the rest fit
+                    again = title.again()
+                    if _starts(frame, [again], f) or not _starts(frame, [], f):
+                        items.insert(0, again)
+                        continue
                 if check is not None:
-                    raise CardSizeError(used, "down", _least_height(f, frame.width), frame.height)
-                items.pop(0)
-                if not isinstance(f, _Cut):  # once: what a region with no room at all cannot take even cut is left out
-                    items.insert(0, _too_big(f))
-                continue
-            break
+                    check(f, used, frame)
+                if keep and placed:  # a heading needs room for some of what follows it
+                    fh = f.measure(frame.width)
+                    if frame.room - fh - f.space_before < keep:
+                        break
+                if not _keep_notes(frame, items, may_move=placed and not after_heading):
+                    break
+                f = items[0]  # the table's first part, when it was split to keep its notes with its last rows
+                if frame.add(f, page):
+                    items.pop(0)
+                    bare = not placed and bool(keep)
+                    placed = True
+                    after_heading = bool(keep)
+                    if isinstance(f, Heading):
+                        title = f
+                    continue
+                parts = frame.split(f)
+                if parts is not None:
+                    if placed and not after_heading and _too_few_rows(parts, f, frame):
+                        break  # a longer table starts the next region rather than leave a row or two here
+                    items[0:1] = list(parts)
+                    continue
+                if not placed or (bare and not _starts(frame, [], f, bare=True)):
+                    # too big for a whole region (under its heading) and cannot split: print what fits, visibly cut
+                    if check is not None:
+                        raise CardSizeError(used, "down", _least_height(f, frame.width), frame.height)
+                    items.pop(0)
+                    if not isinstance(f, _Cut):  # once: what a region with no room at all cannot take even cut
+                        items.insert(0, _too_big(f))  # is left out
+                    continue
+                break
         used += 1
     c.showPage()
     return used
