@@ -294,3 +294,33 @@ def test_a_piece_in_a_centred_table_is_centred_in_its_cell() -> None:
     c = SvgCanvas(100, 100)
     B.Table(rows, [40.0], head=0, pad=(0, 0, 2, 2)).draw(c, 0, 0, 40)
     assert 'x="2"' in c.tobytes().decode()
+
+
+# ------------------------------------------------------------------------------------------------ a line's runs
+def test_a_line_may_take_one_more_word_by_narrowing_its_spaces() -> None:
+    """reportlab's space shrinkage (5% of the line's spaces): the line is drawn no wider than the width, with PDF
+    word spacing, in one text object ending the line (T*), as reportlab's paragraphs are."""
+    import io
+
+    from forge.canvas import PdfCanvas
+    from forge.pdf import new_canvas
+
+    text = "Minor River row of the CRT when every attacker strikes"
+    natural = text_width("Minor River row of the CRT when every attacker", 7.0)
+    width = natural - 0.3  # the last word fits only with the spaces a little narrower
+    lines = B.break_lines(B.parse(text, STYLE), width)
+    assert lines[0].text == "Minor River row of the CRT when every attacker"
+    assert lines[0].squeeze > 0
+    assert lines[0].width == pytest.approx(width)
+    assert B.break_lines(B.parse(text, STYLE), natural - 2.0)[0].text.endswith("every")  # 5% is the limit
+    rl = new_canvas(io.BytesIO(), (300, 100))
+    B.Para(text, STYLE).draw(PdfCanvas(rl, top=100), 10, 10, width)
+    ops = " ".join(rl._code)
+    assert ops.count("BT") == 2  # one text object a line
+    assert " Tw " in ops
+    assert "T* " in ops
+    rec = Recorder()
+    B.Para(text, STYLE).draw(SvgCanvas(300, 100, recorder=rec), 10, 10, width)
+    words = [it for it in rec.items if it.kind == "text" and it.box.y0 < 20]
+    assert [w.label for w in words] == lines[0].text.split()  # each word placed where its narrowed spaces put it
+    assert words[-1].box.x1 <= 10 + width + 0.01
