@@ -331,7 +331,7 @@ def build(game: m.Game, out: Path, options: BuildOptions, *, keep: dict[str, Ren
     from .templates import use as use_templates
 
     def renderer(name: str) -> Callable[[m.Game, BuildOptions], Rendered]:
-        # Import only what is asked for: the images need cairosvg, the cards reportlab's platypus.
+        # Import only what is asked for: the images need cairosvg.
         module = importlib.import_module(f".render.{name}", __package__)
         return module.render
 

@@ -766,6 +766,35 @@ class Canvas:
         if self.recorder is not None:
             self._record_text(self.recorder, x, y, s, font, size, anchor)
 
+    def text_line(
+        self, x: float, y: float, runs: Sequence[tuple[float, str, str, float, str]], *, word_space: float = 0.0
+    ) -> None:
+        """Texts on one baseline ``y``, each ``(dx, s, font, size, fill)`` starting ``dx`` points after ``x`` where
+        the one before it ends (a paragraph's line of bold, italic and coloured runs): one text object in a PDF, so
+        that a reader takes the line as one, as it does reportlab's paragraphs.  ``word_space`` is added to every
+        space (negative: a line drawn a little narrower than its text's width)."""
+        kept = [(dx, s, _font(font), size, _hex(fill)) for dx, s, font, size, fill in runs if s]
+        if not kept:
+            return
+        self._text_line(x, y, kept, word_space)
+        if self.recorder is not None:
+            for dx, s, font, size, _ in kept:
+                if word_space and " " in s.strip():
+                    for wx, word in _words_at(s, size, font, word_space):
+                        self._record_text(self.recorder, x + dx + wx, y, word, font, size, "start")
+                else:
+                    self._record_text(self.recorder, x + dx, y, s, font, size, "start")
+
+    def _text_line(
+        self, x: float, y: float, runs: Sequence[tuple[float, str, str, float, str]], word_space: float
+    ) -> None:
+        for dx, s, font, size, fill in runs:
+            if not word_space:
+                self._text(x + dx, y, s, font, size, "start", fill)
+                continue
+            for wx, word in _words_at(s, size, font, word_space):
+                self._text(x + dx + wx, y, word, font, size, "start", fill)
+
     # -- forms
     def begin_form(self, name: str, w: float, h: float) -> None:
         """Draw what follows (until :meth:`end_form`) once into a reusable picture ``w`` x ``h``, origin at its
@@ -789,6 +818,19 @@ class Canvas:
         if self.recorder is not None and record:
             m = self._m
             self.recorder.use_form(name, m, self._clip)
+
+
+def _words_at(s: str, size: float, font: str, word_space: float) -> list[tuple[float, str]]:
+    """The words of ``s`` each with its x from the start of ``s``, every space ``word_space`` wider than its glyph."""
+    out: list[tuple[float, str]] = []
+    x = 0.0
+    for i, word in enumerate(s.split(" ")):
+        if i:
+            x += text_width(" ", size, font) + word_space
+        if word:
+            out.append((x, word))
+        x += text_width(word, size, font)
+    return out
 
 
 # ------------------------------------------------------------------------------------------------------- PDF
@@ -993,6 +1035,28 @@ class PdfCanvas(Canvas):
             return
         draw = {"start": self.c.drawString, "middle": self.c.drawCentredString, "end": self.c.drawRightString}
         draw[anchor](x, self._y(y), s)
+
+    def _text_line(
+        self, x: float, y: float, runs: Sequence[tuple[float, str, str, float, str]], word_space: float
+    ) -> None:
+        t = self.c.beginText(x + runs[0][0], self._y(y))
+        if word_space:
+            t.setWordSpace(word_space)
+        at = runs[0][0]
+        for i, (dx, s, font, size, fill) in enumerate(runs):
+            if abs(dx - at) > 1e-6:  # not where the run before it ends
+                t.setTextOrigin(x + dx, self._y(y))
+            t.setFillColor(_text_colour(fill))
+            t.setFont(font, size)
+            if i == len(runs) - 1:
+                t.textLine(s)  # the line ends (T*), as a paragraph's does: a reader starts a new line after it
+            else:
+                t.textOut(s)
+            at = dx + text_width(s, size, font) + word_space * s.count(" ")
+        if word_space:
+            t.setWordSpace(0)
+        self.c.drawText(t)
+        self._run = None
 
     # -- forms: reportlab form XObjects, their sizes kept on the reportlab canvas (one per document)
     def _forms(self) -> dict[str, tuple[float, float]]:

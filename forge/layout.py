@@ -16,9 +16,11 @@ Boxes are ink boxes: a text's box runs from its start to its advance width and f
 to the bottom of its lowest (:func:`forge.canvas.ink_extent`); boxes that only touch (:data:`TOUCH`) do not
 overlap.
 
-Cards are laid out by platypus (:mod:`forge.render.cards`), not through the canvas, so they are not recorded:
-:func:`check_pdf` checks their PDF instead, with the boxes PDFium gives each text object, for the two rules that
-need no frames (``overlap`` between texts, ``margin``); the class handout's player aids and sheets likewise.  It
+Cards and the class handout's player aids and sheets are drawn through the canvas (:mod:`forge.render.blocks`:
+each card or page's content area and each table cell is a container) and recorded like the map and the counters
+(``forge verify``'s read-back checks the cards so).  :func:`check_pdf` checks a finished PDF instead, with the boxes
+PDFium gives each text object, for the two rules that need no frames (``overlap`` between texts, ``margin``): the
+cards laid out one a page for a print shop (whose pages are trimmed), and any PDF.  It
 cannot see clips, so it skips pages with text inside a form (map tiles, which the recording canvas checks).
 """
 

@@ -22,8 +22,8 @@ are the JSON Schemas (``python -m forge.templates counter > templates/counter.sc
 The classes are :mod:`forge.modelkit` Structs, as the game model's: a good template is read by msgspec without
 pydantic; a refused one is read again by the pydantic mirror (:mod:`forge.modelmirror`) for its located messages,
 which also writes the schemas.
-A card template's margin is checked against the printer margin (:func:`check_card`); cards are laid out by platypus,
-not through the recording canvas, so the rest of a card template is checked by its schema only.
+A card template's margin is checked against the printer margin (:func:`check_card`); the cards' PDF is
+checked for overlaps (:func:`forge.layout.check_pdf`), so the rest of a card template is checked by its schema only.
 """
 
 import json

@@ -1,5 +1,8 @@
 """How the reference cards' blocks pour from card to card (:func:`forge.render.cards.flow`).
 
+The blocks are :mod:`forge.render.blocks`' since issue 23 item 2 (platypus before): only the construction of
+the inputs changed (their types, the frame and spacer made here), not what the tests assert.
+
 Properties: on Ukraine '43 and Escape from Hell's Gate (whose cards once began with notes cut off from their
 tables), every card begins with a heading, never with a table's note; a card that begins with the rest of a split
 table begins with that table's heading marked continued; a table's notes are on the card of its last rows; no card
@@ -9,7 +12,6 @@ with its heading; on an empty region it flows as ever; a heading whose table can
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
 from functools import cache
@@ -19,11 +21,14 @@ import pypdfium2 as pdfium
 import pytest
 from conftest import seed_game
 from reportlab.pdfgen import canvas
-from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table
+
 
 from forge.builder import BuildOptions
 from forge.pdf import render_pdf
 from forge.render import cards
+from forge.render.blocks import Block as Flowable
+from forge.render.blocks import Para as Paragraph
+from forge.render.blocks import Spacer, Table
 
 OPTIONS = BuildOptions(only=("cards",))
 Log = list[tuple[int, Flowable]]  # (card, flowable), each flowable as flow is about to place it, in order
@@ -183,7 +188,7 @@ def _block(rows: int, *, tall: bool = False) -> list[Flowable]:
 
 def _height(items: list[Flowable]) -> float:
     """The height ``items`` take one after another in a fresh region (as flow places them)."""
-    frame = Frame(0, 0, WIDTH, 10_000, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame = cards.Frame(0, 0, WIDTH, 10_000)
     room = cards._room_after(frame, items)
     assert room is not None
     return 10_000 - room
@@ -243,10 +248,10 @@ def test_a_heading_moves_on_when_its_table_cannot_start_under_it() -> None:
     row: it goes on to the next region with its table instead of standing alone at the foot."""
     block = _block(2, tall=True)
     height = _height(block) + 1
-    heading_room = _height([Spacer(WIDTH, 50), block[0]]) - 50 + 42  # the heading and 42 points under it
-    filler = Spacer(WIDTH, height - heading_room)
-    frame = Frame(0, 0, WIDTH, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-    frame.add(filler, canvas.Canvas(io.BytesIO()))
+    heading_room = _height([Spacer(50), block[0]]) - 50 + 42  # the heading and 42 points under it
+    filler = Spacer(height - heading_room)
+    frame = cards.Frame(0, 0, WIDTH, height)
+    frame.add(filler, None)
     assert not cards._starts(frame, [block[0]], block[1])  # the header and a row do not fit under the heading
     first, second = _pour([filler, *block], height)
     assert "Mud table" not in first
@@ -278,7 +283,7 @@ def test_a_table_that_would_leave_a_row_or_two_starts_the_next_region_whole() ->
     block = _block(8, tall=True)  # rows four lines deep: two of them are more than the heading's 40 points
     whole = _height(block) + 1
     two_rows = _height([*_block(2, tall=True)[:2]])
-    filler = Spacer(WIDTH, whole - two_rows - 1)
+    filler = Spacer(whole - two_rows - 1)
     first, second = _pour([filler, *block], whole)
     assert "Mud table" not in first
     assert second.startswith("Mud table (7.1) Die Result 1 result 1")
@@ -296,6 +301,6 @@ def test_a_table_no_region_holds_whole_is_split_where_it_starts() -> None:
 
     height = _height([table(30)]) / 3
     for rows, starts_here in ((30, True), (8, False)):  # 8 rows fit a region whole: they move on instead
-        filler = Spacer(WIDTH, height - _height([table(2)]) - 1)
+        filler = Spacer(height - _height([table(2)]) - 1)
         first = _pour([filler, table(rows)], height)[0]
         assert ("Die Result 1 result 1" in first) is starts_here, (rows, first)

@@ -17,7 +17,7 @@ import pypdf
 import pypdfium2 as pdfium
 import pytest
 from conftest import DATA, seed_game
-from reportlab.platypus import Table
+from forge.render.blocks import Table
 
 from forge import layout
 from forge.builder import BuildOptions, preset_options

@@ -194,7 +194,6 @@ def test_a_wide_table_padding_draws_the_cards(tmp_path: Path) -> None:
 def test_a_card_with_no_room_at_all_ends(tmp_path: Path) -> None:
     """The last resort when nothing fits even cut short (a region of negative height): the chart is left out."""
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import Paragraph
 
     from forge.pdf import render_pdf
 
@@ -203,7 +202,7 @@ def test_a_card_with_no_room_at_all_ends(tmp_path: Path) -> None:
     def draw(c: Canvas) -> None:
         used = cards.flow(
             c,
-            [Paragraph("A chart", st.body)],
+            [cards.P("A chart", st.body)],
             regions_per_page=1,
             region=lambda i: (0.0, 0.0, 200.0, 200.0),
             chrome=lambda c, i, r: (10.0, 10.0, 180.0, -5.0),

@@ -9,8 +9,8 @@ Properties:
   map, counter sheets and handout without a single violation;
 - ``forge verify`` reports a violation as a ``print-layout`` warning; ``--no-print-check`` reports none.
 
-Cards and the handout's player aids and sheets are platypus flowables, not drawn through the canvas: their PDF is
-checked for overlapping text and text in the margin (``layout.check_pdf``), not for text leaving its cell.
+Cards and the handout's player aids and sheets are blocks drawn through the canvas and recorded too; their PDF is also
+checked for overlapping text and text in the margin (``layout.check_pdf``).
 """
 
 from __future__ import annotations
@@ -182,7 +182,8 @@ def test_seed_handouts_have_no_layout_violations(name: str, opts: BuildOptions) 
     pdf = handout.render(seed_game(name), opts, recorder=rec)
     assert any("S02" in p.name for p in rec.pages) == (opts.sets == 2)
     _assert_clean(rec)
-    assert layout.check_pdf(pdf, f"{name} handout") == []  # the player aids and sheets (platypus)
+    assert any(it.label.startswith("region") for it in rec.items)  # the player aids and sheets are recorded too
+    assert layout.check_pdf(pdf, f"{name} handout") == []
 
 
 def test_the_defects_of_the_print_run_would_be_caught_again(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -258,6 +259,21 @@ def test_pdf_check_finds_overlapping_text_and_text_in_the_margin() -> None:
 
     found = layout.check_pdf(render_pdf((300, 300), draw), "test.pdf")
     assert sorted(v.rule for v in found) == ["margin", "overlap"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seed_cards_have_no_layout_violations(name: str) -> None:
+    """The cards are drawn through the canvas (forge.render.blocks): each card's content area and each chart cell is
+    a container, and every text stays inside its own."""
+    opts = BuildOptions(paper="a4", greyscale=True) if name in ("ferry_point", "ukraine_43") else BuildOptions()
+    rec = Recorder(f"{name} cards")
+    cards.render(seed_game(name), opts, recorder=rec)
+    containers = [it for it in rec.items if it.kind == "container"]
+    assert any(it.label.startswith("region") for it in containers)
+    assert sum(" column " in it.label for it in containers) > 20  # the charts' cells
+    texts = [it for it in rec.items if it.kind == "text"]
+    assert sum(it.parent is not None and " column " in rec.items[it.parent].label for it in texts) > 20
+    _assert_clean(rec)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -211,6 +211,16 @@ def test_build_of_a_good_file_imports_no_pydantic(tmp_path: Path) -> None:
     assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror", "forge.commands.diff")) == []
 
 
+def test_build_lays_out_cards_and_handout_without_platypus(tmp_path: Path) -> None:
+    """The cards, the handout's player aids and sheets and the teacher's pages are blocks drawn on forge.canvas
+    (forge.render.blocks, issue 23 item 2): a build of every printed component never imports reportlab's platypus
+    (its import was 40 ms of a build, docs/PERFORMANCE.md)."""
+    names, r = loaded("build", "-q", str(GAME), "--out", str(tmp_path), "--only", "map,counters,cards,handout,teacher")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert {"forge.render.cards", "forge.render.handout", "forge.render.blocks"} <= names  # it did lay them out
+    assert under(names, ("reportlab.platypus",)) == []
+
+
 def test_a_bad_template_is_read_again_by_the_pydantic_mirror(tmp_path: Path) -> None:
     """The templates' messages are pydantic's (forge.modelmirror), as before the move to msgspec."""
     from forge import templates as T

@@ -38,23 +38,21 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph
 
 from .. import units as U
 from ..errors import collect_warnings
 from ..model import Game, Unit
 from ..notation import UNKNOWN_MARK
-from ..pdf import FONT, FONT_BOLD, new_canvas, render_pdf, text_width
+from ..pdf import FONT_BOLD, new_canvas, render_pdf, text_width
 from . import cards
 from . import map as map_
-from .cards.flow import Region
-from .cards.flowables import CardBreak
+from .blocks import Block, Heading, Para, Piece, TextStyle
+from .cards.flow import Keep, Region
 from .cards.styles import Styles, _side_name, esc, heading, note
 from .cards.tables import grid_table
 from .cards.turns import _turn_length
-from ..canvas import Recorder
+from ..canvas import Canvas as Surface, PdfCanvas, Recorder
 from .counters import draw_counter_pages, fit_text, sheet_count
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
@@ -99,24 +97,19 @@ def _page_region(options: BuildOptions) -> Callable[[int], Region]:
     return region
 
 
-def _chrome(game: Game, st: Styles, code: str, title: str) -> Callable[[Canvas, int, Region], Region]:
-    def chrome(c: Canvas, index: int, r: Region) -> Region:
+def _chrome(game: Game, st: Styles, code: str, title: str) -> Callable[[PdfCanvas, int, Region], Region]:
+    def chrome(c: PdfCanvas, index: int, r: Region) -> Region:
         x, y, w, h = r
-        ink: Color = st.c("ink")
-        c.setFillColor(ink)
-        c.setStrokeColor(ink)
+        top = c.top - y - h  # the region's top, y down
+        ink = st.c("ink")
         # Set code, boxed, top right: it tells the sets apart at a glance.
-        c.setFont(FONT_BOLD, 12)
         cw = text_width(code, 12, FONT_BOLD) + 10
-        c.setLineWidth(1.2)
-        c.rect(x + w - cw, y + h - 17, cw, 17, stroke=1, fill=0)
-        c.drawCentredString(x + w - cw / 2, y + h - 12.5, code)
+        c.rect(x + w - cw, top, cw, 17, stroke=ink, width=1.2)
+        c.text(x + w - cw / 2, top + 12.5, code, font=FONT_BOLD, size=12, anchor="middle", fill=ink)
         head = f"{title}{' (continued)' if index else ''}"
         shown, fs = fit_text(head, w - cw - 10, 12, FONT_BOLD, what="handout page header")
-        c.setFont(FONT_BOLD, fs)
-        c.drawString(x, y + h - 12.5, shown)
-        c.setLineWidth(0.6)
-        c.line(x, y + h - HEAD_H + 2, x + w, y + h - HEAD_H + 2)
+        c.text(x, top + 12.5, shown, font=FONT_BOLD, size=fs, fill=ink)
+        c.line(x, top + HEAD_H - 2, x + w, top + HEAD_H - 2, stroke=ink, width=0.6)
         foot, ffs = fit_text(
             f"{game.game.title}: class set {code}",
             w,
@@ -125,8 +118,7 @@ def _chrome(game: Game, st: Styles, code: str, title: str) -> Callable[[Canvas, 
             what="handout page footer",
             name=game.game.title,
         )
-        c.setFont(FONT, ffs)
-        c.drawString(x, y, foot)
+        c.text(x, top + h, foot, size=ffs, fill=ink)
         return (x, y + FOOT_H, w, h - HEAD_H - FOOT_H - 4)
 
     return chrome
@@ -143,12 +135,23 @@ def _page_body_height(options: BuildOptions) -> float:
 
 
 def _flow(
-    c: Canvas, options: BuildOptions, game: Game, st: Styles, code: str, title: str, items: list[Flowable]
+    c: Canvas,
+    options: BuildOptions,
+    game: Game,
+    st: Styles,
+    code: str,
+    title: str,
+    items: list[Block],
+    recorder: Recorder | None = None,
 ) -> int:
-    return cards.flow(c, items, regions_per_page=1, region=_page_region(options), chrome=_chrome(game, st, code, title))
+    from ..tiling import PRINTABLE_MARGIN
+
+    chrome = _chrome(game, st, code, title)
+    return cards.flow(c, items, regions_per_page=1, region=_page_region(options), chrome=chrome, recorder=recorder,
+                      margin=PRINTABLE_MARGIN)  # fmt: skip
 
 
-def _pages_needed(options: BuildOptions, game: Game, st: Styles, title: str, items: list[Flowable]) -> int:
+def _pages_needed(options: BuildOptions, game: Game, st: Styles, title: str, items: list[Block]) -> int:
     """Pages ``items`` take, poured on a throwaway canvas (its warnings are dropped: only the kept try reports)."""
     import io
 
@@ -157,7 +160,7 @@ def _pages_needed(options: BuildOptions, game: Game, st: Styles, title: str, ite
 
 
 def _one_page_scale(
-    options: BuildOptions, game: Game, title: str, make: Callable[[Styles, float], list[Flowable]]
+    options: BuildOptions, game: Game, title: str, make: Callable[[Styles, float], list[Block]]
 ) -> float:
     """The first of :data:`SCALES` at which ``make``'s part fits on one page; 1.0 when none does (it then runs on
     at full size, split between sections)."""
@@ -175,17 +178,18 @@ def _part(
     game: Game,
     code: str,
     title: str,
-    make: Callable[[Styles, float], list[Flowable]],
+    make: Callable[[Styles, float], list[Block]],
     *,
     fresh: bool = True,
     scale: float = 1.0,
+    recorder: Recorder | None = None,
 ) -> None:
     """One part of a set, made by ``make(styles, width)`` with type at ``scale``, on a fresh sheet (an odd page)
-    when it is handed out on its own."""
+    when it is handed out on its own; a ``recorder`` notes what its pages place (:mod:`forge.layout`)."""
     if fresh:
         _to_odd_page(c, game, code)
     st = Styles.make(options, scale=scale)
-    _flow(c, options, game, st, code, title, make(st, _page_region(options)(0)[2]))
+    _flow(c, options, game, st, code, title, make(st, _page_region(options)(0)[2]), recorder)
 
 
 def _blank_page(c: Canvas, game: Game, code: str, why: str = "") -> None:
@@ -199,8 +203,7 @@ def _blank_page(c: Canvas, game: Game, code: str, why: str = "") -> None:
         what="handout blank page",
         name=game.game.title,
     )
-    c.setFont(FONT, fs)
-    c.drawCentredString(w / 2, h / 2, shown)
+    PdfCanvas(c, top=h).text(w / 2, h / 2, shown, size=fs, anchor="middle")
     c.showPage()
 
 
@@ -224,63 +227,32 @@ def _map_pages(c: Canvas, game: Game, options: BuildOptions, code: str, recorder
 
 
 # ------------------------------------------------------------------------------------------ keeping together
-class _Keep(Flowable):
-    """A section (a heading, its chart and notes) kept on one page when it fits on one; else poured as usual."""
-
-    def __init__(self, content: list[Flowable], page_height: float) -> None:
-        super().__init__()
-        self.content = content
-        self.page_height = page_height
-
-    def _height(self, aw: float) -> float:
-        total = 0.0
-        for f in self.content:
-            _, h = f.wrap(aw, 1e9)
-            total += h + f.getSpaceBefore() + f.getSpaceAfter()
-        return total
-
-    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
-        return (aw, 1e9)  # never drawn itself: the flow always splits it into its content
-
-    def split(self, aw: float, ah: float) -> list[Flowable]:
-        need = self._height(aw)
-        if ah + 1e-6 < need <= self.page_height:  # does not fit here but on a page of its own: start one
-            return [CardBreak(need), *self.content]
-        return [CardBreak(0.0), *self.content]
-
-    def draw(self) -> None:  # pragma: no cover - split, never drawn
-        pass
-
-
-def _sections(st: Styles, items: list[Flowable], page_height: float) -> list[Flowable]:
+def _sections(st: Styles, items: list[Block], page_height: float) -> list[Block]:
     """Group ``items`` into sections at each heading (kept together when they fit a page); a chart split between
     pages starts its rest with its section's heading again, marked "(continued)" (the heading's ``again()``, which
     :func:`forge.render.cards.flow` sets there), and a chart's notes go with its last rows."""
-    out: list[Flowable] = []
-    section: list[Flowable] = []
+    out: list[Block] = []
+    section: list[Block] = []
 
     def close() -> None:
         if section:
-            out.append(_Keep(list(section), page_height))
+            out.append(Keep(list(section), page_height))
             section.clear()
 
     for f in items:
-        if isinstance(f, Paragraph) and float(getattr(f, "keep_next", 0.0)):
+        if isinstance(f, Heading):
             close()
-            f.again = _continued(f.text, f.style)
+            f.again_as = _continued(f.text, f.style)
         section.append(f)
     close()
     return out
 
 
-def _continued(text: str, style: Any) -> Callable[[], Flowable]:
+def _continued(text: str, style: TextStyle) -> Callable[[], Heading]:
     """The heading ``text`` again, marked "(continued)", for the rest of its chart on the next page."""
 
-    def again() -> Flowable:
-        p = Paragraph(f"{text} (continued)", style)
-        p.keep_next = 40.0
-        p.again = again
-        return p
+    def again() -> Heading:
+        return Heading(f"{text} (continued)", style, again=again)
 
     return again
 
@@ -329,24 +301,25 @@ def _placement_base(u: Unit, game: Game | None) -> str:
 
 def _grouped(
     st: Styles, units: Sequence[Unit], row: Callable[[Unit], list[Any]], n: int
-) -> tuple[list[list[Any]], list[tuple[Any, ...]]]:
-    """Rows for ``units`` under a spanned row naming each formation (group) where the side has several, and the
-    style commands those group rows need: one line per unit instead of the group under every name."""
+) -> tuple[list[list[Any]], dict[int, str]]:
+    """Rows for ``units`` under a spanned row naming each formation (group) where the side has several, and those
+    group rows (numbered from 1 under the header) with their fill: one line per unit instead of the group under
+    every name."""
     order = {g: i for i, g in reversed(list(enumerate(u.group for u in units)))}  # first appearance
     groups = set(order)
     if len(groups) > 1:
         units = sorted(units, key=lambda u: order[u.group])  # stable: the file's order within a formation
     rows: list[list[Any]] = []
-    cmds: list[tuple[Any, ...]] = []
+    spans: dict[int, str] = {}
     last: str | None = None
     for u in units:
         if len(groups) > 1 and u.group and u.group != last:
             r = len(rows) + 1  # row 0 is the header
-            rows.append([f"<b>{esc(u.group)}</b>"] + [""] * (n - 1))
-            cmds += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), st.c("#d9d9d9"))]
+            rows.append([f"<b>{esc(u.group)}</b>"] + [None] * (n - 1))
+            spans[r] = "#d9d9d9"
         last = u.group
         rows.append(row(u))
-    return rows, cmds
+    return rows, spans
 
 
 def _steps_markup(u: Unit) -> str:
@@ -371,7 +344,7 @@ def _steps_write_in(u: Unit, st: Styles, more: str = "") -> WriteIn:
         if i:
             runs.append((" / ", None))
         runs += list(s.runs()) if s.coloured else [(u.steps[i], None)]
-    size = st.cell.fontSize
+    size = st.cell.size
     return WriteIn("", st, size=size, runs=[*runs, *([(more, None)] if more else [])], box=size * 1.1)
 
 
@@ -397,19 +370,19 @@ UNKNOWN_AID_NOTE = (
 )
 
 
-def _aid_for(game: Game, side_id: str, st: Styles, avail: float) -> list[Flowable]:
+def _aid_for(game: Game, side_id: str, st: Styles, avail: float) -> list[Block]:
     return _aid(game, st, avail, side_id)
 
 
-def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Flowable]:
+def _aid(game: Game, st: Styles, avail: float, side_id: str) -> list[Block]:
     side = game.side(side_id)
     units = [u for u in game.units if u.side == side_id]
-    out: list[Flowable] = []
+    out: list[Block] = []
     if units:
         values = "Strength-movement" if game.game.strength_format.value == "strength-movement" else "Strength"
         head = ["Counter", "Unit", "Type", "Size", f"{values} by step", "Placement"]
-        rows, cmds = _grouped(st, units, functools.partial(_unit_row, game=game, st=st), len(head))
-        out += [heading(st, f"{side.name} units"), grid_table(st, head, rows, avail, flex=5, extra=cmds)]
+        rows, spans = _grouped(st, units, functools.partial(_unit_row, game=game, st=st), len(head))
+        out += [heading(st, f"{side.name} units"), grid_table(st, head, rows, avail, flex=5, spans=spans)]
         if any(UNKNOWN_MARK in s for u in units for s in u.steps):
             out.append(note(st, UNKNOWN_AID_NOTE, table_note=True))
     out += cards.sequence_blocks(game, st, avail)
@@ -426,9 +399,11 @@ BOX = 12.0
 """Edge of a write-in box on the set-up sheet: room for a pencilled digit."""
 
 
-class WriteIn(Flowable):
+class WriteIn(Piece):
     """A printed strength with an empty box for each number the rules do not give (``[?]`` -> ``[ ]``,
     ``?-3-?`` -> ``[ ]-3-[ ]``): the box is where the value from the published counter sheet is written."""
+
+    label = "write-in value"
 
     def __init__(
         self,
@@ -440,41 +415,30 @@ class WriteIn(Flowable):
     ) -> None:
         """``runs``: ``text`` in runs of one colour (``#rrggbb``; None: the ink) where a value is printed in a
         colour of its own (:meth:`forge.notation.Strength.runs`); ``box``: the write-in box's edge."""
-        super().__init__()
         self.box = box
         self.runs = [(t, c) for t, c in runs] or [(text, None)]
         self.parts = [p for t, _ in self.runs for p in t.split(UNKNOWN_MARK)]
         self.st = st
-        self.size = size or st.cell.fontSize + 0.5
+        self.size = size or st.cell.size + 0.5
         self.boxes = sum(t.count(UNKNOWN_MARK) for t, _ in self.runs)
         self.width = sum(text_width(t, self.size, FONT_BOLD) for t in self.parts) + self.boxes * (box + 4)
         self.height = max(box, self.size * 0.9) if self.boxes else self.size * 1.2
 
-    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
-        return self.width, self.height
-
-    def draw(self) -> None:
-        c = self.canv
+    def draw(self, c: Surface, x: float, y: float, width: float) -> None:
         ink = self.st.c("ink")
-        c.setFillColor(ink)
-        c.setStrokeColor(ink)
-        c.setLineWidth(0.7)
-        c.setFont(FONT_BOLD, self.size)
-        x = 0.0
-        base = (self.height - self.size * 0.7) / 2
-        for r, (run, colour) in enumerate(self.runs):
-            if colour is not None:
-                c.setFillColor(HexColor(colour))
+        base = y + self.height - (self.height - self.size * 0.7) / 2  # the baseline, y down
+        box_top = y + (self.height - self.box) / 2
+        at = x
+        for run, colour in self.runs:
+            fill = ink if colour is None else colour.lower()  # a side's colour as the counters print it
             parts = run.split(UNKNOWN_MARK)
             for i, t in enumerate(parts):
                 if t:
-                    c.drawString(x, base, t)
-                    x += text_width(t, self.size, FONT_BOLD)
+                    c.text(at, base, t, font=FONT_BOLD, size=self.size, fill=fill)
+                    at += text_width(t, self.size, FONT_BOLD)
                 if i < len(parts) - 1:
-                    c.rect(x + 2, (self.height - self.box) / 2, self.box, self.box, stroke=1, fill=0)
-                    x += self.box + 4
-            if colour is not None and r < len(self.runs) - 1:
-                c.setFillColor(ink)
+                    c.rect(at + 2, box_top, self.box, self.box, stroke=ink, width=0.7)
+                    at += self.box + 4
 
 
 def _value_rows(game: Game, st: Styles, u: Unit) -> list[list[Any]]:
@@ -492,7 +456,7 @@ def _value_rows(game: Game, st: Styles, u: Unit) -> list[list[Any]]:
                 _write_in(u, front, st),
                 _write_in(u, back, st) if back is not None else "(blank)",
                 esc(_placement(u, game)) if i == 0 else "",
-                WriteIn(UNKNOWN_MARK, st, size=st.cell.fontSize) if i == 0 else "",
+                WriteIn(UNKNOWN_MARK, st, size=st.cell.size) if i == 0 else "",
             ]
         )
     return rows
@@ -516,12 +480,12 @@ def _start_key(game: Game, u: Unit) -> tuple[Any, ...]:
     return (2, 0, 0, "")
 
 
-def _values(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def _values(game: Game, st: Styles, avail: float) -> list[Block]:
     """Per side, every unit's counters with their printed values and write-in boxes, in set-up order."""
-    out: list[Flowable] = []
+    out: list[Block] = []
     unknown = any(UNKNOWN_MARK in s for u in game.units for s in u.steps)
     if unknown:
-        out.append(Paragraph(f"<b>{esc(WRITE_IN_NOTE)}</b>", st.body))
+        out.append(Para(f"<b>{esc(WRITE_IN_NOTE)}</b>", st.body))
     for side in game.game.sides:
         units = sorted((u for u in game.units if u.side == side.id), key=lambda u: _start_key(game, u))
         if not units:
@@ -555,11 +519,11 @@ def _hex_key(game: Game, label: str) -> tuple[int, int, str]:
         return (10_000, 10_000, label)
 
 
-def _zones(game: Game, st: Styles) -> list[Flowable]:
+def _zones(game: Game, st: Styles) -> list[Block]:
     """Per set-up zone, the units that set up in it; then the pool."""
     from ..rules.kit import setup as kit
 
-    out: list[Flowable] = []
+    out: list[Block] = []
     by_zone: dict[str, list[Unit]] = {}
     for u in game.units:
         zid = kit.zone_of(game, u) if u.setup is None else None
@@ -575,7 +539,7 @@ def _zones(game: Game, st: Styles) -> list[Flowable]:
         n = sum(u.copies for u in us)
         rule = f" ({esc(zone.rule)})" if zone.rule else ""
         out.append(
-            Paragraph(
+            Para(
                 f"<b>Set up in {esc(_zone_phrase(game, zid))}</b>{esc(each)}{rule} ({n} unit{'s' * (n != 1)}): "
                 + "; ".join(esc(_unit_words(u)) for u in us),
                 st.body,
@@ -583,7 +547,7 @@ def _zones(game: Game, st: Styles) -> list[Flowable]:
         )
     if pool:
         out.append(
-            Paragraph(
+            Para(
                 "<b>Off-map pool</b> (start eliminated; they come back only as replacements): "
                 + "; ".join(
                     esc(_unit_words(u) + (f", from turn {u.pool.from_turn}" if u.pool and u.pool.from_turn > 1 else ""))
@@ -600,8 +564,8 @@ def _unit_words(u: Unit) -> str:
     return f"{u.label}{copies} {u.name}" + _reduced(u)
 
 
-def _setup(game: Game, st: Styles, avail: float) -> list[Flowable]:
-    out: list[Flowable] = _zones(game, st) + _values(game, st, avail)
+def _setup(game: Game, st: Styles, avail: float) -> list[Block]:
+    out: list[Block] = _zones(game, st) + _values(game, st, avail)
     reinf = game.reinforcements()
     rows = []
     for turn, us in reinf.items():
@@ -647,11 +611,11 @@ def _setup(game: Game, st: Styles, avail: float) -> list[Flowable]:
                 grid_table(st, ["Unit", "Sets up in"], rows, avail),
             ]
     if not out:
-        out.append(Paragraph("The rules give no set-up.", st.body))
+        out.append(Para("The rules give no set-up.", st.body))
     return out
 
 
-def _vp_record(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def _vp_record(game: Game, st: Styles, avail: float) -> list[Block]:
     sides = game.game.sides
     head = ["Turn"] + [x for s in sides for x in (f"{s.name} VP this turn", f"{s.name} total")] + ["Notes"]
     rows: list[list[str]] = [
@@ -672,9 +636,9 @@ def _vp_record(game: Game, st: Styles, avail: float) -> list[Flowable]:
     side_w = 62.0
     widths = [turn_w] + [side_w] * (2 * len(sides)) + [avail - turn_w - side_w * 2 * len(sides)]
     t = grid_table(st, head, rows, avail, widths=widths, centre_from=1, row_height=22.0)  # room to write in
-    out: list[Flowable] = [t]
+    out: list[Block] = [t]
     if v is not None:
-        out += [heading(st, "How points are scored", v.rule), Paragraph(esc(v.summary), st.body)]
+        out += [heading(st, "How points are scored", v.rule), Para(esc(v.summary), st.body)]
         out += cards.victory_blocks(game, st, avail)[2:]
     return out
 
@@ -684,7 +648,7 @@ def vp_record_used(game: Game) -> bool:
     return game.victory is not None and bool(game.victory.points)
 
 
-def rules_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def rules_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """The rules and tables a set needs beyond its map (which prints the terrain chart and the turn track), its
     player aids (units, sequence of play, CRT, shifts, modifiers) and its set-up sheet: each drawn by the
     reference cards' own function, so that a rule has one text, printed the same on the cards and in the set."""
@@ -700,13 +664,13 @@ def rules_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
 
 # ----------------------------------------------------------------------------------------------- entry points
 def _sectioned(
-    options: BuildOptions, make: Callable[[Styles, float], list[Flowable]]
-) -> Callable[[Styles, float], list[Flowable]]:
+    options: BuildOptions, make: Callable[[Styles, float], list[Block]]
+) -> Callable[[Styles, float], list[Block]]:
     page_h = _page_body_height(options)
     return lambda st, width: _sections(st, make(st, width), page_h)
 
 
-def _aid_maker(game: Game, options: BuildOptions, side_id: str) -> Callable[[Styles, float], list[Flowable]]:
+def _aid_maker(game: Game, options: BuildOptions, side_id: str) -> Callable[[Styles, float], list[Block]]:
     return _sectioned(options, functools.partial(_aid_for, game, side_id))
 
 
@@ -732,7 +696,8 @@ def set_pages(
     aids, the rules and tables, the set-up sheet and the victory point record (for a game that scores points),
     every page marked with the set's code, ending on the back of a sheet (a blank one if need be).  ``scales`` is
     :func:`aid_scales` (worked out here when not given).  A ``recorder`` notes what the map and counter pages place
-    (:mod:`forge.layout`; the player aids and sheets are platypus flowables, not recorded)."""
+    and the player aids and sheets (blocks, :mod:`forge.render.blocks`: each table cell a container) place
+(:mod:`forge.layout`)."""
     opts = _greyscale(options)
     code = set_code(index)
     scales = scales if scales is not None else aid_scales(game, options)
@@ -741,13 +706,15 @@ def set_pages(
     draw_counter_pages(c, game, opts, mode="class", set_code=code, first_page=c.getPageNumber(), recorder=recorder)
     for side in game.game.sides:
         aid = _aid_maker(game, opts, side.id)
-        _part(c, opts, game, code, f"Player aid: {side.name}", aid, scale=scales.get(side.id, 1.0))
+        _part(c, opts, game, code, f"Player aid: {side.name}", aid, scale=scales.get(side.id, 1.0), recorder=recorder)
     rules = _sectioned(opts, lambda st, width: rules_blocks(game, st, width))
     if rules(Styles.make(opts), _page_region(opts)(0)[2]):
-        _part(c, opts, game, code, "Rules and tables", rules)
-    _part(c, opts, game, code, "Set-up sheet", _sectioned(opts, lambda st, width: _setup(game, st, width)))
+        _part(c, opts, game, code, "Rules and tables", rules, recorder=recorder)
+    setup = _sectioned(opts, lambda st, width: _setup(game, st, width))
+    _part(c, opts, game, code, "Set-up sheet", setup, recorder=recorder)
     if vp_record_used(game):
-        _part(c, opts, game, code, "Victory point record", lambda st, width: _vp_record(game, st, width), fresh=False)
+        record = functools.partial(_vp_record, game)
+        _part(c, opts, game, code, "Victory point record", record, fresh=False, recorder=recorder)
     _to_odd_page(c, game, code)  # the next set starts on a fresh sheet; every set has the same count of pages
 
 
@@ -765,7 +732,7 @@ def set_page_count(game: Game, options: BuildOptions) -> int:
         nonlocal page
         page += page % 2 == 0
 
-    def part(title: str, make: Callable[[Styles, float], list[Flowable]], scale: float = 1.0) -> int:
+    def part(title: str, make: Callable[[Styles, float], list[Block]], scale: float = 1.0) -> int:
         st = Styles.make(opts, scale=scale)
         return _pages_needed(opts, game, st, title, make(st, _page_region(opts)(0)[2]))
 

@@ -537,7 +537,8 @@ def _roundtrip(game: m.Game) -> list[Finding]:
     from ..tiling import fits
     from ..units import paper
 
-    cards_pdf = cards.render(game, BuildOptions(only=("cards",)))
+    cards_rec = Recorder("cards.pdf")
+    cards_pdf = cards.render(game, BuildOptions(only=("cards",)), recorder=cards_rec)
     findings = check_cards(game, cards_pdf)
     counter_rec = Recorder("counters.pdf")
     findings += check_counters(game, counters.render(game, BuildOptions(only=("counters",)), recorder=counter_rec))
@@ -569,5 +570,5 @@ def _roundtrip(game: m.Game) -> list[Finding]:
     # What the pages place, checked as drawn (forge.layout): text in its frame, no overlaps, marks and margins.
     findings += layout_check.findings(layout_check.check(counter_rec))
     findings += layout_check.findings(violations)
-    findings += layout_check.findings(layout_check.check_pdf(cards_pdf, "cards.pdf"))  # platypus: from the PDF
+    findings += layout_check.findings(layout_check.check(cards_rec))  # drawn through forge.canvas: as placed
     return findings

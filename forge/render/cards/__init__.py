@@ -5,7 +5,7 @@ service: ``--cards-per-page 1``; or one a page at a card service's product size,
 
 Each fact is printed from its one source in the model: the CRT from ``game.combat.crt``, the terrain effects
 from ``game.terrain``, the turn record's reinforcements from ``game.reinforcements()``.  The blocks are
-platypus flowables poured card after card by :func:`flow`; the class handout reuses the same blocks.
+blocks (:mod:`forge.render.blocks`) poured card after card by :func:`flow`; the class handout reuses the same blocks.
 
 The parts, one module each: :mod:`.styles` (type, text helpers, paragraphs, headings, notes), :mod:`.flowables`
 (card break, shift arrow, terrain swatch), :mod:`.tables` (column widths, the house chart), the blocks by family
@@ -28,6 +28,7 @@ from .styles import (
     P,
     _Para,
     _plain_lines,
+    _printed,
     _rule,
     _side_name,
     Styles,
@@ -108,6 +109,10 @@ from .flow import (
     _Cut,
     _fits_empty,
     flow,
+    Frame,
+    _FUZZ,
+    _is_table_note,
+    Keep,
     _keep_notes,
     _least_height,
     MIN_SPLIT_ROWS,
@@ -184,6 +189,11 @@ _PARTS = (
     esc,
     _fits_empty,
     _fonts,
+    Frame,
+    _FUZZ,
+    _is_table_note,
+    Keep,
+    _printed,
     _full_bleed_frame,
     _grid_rows,
     grid_table,

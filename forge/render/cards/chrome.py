@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from reportlab.pdfgen.canvas import Canvas
-
+from ...canvas import PdfCanvas
 from ...model import Game
 from ...pdf import FONT, FONT_BOLD, page_bleed, text_width
 from ...templates import card_layout
@@ -33,7 +32,7 @@ def card_regions(options: BuildOptions) -> Callable[[int], Region]:
     return region
 
 
-def _card_chrome(game: Game, st: Styles, *, trim: float | None = None) -> Callable[[Canvas, int, Region], Region]:
+def _card_chrome(game: Game, st: Styles, *, trim: float | None = None) -> Callable[[PdfCanvas, int, Region], Region]:
     """Draw a card's frame and title; return the area its charts may use.  With ``trim`` (a single card's page,
     :func:`single_card_size`), the card has no outline: its colours fill the page, which stands ``trim`` points
     outside the region, and run on into the page bleed; the title and charts stay where they are on the region."""
@@ -41,26 +40,18 @@ def _card_chrome(game: Game, st: Styles, *, trim: float | None = None) -> Callab
     bar = tpl.title_bar
     bar_h, pad, radius = bar.height, tpl.padding, tpl.corner_radius
 
-    def chrome(c: Canvas, index: int, r: Region) -> Region:
+    def chrome(c: PdfCanvas, index: int, r: Region) -> Region:
         x, y, w, h = r
+        top = c.top - y - h  # the region's top, y down
         if trim is not None:
             _full_bleed_frame(c, st, r, trim, bar_h)
         else:
-            c.setStrokeColor(st.c("panel_edge"))
-            c.setLineWidth(tpl.edge_line)
-            c.setFillColor(st.c("panel"))
-            c.roundRect(x, y, w, h, radius, stroke=1, fill=1)
-            c.setFillColor(st.c("panel_head"))
-            p = c.beginPath()
-            p.roundRect(x, y + h - bar_h, w, bar_h, radius)
-            c.saveState()
-            clip = c.beginPath()
-            clip.rect(x, y + h - bar_h, w, bar_h)
-            c.clipPath(clip, stroke=0, fill=0)
-            c.drawPath(p, stroke=0, fill=1)
-            c.restoreState()
-            c.rect(x, y + h - bar_h, w, bar_h / 2, stroke=0, fill=1)
-        c.setFillColor(st.c("#ffffff"))
+            c.rounded_rect(x, top, w, h, radius, fill=st.c("panel"), stroke=st.c("panel_edge"), width=tpl.edge_line)
+            head = st.c("panel_head")
+            with c.saved():  # the bar's top corners follow the card's
+                c.clip_rect(x, top, w, bar_h)
+                c.rounded_rect(x, top, w, bar_h, radius, fill=head)
+            c.rect(x, top + bar_h / 2, w, bar_h / 2, fill=head)
         right = f"Reference card {index + 1}"
         rw = text_width(right, bar.label_size, FONT)
         title, fs = fit_line(
@@ -71,25 +62,23 @@ def _card_chrome(game: Game, st: Styles, *, trim: float | None = None) -> Callab
             where=("game", "title"),
             what="reference card title",
         )
-        c.setFont(FONT_BOLD, fs)
-        c.drawString(x + pad, y + h - bar_h + bar.title_baseline, title)
-        c.setFont(FONT, bar.label_size)
-        c.drawRightString(x + w - pad, y + h - bar_h + bar.label_baseline, right)
+        white = st.c("#ffffff")
+        c.text(x + pad, top + bar_h - bar.title_baseline, title, font=FONT_BOLD, size=fs, fill=white)
+        c.text(x + w - pad, top + bar_h - bar.label_baseline, right, size=bar.label_size, anchor="end", fill=white)
         return (x + pad, y + pad * 0.8, w - 2 * pad, h - bar_h - pad * 1.2)
 
     return chrome
 
 
-def _full_bleed_frame(c: Canvas, st: Styles, r: Region, trim: float, bar_h: float) -> None:
+def _full_bleed_frame(c: PdfCanvas, st: Styles, r: Region, trim: float, bar_h: float) -> None:
     """A single card's background and title bar, to the page's edges and on into the page bleed (art to the bleed,
     as card services ask): drawn ``trim`` points past the region and the bleed further, so that a cut anywhere in
     the bleed shows no white edge.  No outline: a line along the cut would show every drift of the cutter."""
     x, y, w, h = r
-    out = trim + page_bleed(c)
-    c.setFillColor(st.c("panel"))
-    c.rect(x - out, y - out, w + 2 * out, h + 2 * out, stroke=0, fill=1)
-    c.setFillColor(st.c("panel_head"))
-    c.rect(x - out, y + h - bar_h, w + 2 * out, bar_h + out, stroke=0, fill=1)
+    top = c.top - y - h
+    out = trim + page_bleed(c.c)
+    c.rect(x - out, top - out, w + 2 * out, h + 2 * out, fill=st.c("panel"))
+    c.rect(x - out, top - out, w + 2 * out, bar_h + out, fill=st.c("panel_head"))
 
 
 def single_card_size(options: BuildOptions) -> tuple[float, float]:

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 import re
-from typing import Any
-
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Table, TableStyle
 
 from ...model import CellFormat, Crt, Game, Grid2D, Unknown
-from ...pdf import FONT, FONT_BOLD, text_width
+from ...pdf import FONT_BOLD, text_width
 from ...templates import card_layout
+from ..blocks import Block, Row, Table
 from ..fit import MIN_TEXT_PT
 from .styles import esc, heading, note, _num, P, _rule, _side_name, Styles, _turn_list
 from .flowables import ShiftArrow
@@ -104,58 +101,46 @@ def _crt_table(
     grow: bool = True,
 ) -> Table:
     crt_style = card_layout().crt
-    big = ParagraphStyle("crt", parent=st.cell_c, fontSize=max(MIN_TEXT_PT, crt_style.size), leading=crt_style.leading)
-    rows = [
-        [P(f"<b>{esc(lab)}</b>", big)] + [P(_cell_markup(x, crt, st) if markup else esc(x), big) for x in r]
+    big = st.cell_c.but(size=max(MIN_TEXT_PT, crt_style.size), leading=crt_style.leading)
+    rows: list[list[Block | None]] = [
+        [P(f"<b>{esc(lab)}</b>", big), *[P(_cell_markup(x, crt, st) if markup else esc(x), big) for x in r]]
         for lab, r in zip(row_labels, grid, strict=False)
     ]
     header = [esc(corner)] + [esc(c) for c in crt.columns]
-    widths = _crt_widths(crt.columns, [*row_labels, corner], grid, avail, big.fontSize, grow=grow)
-    least = _crt_least(crt.columns, [*row_labels, corner], grid, big.fontSize, grow=grow)
-    extra: list[tuple[Any, ...]] = [("ALIGN", (0, 0), (-1, -1), "CENTER")]
+    widths = _crt_widths(crt.columns, [*row_labels, corner], grid, avail, big.size, grow=grow)
+    least = _crt_least(crt.columns, [*row_labels, corner], grid, big.size, grow=grow)
+    spans: dict[int, str] = {}
     if title is not None:  # a section's name across the top
-        rows = [[P(f"<b>{esc(title)}</b>", st.head_c)] + [""] * len(crt.columns), *rows]
-        extra += [("SPAN", (0, 1), (-1, 1)), ("BACKGROUND", (0, 1), (-1, 1), st.c("#6b6b6b"))]
-    return grid_table(st, header, rows, avail, widths=widths, centre_from=0, extra=extra, least=least)
+        rows = [[P(f"<b>{esc(title)}</b>", st.head_c), *[None] * len(crt.columns)], *rows]
+        spans[1] = "#6b6b6b"
+    return grid_table(st, header, rows, avail, widths=widths, centre_from=0, spans=spans, align="centre", least=least)
 
 
-def _side_by_side(tables: Sequence[Flowable], avail: float, gap: float = 8.0) -> list[Flowable]:
+def _side_by_side(tables: Sequence[Table], avail: float, gap: float = 8.0) -> list[Block]:
     """Small tables laid out in rows across the card (each row of the layout splits onto the next card)."""
     if not tables:
         return []
-    w = max(t.wrap(avail, 10_000)[0] for t in tables)
+    w = max(t.width for t in tables)
     per_row = max(1, int((avail + gap) // (w + gap)))
     if per_row == 1:
         return list(tables)
-    data = [list(tables[i : i + per_row]) for i in range(0, len(tables), per_row)]
-    data[-1] += [""] * (per_row - len(data[-1]))
-    outer = Table(data, colWidths=[w + gap] * per_row, hAlign="LEFT")
-    outer.setStyle(
-        TableStyle(
-            [
-                ("FONTNAME", (0, 0), (-1, -1), FONT),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
-                ("TOPPADDING", (0, 0), (-1, -1), 0),
-            ]
-        )
-    )
-    return [outer]
+    data: list[list[Block | None]] = [list(tables[i : i + per_row]) for i in range(0, len(tables), per_row)]
+    data[-1] += [None] * (per_row - len(data[-1]))
+    return [Table([Row(r) for r in data], [w + gap] * per_row, head=0, pad=(0.0, 5.0, 0.0, 0.0), valign="top",
+                  label="charts side by side")]  # fmt: skip
 
 
 def _section_name(game: Game, sec: str) -> str:
     return game.terrain[sec].name if sec in game.terrain else sec.replace("-", " ").replace("_", " ")
 
 
-def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def crt_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """The CRT with its columns and die rows, legend, automatic results, secondary table, sections and
     notes."""
     crt = game.combat.crt
     if crt is None:
         return []
-    out: list[Flowable] = [heading(st, crt.title, crt.rule)]
+    out: list[Block] = [heading(st, crt.title, crt.rule)]
     corner = _dice_label(crt)
     if corner != crt.dice:
         out.append(P(f"<b>Dice:</b> {esc(crt.dice)}", st.small))
@@ -163,7 +148,7 @@ def crt_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     unknown_any = False
     whole_unknown: str | None = None
     if crt.sections and isinstance(crt.cells, dict):
-        tables: list[Flowable] = []
+        tables: list[Block] = []
         for sec in crt.sections:
             sec_cells = crt.cells.get(sec, Unknown(unknown="section not given"))
             if isinstance(sec_cells, Unknown):
@@ -254,9 +239,9 @@ def all_out_sentence(game: Game, crt: Crt) -> str | None:
     return f"{text} {_rule(ao.rule)}".rstrip() + "."
 
 
-def _secondary(crt: Crt, sec: Grid2D, st: Styles, avail: float) -> list[Flowable]:
+def _secondary(crt: Crt, sec: Grid2D, st: Styles, avail: float) -> list[Block]:
     grid = _grid_rows(sec.cells, sec.rows, len(crt.columns))
-    out: list[Flowable] = [
+    out: list[Block] = [
         heading(st, "Secondary dice: extra step losses, attacker / defender (- = none)", level=2),
         _crt_table(crt, write_in(grid), sec.rows, st, avail, corner="Die", markup=False),
     ]
@@ -272,7 +257,7 @@ def _steps(n: object, what: str) -> str:
     return f"{what} {v} step{'' if v == '1' else 's'}"
 
 
-def result_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def result_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """The legend of result codes."""
     results = game.combat.results
     if not results:
@@ -319,12 +304,12 @@ def _shift_name(game: Game, sid: str) -> str:
     return sid
 
 
-def shift_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def shift_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """Column shifts (arrow and count, condition, rule) and the caps on them."""
     c = game.combat
     if not c.shifts and not c.shift_caps:
         return []
-    out: list[Flowable] = [heading(st, "Column shifts")]
+    out: list[Block] = [heading(st, "Column shifts")]
     if c.shifts:
         rows = [[ShiftArrow(s.shift, st), esc(s.when), esc(s.rule or "")] for s in c.shifts]
         out.append(grid_table(st, ["Shift", "When", "Rule"], rows, avail, flex=1))
@@ -353,7 +338,7 @@ def shift_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     return out
 
 
-def modifier_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def modifier_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     mods = game.combat.modifiers
     if not mods:
         return []
@@ -381,7 +366,7 @@ def modifier_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     ]
 
 
-def dice_pool_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def dice_pool_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     dp = game.combat.dice_pool
     if dp is None:
         return []
@@ -391,23 +376,23 @@ def dice_pool_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     if dp.automatic_hit_every:
         lines.append(f"every full {dp.automatic_hit_every} of strength is an automatic hit; the rest is rolled")
     lines.append(f"fractions round {dp.rounding}")
-    out: list[Flowable] = [heading(st, "Combat dice", dp.rule), P(esc("; ".join(lines)) + ".", st.body)]
+    out: list[Block] = [heading(st, "Combat dice", dp.rule), P(esc("; ".join(lines)) + ".", st.body)]
     if dp.note:
         out.append(note(st, esc(dp.note)))
     return out
 
 
-def combat_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def combat_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """Everything about combat: CRT (or dice), shifts and caps, modifiers, limits and notes."""
     out = crt_blocks(game, st, avail) + dice_pool_blocks(game, st, avail)
     out += shift_blocks(game, st, avail) + modifier_blocks(game, st, avail)
     return out + combat_note_blocks(game, st, avail)
 
 
-def combat_note_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def combat_note_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """The combat notes: the attackers and defenders a hexside or hex allows, and ``combat.note``."""
     c = game.combat
-    out: list[Flowable] = []
+    out: list[Block] = []
     limits = []
     if isinstance(c.max_attackers_per_hexside, Unknown):  # never "at most ?" on what players hold
         limits.append("attackers per hexside: the rules give no limit")

@@ -3,7 +3,7 @@ scenarios."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
+from ..blocks import Block
 
 from ...model import Game, StackAllowance, UnitSelector, Unknown, VictoryLevel
 from .styles import esc, heading, note, _num, P, _side_name, Styles, UNKNOWN_NOTE
@@ -29,7 +29,7 @@ def limit_rows(game: Game) -> list[list[str]]:
     return rows
 
 
-def limit_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def limit_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """How many of a thing the rules allow (markers, attacks, rebuilds ...), from ``rules.limits``."""
     rows = limit_rows(game)
     if not rows:
@@ -100,7 +100,7 @@ def stacking_lines(game: Game) -> list[str]:
     return out
 
 
-def stacking_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def stacking_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """The stacking rule, from ``rules.stacking`` (limits by side, exemptions, when it is checked)."""
     lines = stacking_lines(game)
     if not lines:
@@ -128,11 +128,11 @@ def level_words(game: Game, lv: VictoryLevel) -> tuple[str, str, str]:
     return name, who, score
 
 
-def victory_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def victory_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     v = game.victory
     if v is None:
         return []
-    out: list[Flowable] = [heading(st, "Victory", v.rule), P(esc(v.summary), st.body)]
+    out: list[Block] = [heading(st, "Victory", v.rule), P(esc(v.summary), st.body)]
     if v.points:
         rows = [
             [
@@ -165,7 +165,7 @@ def victory_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     return out
 
 
-def scenario_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def scenario_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     if not game.scenarios:
         return []
     rows = []

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ...canvas import Recorder
 from ...model import Game
 from ...pdf import render_pdf
 from ...templates import card_layout
@@ -21,10 +22,12 @@ if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circ
     from ...builder import BuildOptions
 
 
-def render(game: Game, options: BuildOptions) -> bytes:
+def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = None) -> bytes:
     """Reference cards, two to a page of ``options.paper``; or, with ``options.cards_per_page`` 1, each card its
     own page of :func:`single_card_size`, its colours to the page's edges (and into the page bleed); or, with
-    ``options.card_size``, each card its own page of that size (:func:`sized_cards`)."""
+    ``options.card_size``, each card its own page of that size (:func:`sized_cards`).  A ``recorder`` notes what
+    the two-up pages place, each with the printer margin (:mod:`forge.layout`); the one-a-page cards, whose pages
+    are trimmed, are not recorded."""
     if options.card_size is not None:
         return sized_cards(game, options).pdf
     st = Styles.make(options)
@@ -42,6 +45,10 @@ def render(game: Game, options: BuildOptions) -> bytes:
         return render_pdf(single_card_size(options), single, title=title)
 
     def draw(c: Canvas) -> None:
-        flow(c, story(game, st, avail), regions_per_page=2, region=region, chrome=_card_chrome(game, st))
+        from ...tiling import PRINTABLE_MARGIN
+
+        chrome = _card_chrome(game, st)
+        flow(c, story(game, st, avail), regions_per_page=2, region=region, chrome=chrome, recorder=recorder,
+             margin=PRINTABLE_MARGIN)  # fmt: skip
 
     return render_pdf(options.paper_size(), draw, title=title)

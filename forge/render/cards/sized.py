@@ -8,17 +8,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Frame, Table
 
 from ...model import Game
 from ...pdf import render_pdf
 from ...errors import BuildWarning, collect_warnings, warn
 from ...templates import card_layout
 from ...tiling import TRIM_SAFE_MARGIN
+from ..blocks import Block, Heading, Table
 from .styles import Styles
-from .tables import Chart
 from .story import story
-from .flow import flow
+from .flow import Frame, flow
 from .chrome import _card_chrome
 from .size import card_size, CARD_SIZES, CardSizeError, _inches
 
@@ -26,17 +25,16 @@ if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circ
     from ...builder import BuildOptions
 
 
-def _charts(f: Flowable) -> list[float]:
+def _charts(f: Block) -> list[float]:
     """The least widths of the charts in ``f`` that know theirs (charts side by side in a table too)."""
     out: list[float] = []
-    if isinstance(f, Chart) and f.least is not None:
-        out.append(f.least())
     if isinstance(f, Table):
-        for row in f._cellvalues:
-            for v in row:
-                for x in v if isinstance(v, list | tuple) else [v]:
-                    if isinstance(x, Flowable):
-                        out += _charts(x)
+        if f.least is not None:
+            out.append(f.least())
+        for row in f.rows:
+            for v in row.cells:
+                if v is not None:
+                    out += _charts(v)
     return out
 
 
@@ -89,11 +87,10 @@ def _sized(game: Game, options: BuildOptions, trim: tuple[float, float]) -> Size
     avail = w - 2 * card_layout().padding
     block = [""]
 
-    def check(f: Flowable, card: int, frame: Frame) -> None:
-        title = getattr(f, "block_title", None)
-        if isinstance(title, str):
-            block[0] = title
-        room = frame._getAvailableWidth()
+    def check(f: Block, card: int, frame: Frame) -> None:
+        if isinstance(f, Heading):
+            block[0] = f.block_title
+        room = frame.width
         need = max(_charts(f), default=0.0)
         if need > room + 0.01:
             raise CardSizeError(card, "across", need, room)

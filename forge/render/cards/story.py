@@ -3,7 +3,7 @@ current one has room (:func:`story`)."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
+from ..blocks import Block
 
 from ...model import Game
 from .styles import Styles
@@ -14,10 +14,10 @@ from .turns import sequence_blocks, special_rule_blocks, turn_blocks
 from .limits import limit_blocks, scenario_blocks, stacking_blocks, victory_blocks
 
 
-def story(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def story(game: Game, st: Styles, avail: float) -> list[Block]:
     """Every block of the reference cards in card order: combat; terrain and tables; turns and sequence;
     special rules, victory and scenarios.  Each group starts a fresh card unless the current one has room."""
-    groups: list[list[Flowable]] = [
+    groups: list[list[Block]] = [
         combat_blocks(game, st, avail),
         terrain_blocks(game, st, avail) + table_blocks(game, st, avail),
         sequence_blocks(game, st, avail)
@@ -26,7 +26,7 @@ def story(game: Game, st: Styles, avail: float) -> list[Flowable]:
         + stacking_blocks(game, st, avail),
         special_rule_blocks(game, st, avail) + victory_blocks(game, st, avail) + scenario_blocks(game, st, avail),
     ]
-    out: list[Flowable] = []
+    out: list[Block] = []
     for g in groups:
         if not g:
             continue

@@ -10,16 +10,12 @@ import re
 from typing import Any, TYPE_CHECKING
 from ...markup import escape, unescape
 
-from reportlab.lib.colors import Color
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import registerFontFamily
-from reportlab.platypus import Paragraph
-
 from ...model import Game, Unknown
-from ...pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts
-from ...templates import Heading, card_layout
+from ...pdf import FONT, FONT_BOLD, register_fonts
+from ...templates import Heading as HeadingTemplate, card_layout
+from ..blocks import Heading, Para, TextStyle
 from ..fit import MIN_TEXT_PT, soft_hyphens
-from ..style import DEFAULT_COLORS, colour
+from ..style import DEFAULT_COLORS, grey
 
 if TYPE_CHECKING:  # build imports the renderers: a runtime import would be circular
     from ...builder import BuildOptions
@@ -33,7 +29,6 @@ NO_MOVE_EFFECT_NOTE = f"{NO_MOVE_EFFECT} = no movement effect of its own: the he
 
 def _fonts() -> None:
     register_fonts()
-    registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT_ITALIC, boldItalic=FONT_BOLD)
 
 
 def esc(text: object) -> str:
@@ -76,35 +71,34 @@ class Styles:
     """Paragraph styles and colours for one build (greyscale-aware)."""
 
     options: BuildOptions
-    body: ParagraphStyle
-    small: ParagraphStyle
-    cell: ParagraphStyle
-    cell_c: ParagraphStyle
-    head: ParagraphStyle
-    head_c: ParagraphStyle
-    h1: ParagraphStyle
-    h2: ParagraphStyle
+    body: TextStyle
+    small: TextStyle
+    cell: TextStyle
+    cell_c: TextStyle
+    head: TextStyle
+    head_c: TextStyle
+    h1: TextStyle
+    h2: TextStyle
 
     @classmethod
     def make(cls, options: BuildOptions, *, scale: float = 1.0) -> Styles:
         _fonts()
-        ink = colour(DEFAULT_COLORS["ink"], options)
-        white = colour("#ffffff", options)
+        ink = _printed(DEFAULT_COLORS["ink"], options)
+        white = _printed("#ffffff", options)
 
         tpl = card_layout()  # templates/card.yaml
         fonts = {"regular": FONT, "bold": FONT_BOLD}
 
-        def ps(name: str, **kw: Any) -> ParagraphStyle:
+        def ps(name: str, **kw: Any) -> TextStyle:
             style = getattr(tpl.styles, name)
             size = max(MIN_TEXT_PT, style.size * scale)
-            if isinstance(style, Heading):
-                kw.update(spaceBefore=style.space_before, spaceAfter=style.space_after)
-            return ParagraphStyle(
-                name,
-                fontName=fonts[style.font],
-                fontSize=size,
+            if isinstance(style, HeadingTemplate):
+                kw.update(space_before=style.space_before, space_after=style.space_after)
+            return TextStyle(
+                font=fonts[style.font],
+                size=size,
                 leading=size * tpl.leading,
-                textColor=kw.pop("textColor", ink),
+                colour=kw.pop("colour", ink),
                 **kw,
             )
 
@@ -113,67 +107,63 @@ class Styles:
             body=ps("body"),
             small=ps("small"),
             cell=ps("cell"),
-            cell_c=ps("cell_c", alignment=1),
-            head=ps("head", textColor=white),
-            head_c=ps("head_c", textColor=white, alignment=1),
+            cell_c=ps("cell_c", align="centre"),
+            head=ps("head", colour=white),
+            head_c=ps("head_c", colour=white, align="centre"),
             h1=ps("h1"),
             h2=ps("h2"),
         )
 
-    def c(self, role_or_hex: str) -> Color:
-        return colour(DEFAULT_COLORS.get(role_or_hex, role_or_hex), self.options)
+    def c(self, role_or_hex: str) -> str:
+        """A role (``ink``, ``panel``: :data:`~forge.render.style.DEFAULT_COLORS`) or ``#rrggbb`` as the ``#rrggbb``
+        printed (its grey with ``--greyscale``)."""
+        return _printed(DEFAULT_COLORS.get(role_or_hex, role_or_hex), self.options)
 
     @property
     def greyscale(self) -> bool:
         return bool(self.options.greyscale)
 
 
-class _Para(Paragraph):
-    """A paragraph that remembers its last wrap: :func:`flow` measures what is to come (a heading with its table,
-    a table with its notes) at the very width and height the frame then wraps it at, and a paragraph's wrap
-    (breaking its lines) is the costly part of laying out cards.  Wrapping again with other arguments, or a split,
-    recomputes as before."""
-
-    _wrapped: tuple[float, float] | None = None
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        if self._wrapped == (availWidth, availHeight):
-            return self.width, self.height
-        out = super().wrap(availWidth, availHeight)
-        self._wrapped = (availWidth, availHeight)
-        return out
+def _printed(hex_colour: str, options: object) -> str:
+    """``hex_colour`` as printed: lower case, its grey with ``options.greyscale``."""
+    return (grey(hex_colour) if getattr(options, "greyscale", False) else hex_colour).lower()
 
 
-def P(text: str, style: ParagraphStyle) -> Paragraph:
-    return _Para(text, style)
+_Para = Para
+"""The paragraph block (:class:`forge.render.blocks.Para`), which keeps its lines for the last width it was laid
+out at: :func:`flow` measures what is to come at the very width it then places it at."""
+
+
+def P(text: str, style: TextStyle) -> Para:
+    return Para(text, style)
 
 
 _TAG = re.compile(r"<[^>]+>")
 
 
 def _plain_lines(markup: str) -> list[str]:
+    """The text of ``markup`` line by line, tags dropped, soft hyphens kept (the column widths are measured with
+    them, as they always were: the cards' layout stays where it was)."""
     return [unescape(_TAG.sub("", part)) for part in re.split(r"<br\s*/?>", markup)]
 
 
-def heading(st: Styles, text: str, rule: str | None = None, *, level: int = 1, continued: bool = False) -> Paragraph:
+def heading(st: Styles, text: str, rule: str | None = None, *, level: int = 1, continued: bool = False) -> Heading:
     """A heading that :func:`flow` keeps with at least a few lines of what follows.  Its ``again()`` is the same
     heading marked continued ("Stacking limits (5), continued"), which :func:`flow` sets above the rest of a block
     split onto the next card."""
     style = st.h1 if level == 1 else st.h2
-    small = f'<font name="{FONT}" size="{style.fontSize - 1.5:g}">'
+    small = f'<font name="{FONT}" size="{style.size - 1.5:g}">'
     r = f" {small}{_rule(rule)}</font>" if rule else ""
     more = f"{small}, continued</font>" if continued else ""
-    p = P(f"{esc(text)}{r}{more}", style)
-    p.keep_next = 40.0
-    p.block_title = text  # the chart it heads, named in --card-size's refusal (:func:`sized_cards`)
-    p.again = lambda: heading(st, text, rule, level=level, continued=True)
-    return p
+    return Heading(
+        f"{esc(text)}{r}{more}",
+        style,
+        again=lambda: heading(st, text, rule, level=level, continued=True),
+        block_title=text,  # the chart it heads, named in --card-size's refusal (:func:`sized_cards`)
+    )
 
 
-def note(st: Styles, text: str, *, table_note: bool = False) -> Paragraph:
+def note(st: Styles, text: str, *, table_note: bool = False) -> Para:
     """A note in small type.  ``table_note``: it explains the table just before it (a column, a mark, an empty
     cell), and :func:`flow` keeps it on the card of that table's last rows."""
-    p = P(text, st.small)
-    if table_note:
-        p.table_note = True
-    return p
+    return Para(text, st.small, table_note=table_note)

@@ -1,24 +1,25 @@
 """Charts: column widths from their content (:func:`auto_widths`), the house table (:func:`grid_table`: a dark
-header, thin rules, light zebra rows), :class:`Chart`, a table that knows the narrowest it can be (what
-``--card-size`` checks), and a results table's unknown cells left empty to write in (:func:`write_in`)."""
+header, thin rules, light zebra rows, a :class:`forge.render.blocks.Table` that knows the narrowest it can be,
+what ``--card-size`` checks), and a results table's unknown cells left empty to write in (:func:`write_in`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
-
-from reportlab.platypus import Flowable, Table, TableStyle
 
 from ...pdf import FONT, FONT_BOLD, text_width
 from ...templates import card_layout
+from ..blocks import Align, Block, Piece, Row, Table
 from ..fit import LONG_WORD
 from .styles import P, _plain_lines, Styles
 
 
 def _natural(v: Any, size: float, bold: bool = False, pad: float = 8.0) -> tuple[float, float]:
     """(natural width, narrowest sensible width) of a cell at ``size``, with ``pad`` points of cell padding."""
-    if isinstance(v, Flowable):
-        w = float(getattr(v, "width", 20))
+    if v is None:  # an empty cell (a spanned row's rest)
+        v = ""
+    if isinstance(v, Piece):
+        w = float(v.width)
         return w + pad - 1, w + pad - 1
     font = FONT_BOLD if bold or "<b>" in str(v) else FONT
     lines = _plain_lines(str(v))
@@ -43,7 +44,7 @@ def _column_measures(
         for i, v in enumerate(r[:n]):
             a, b = _natural(v, size, bold=ri == 0, pad=pad)
             nat[i], low[i] = max(nat[i], a), max(low[i], b)
-            if isinstance(v, Flowable):
+            if isinstance(v, Piece):
                 floor[i] = max(floor[i], b)
     low = [min(lo, na) for lo, na in zip(low, nat, strict=True)]
     return nat, low, floor
@@ -82,25 +83,10 @@ def auto_widths(
     return out
 
 
-class Chart(Table):
-    """A chart's table, which knows the narrowest it can be (``least()``, in points) without a cell's text running
-    out of its column: the check of ``--card-size`` (:func:`sized_cards`) compares it with a card's room.  The
-    parts a split makes (reportlab builds them with the same class) have none: their columns are the whole's."""
-
-    _wrapped: tuple[float, float] | None = None
-
-    def __init__(self, *args: Any, least: Callable[[], float] | None = None, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.least = least
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        """The table's size; a second wrap at the same width and height (:func:`flow` measures before it places)
-        reuses the first's, as :class:`_Para` does."""
-        if self._wrapped == (availWidth, availHeight):
-            return self._width, self._height
-        out = super().wrap(availWidth, availHeight)
-        self._wrapped = (availWidth, availHeight)
-        return out
+Chart = Table
+"""A chart's table (:class:`forge.render.blocks.Table`): its ``least()`` is the narrowest it can be without a
+cell's text running out of its column, what the check of ``--card-size`` (:func:`sized_cards`) compares with a
+card's room; the parts a split makes have none (their columns are the whole's)."""
 
 
 def grid_table(
@@ -113,56 +99,58 @@ def grid_table(
     flex: int | None = None,
     centre_from: int | None = None,
     zebra: bool = True,
-    extra: Sequence[tuple[Any, ...]] = (),
+    spans: Mapping[int, str] | None = None,
+    align: Align = "left",
     row_height: float | None = None,
     least: float | None = None,
 ) -> Table:
     """A chart: a dark header row, thin rules, light zebra rows.  Cells that are strings become paragraphs;
     column widths come from the content unless given; ``row_height`` fixes the body rows' height (forms).
-    ``least``: the narrowest the chart can be without a cell's text running out of its column (its columns' longest
-    words, :func:`auto_widths`, unless given): what ``--card-size`` checks (:class:`Chart`)."""
+    ``spans``: body rows (numbered from 1, under the header) whose first cell spans the row, each with its fill (a
+    section's or a formation's name).  ``align``: where a drawing sits in its cell.  ``least``: the narrowest the
+    chart can be without a cell's text running out of its column (its columns' longest words, :func:`auto_widths`,
+    unless given): what ``--card-size`` checks (:class:`Chart`)."""
+    spans = spans or {}
 
-    def cell(v: Any, col: int) -> Any:
+    def cell(v: Any, col: int) -> Block | None:
         if isinstance(v, str):
             style = st.cell_c if centre_from is not None and col >= centre_from else st.cell
             return P(v, style)
+        assert v is None or isinstance(v, Block), v
         return v
 
     if widths is None:
-        widths = auto_widths(header, rows, avail, flex=flex, size=max(st.cell.fontSize, st.cell_c.fontSize))
+        widths = auto_widths(header, rows, avail, flex=flex, size=max(st.cell.size, st.cell_c.size))
     head = [P(h, st.head_c if centre_from is not None and i >= centre_from else st.head) for i, h in enumerate(header)]
-    data = [head] + [[cell(v, i) for i, v in enumerate(r)] for r in rows]
-    heights = None if row_height is None else [None] + [row_height] * (len(data) - 1)
-    size = max(st.cell.fontSize, st.cell_c.fontSize)
-    t = Chart(
-        data,
-        colWidths=list(widths),
-        rowHeights=heights,
-        repeatRows=1,
-        hAlign="LEFT",
-        least=(lambda: least) if least is not None else (lambda: sum(_column_measures(header, rows, size)[1])),
-    )
+    zebra_fill, head_fill = st.c("#f1efe8"), st.c("panel_head")
+    data = [Row(list(head), fill=head_fill)]
+    for r, values in enumerate(rows, 1):
+        fill = zebra_fill if zebra and r % 2 == 0 else None
+        data.append(
+            Row(
+                [cell(v, i) for i, v in enumerate(values)],
+                fill=st.c(spans[r]) if r in spans else fill,
+                span=r in spans,
+                height=row_height,
+            )
+        )
+    size = max(st.cell.size, st.cell_c.size)
     tb = card_layout().table
-    # The template's cell padding, but never more than leaves a column a point of room (reportlab refuses a cell
-    # narrower than its padding): a wide padding in a user's card.yaml meets a narrow column of a wide table.
+    # The template's cell padding, but never more than leaves a column a point of room: a wide padding in a user's
+    # card.yaml meets a narrow column of a wide table.
     pad_x = max(0.0, min(tb.padding_x, (min(widths, default=2.0) - 1.0) / 2))
-    cmds: list[tuple[Any, ...]] = [
-        ("FONTNAME", (0, 0), (-1, -1), FONT),  # not reportlab's default Helvetica, which a print service rejects
-        ("BACKGROUND", (0, 0), (-1, 0), st.c("panel_head")),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LINEBELOW", (0, 0), (-1, -1), tb.rule, st.c("#9a9a9a")),
-        ("BOX", (0, 0), (-1, -1), tb.outline, st.c("panel_edge")),
-        ("TOPPADDING", (0, 0), (-1, -1), tb.padding_y),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), tb.padding_y),
-        ("LEFTPADDING", (0, 0), (-1, -1), pad_x),
-        ("RIGHTPADDING", (0, 0), (-1, -1), pad_x),
-    ]
-    if zebra:
-        for i in range(2, len(data), 2):
-            cmds.append(("BACKGROUND", (0, i), (-1, i), st.c("#f1efe8")))
-    cmds += list(extra)
-    t.setStyle(TableStyle(cmds))
-    return t
+    return Chart(
+        data,
+        list(widths),
+        head=1,
+        pad=(tb.padding_y, tb.padding_y, pad_x, pad_x),
+        valign="middle",
+        align=align,
+        rule=(tb.rule, st.c("#9a9a9a")),
+        outline=(tb.outline, st.c("panel_edge")),
+        least=(lambda: least) if least is not None else (lambda: sum(_column_measures(header, rows, size)[1])),
+        label=_plain_lines(header[0])[0] if header and isinstance(header[0], str) and header[0] else "chart",
+    )
 
 
 def write_in(grid: list[list[str]]) -> list[list[str]]:

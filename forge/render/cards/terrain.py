@@ -3,7 +3,7 @@ named hexsides) and every other table of the game (weather, river crossing, move
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
+from ..blocks import Block
 
 from ...model import Game, TerrainKind, Unknown
 from ..style import combat_facts
@@ -18,7 +18,7 @@ def _move_cost(v: object) -> str:
     return _num(v)
 
 
-def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """The terrain effects chart, printed from ``game.terrain``."""
     if not game.terrain:
         return []
@@ -53,8 +53,8 @@ def terrain_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
         swatch = Swatch(t.colour, t.pattern.value, t.kind, st, game=game, tid=tid)
         rows.append([swatch, name, move_txt, combat or "-", esc(t.rule or "")])
     head = ["", "Terrain", "Movement cost" + ("" if len(classes) == 1 else " by class"), "Combat", "Rule"]
-    widths = auto_widths(head, rows, avail, flex=3, size=st.cell.fontSize)
-    out: list[Flowable] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]
+    widths = auto_widths(head, rows, avail, flex=3, size=st.cell.size)
+    out: list[Block] = [heading(st, "Terrain effects"), grid_table(st, head, rows, avail, widths=widths)]
     if unknown:
         out.append(note(st, UNKNOWN_NOTE, table_note=True))
     if no_effect:
@@ -76,9 +76,9 @@ def named_hexsides(game: Game) -> str:
     return "; ".join(f"{name} {', '.join(where)}" for name, where in by_name.items())
 
 
-def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def table_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """Every other table of the game (weather, river crossing, movement factors, mud roll ...)."""
-    out: list[Flowable] = []
+    out: list[Block] = []
     for t in game.tables:
         n = len(t.columns)
         # a cell the rules do not give is an empty box to write the published value in, as on the CRT
@@ -87,7 +87,7 @@ def table_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             [f"<b>{esc(r.label)}</b>"] + [esc(x) for x in c] + [""] * (n - len(c))
             for r, c in zip(t.rows, cells, strict=True)
         ]
-        block: list[Flowable] = [
+        block: list[Block] = [
             heading(st, t.title, t.rule),
             grid_table(st, [esc(t.row_header)] + [esc(c) for c in t.columns], rows, avail, centre_from=1),
         ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reportlab.platypus import Flowable
+from ..blocks import Block
 
 from ...model import Game, Phase, Turn
 from ... import turnlength as TL
@@ -28,7 +28,7 @@ def _phase_text(p: Phase) -> str:
     return "<br/>".join(lines)
 
 
-def sequence_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def sequence_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     if not game.sequence:
         return []
     rows = [
@@ -55,7 +55,7 @@ def _turn_length(game: Game, t: Turn) -> str:
     return TL.text(hours) if hours is not None else "?"
 
 
-def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def turn_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     """The turn record: date, weather, reinforcements (from the units' entries), replacements, reminders."""
     tr = game.turns
     reinf = game.reinforcements()
@@ -98,7 +98,7 @@ def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     kept = [(h, col) for i, (h, col) in enumerate(cols) if i == 0 or any(col)]  # drop columns the data leaves empty
     head = [h for h, _ in kept]
     rows = [list(r) for r in zip(*[col for _, col in kept], strict=True)]
-    out: list[Flowable] = [
+    out: list[Block] = [
         heading(st, "Turn record", tr.rule),
         grid_table(st, head, rows, avail, flex=len(head) - 1),
     ]
@@ -134,7 +134,7 @@ def turn_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
     return out
 
 
-def special_rule_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
+def special_rule_blocks(game: Game, st: Styles, avail: float) -> list[Block]:
     if not game.special_rules:
         return []
 
@@ -149,7 +149,7 @@ def special_rule_blocks(game: Game, st: Styles, avail: float) -> list[Flowable]:
             core.append([f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
             continue
         rows.append([esc(_turn_list(sr.turns)), f"<b>{esc(sr.title)}</b>", esc(sr.summary), esc(sr.rule)])
-    out: list[Flowable] = []
+    out: list[Block] = []
     if core:
         out += [heading(st, "Rules in brief"), grid_table(st, ["Title", "Summary", "Rule"], core, avail, flex=1)]
     if rows:

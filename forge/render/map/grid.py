@@ -29,6 +29,7 @@ from ..style import DEFAULT_COLORS, Palette, mix
 from .base import _HEX_REST, MIN_PT, PATTERN_MAX, Pen, _Ctx, _fit, _maybe
 
 if TYPE_CHECKING:
+    from ...canvas import Canvas as DrawCanvas
     from .sheet import MapLayout
 
 
@@ -349,14 +350,20 @@ def _draw_swatch(pen: Pen, ctx: _Ctx, tid: str, t: m.TerrainType, x: float, y: f
         _draw_path(pen, tid, t, [(x - 1, cy + r * 0.3), (cx, cy), (x + s + 1, cy - r * 0.3)], cell)
 
 
-def draw_terrain_sample(c: Canvas, game: m.Game, options: Any, tid: str, s: float) -> None:
+def draw_terrain_sample(
+    c: Canvas | DrawCanvas, game: m.Game, options: Any, tid: str, s: float, x: float = 0.0, y: float = 0.0
+) -> None:
     """The terrain chart's sample of ``tid`` (its cell with the fill and pattern, symbol or line the map draws),
-    ``s`` points square with its lower-left corner at ``c``'s origin (reportlab, y up): the cards draw exactly
-    what the map's legend shows, in the same palette."""
+    ``s`` points square: on a :class:`forge.canvas.Canvas` with its top-left corner at ``(x, y)`` (y down), on a
+    reportlab canvas with its lower-left corner at the origin (y up).  The cards draw exactly what the map's
+    legend shows, in the same palette."""
+    from ...canvas import Canvas as Surface
+
     palette = {**DEFAULT_COLORS, **Palette.of(game, options).mapping()}
     ctx = _Ctx(game, options, palette, game.map.grid.grid(), {}, {})
     cell = min(U.length(game.map.hex_size), PATTERN_MAX)
-    _swatch(Pen(PdfCanvas(c, top=s), options, palette), ctx, tid, game.terrain[tid], 0.0, 0.0, s, cell)
+    pen = Pen(c if isinstance(c, Surface) else PdfCanvas(c, top=s), options, palette)
+    _swatch(pen, ctx, tid, game.terrain[tid], x, y, s, cell)
 
 
 def _base_fill(ctx: _Ctx) -> str:
