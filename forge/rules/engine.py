@@ -1729,8 +1729,8 @@ the start of the phase, with its Move actions and destinations; ``actions``: the
 ``owners``: the unit of each of those moves.
 
 Enemy units stand still during a movement phase and a unit's destinations depend only on them, so this is
-computed once per phase and kept in ``state.scratch``; a move replaces it with one whose ``actions`` and
-``owners`` lack the unit (:func:`_without`; nothing is changed in place, since a copied State shares it), and
+computed once per phase and kept in ``state.scratch``; a move cuts the unit out of ``actions`` and ``owners`` in
+place (:func:`_without`; :meth:`State.copy` gives a copy its own two lists, the options are shared), and
 on a turn where other units' moves matter (:attr:`~forge.rules.effects.Effects.interacting_turns`) or with
 stacking limits it is computed again.
 """
@@ -1752,17 +1752,15 @@ def _move_phase(s: State) -> _MovePhase:
     return got
 
 
-def _without(kept: _MovePhase, u: int) -> _MovePhase:
-    """The kept movement phase once ``u`` has moved: its moves gone from the actions (they are consecutive)."""
+def _without(kept: _MovePhase, u: int) -> None:
+    """Cut ``u``'s moves out of the kept movement phase's actions and owners (they are consecutive), in place:
+    the lists belong to this State (:meth:`State.copy` gives a copy its own)."""
     options, actions, owners = kept
     n = len(options[u][0])
     if n:
         i = owners.index(u)
-        actions = actions[:]  # new lists (a copied State shares the old ones), the run cut out of each
         del actions[i : i + n]
-        owners = owners[:]
         del owners[i : i + n]
-    return options, actions, owners
 
 
 def _move_options(s: State) -> _Options:
@@ -2284,8 +2282,8 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
     if s.turn in r.effects.interacting_turns or r.stacking is not None:  # others' options depend on this move
         s.scratch.pop("options", None)
         return True
-    rest = s.scratch["options"] = _without(kept, u)
-    return not rest[2]  # False: another unit may still move (as _has_choice says)
+    _without(kept, u)
+    return not kept[2]  # False: another unit may still move (as _has_choice says)
 
 
 def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:
