@@ -240,9 +240,7 @@ class HitsEngine:
         """:meth:`_rank_attacks` with no attack open, read from the kept openings (``engine._openings``): the
         openings on the targets of the best ratio when it is at least 1, else every action (all worth nothing).
         A target's ratio is :meth:`_ratio` of every unit that may open an attack on it, summed as they come."""
-        opens = _hits._openings(state)
-        where = _hits.rules_of(state.board).actions.where  # the engine's own Declare objects -> (unit, target)
-        pairs = list(map(where.__getitem__, map(id, opens)))
+        _, opens, _, pairs = _hits._kept_openings(state)  # the openings with each one's (unit, target)
         steps, strength, maxs = state.steps, state.strength, state.board.max_steps
         att: dict[int, int] = {}
         for u, t in pairs:
