@@ -369,7 +369,7 @@ class _Rules:
     defender_bits: tuple[tuple[int, int], ...]
     """Per unit, what it adds to the defenders' count in the facts key, supplied and out of supply: ``1 << (bits *
     code)`` worked out once (:attr:`unit_code`, :attr:`code_bits`, :attr:`oos_weight`)."""
-    attacker_bits: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    attacker_bits: tuple[tuple[tuple[int, ...], ...], ...]
     """Per unit, out of supply or not, and crossing set (:attr:`key_crossing`), what it adds to the attackers' count
     in the facts key."""
     key_reads: tuple[bool, bool, bool]
@@ -747,9 +747,7 @@ def _compile(board: Board) -> _Rules:
         oos_weight=oos_weight,
         key_crossing=crossing if "across" in needs else {},
         n_crossings=n_crossings,
-        defender_bits=tuple(
-            (1 << (code_bits * k), 1 << (code_bits * (k + oos_weight))) for k in unit_code
-        ),
+        defender_bits=tuple((1 << (code_bits * k), 1 << (code_bits * (k + oos_weight))) for k in unit_code),
         attacker_bits=tuple(
             tuple(
                 tuple(1 << (code_bits * ((k + o * oos_weight) * n_crossings + x)) for x in range(n_crossings))
@@ -1065,7 +1063,7 @@ def _kept_openings(s: State) -> tuple[tuple[int, int, int], list[Action], int, l
         else:
             openings, pairs = _open_declarable(s)
         got = s.scratch["openings"] = ((s.turn, s.step, n), openings, enemy, pairs)
-    return got  # type: ignore[no-any-return]
+    return got
 
 
 def _after_attack(

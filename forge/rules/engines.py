@@ -284,9 +284,7 @@ class HitsEngine:
                     near = min(ds)
                     d0 = dist[pos[u]]
                     if near < d0:  # the moves to the nearest destinations
-                        by_value.setdefault(d0 - near, []).append(
-                            (u, list(compress(moves, map(eq, ds, repeat(near)))))
-                        )
+                        by_value.setdefault(d0 - near, []).append((u, list(compress(moves, map(eq, ds, repeat(near))))))
                     else:
                         by_value.setdefault(0, []).append((u, moves))
             # the units grouped by the value of their best move, the best group first, each in the options' order
