@@ -2002,7 +2002,7 @@ def _has_choice(s: State) -> bool:
     if kind is _SUPPLY:
         return bool(s.reinforcements) or (s.rebuild_open and bool(_rebuild_candidates(s)))
     if kind is _COMBAT:
-        return s.hits is not None or s.attack_target >= 0 or bool(_openings(s))
+        return s.hits is not None or s.attack_target >= 0 or bool(_kept_openings(s)[1])
     if kind is _MOVEMENT:
         return bool(_breakout_candidates(s))
     return False
@@ -2143,7 +2143,7 @@ def legal_actions(state: State) -> list[Action]:
             resolves = s.rules.actions.resolves
             out.extend(map(resolves.__getitem__, _flip_choices(s, s.attackers, s.attack_target)))
         else:
-            out = _openings(s)[:]
+            out = _kept_openings(s)[1][:]
             out.append(_END)
         return out
     if kind is _MOVEMENT:  # the breakouts that end it (a breakout effect)
