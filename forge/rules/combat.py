@@ -37,6 +37,7 @@ automatic result, a column, or :data:`NO_EFFECT`), then for the result :func:`at
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -172,6 +173,12 @@ def _off(crt: Crt, side: Literal["below", "above"], ratio: Fraction | None) -> C
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _odds_columns(labels: tuple[str, ...]) -> tuple[OddsColumn, ...]:
+    """The parsed headings of an odds CRT (parsed once: the play engine asks for a new ratio's column mid-game)."""
+    return tuple(OddsColumn.parse(c) for c in labels)
+
+
 def column_for_odds(crt: Crt, attack: Number, defense: Number) -> ColumnPick:
     """The odds column a combat of ``attack`` against ``defense`` falls in, before shifts.
 
@@ -189,7 +196,7 @@ def column_for_odds(crt: Crt, attack: Number, defense: Number) -> ColumnPick:
     >>> column_for_odds(crt, 1, 4).result, column_for_odds(crt, 32, 4).result
     ('AL1', 'DL1+DR')
     """
-    cols = [OddsColumn.parse(c) for c in crt.columns]
+    cols = _odds_columns(tuple(crt.columns))
     if defense == 0:
         return _off(crt, "above", None)
     ratio = odds_ratio(attack, defense)

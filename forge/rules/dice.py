@@ -24,7 +24,7 @@ class Dice:
         self.history: list[int] = []
 
     def roll(self) -> int:
-        r = self.rng.randint(1, self.faces)
+        r = self.rng.randrange(1, self.faces + 1)  # randint(1, faces), which the random module defines as this call
         self.history.append(r)
         return r
 

@@ -366,6 +366,14 @@ class _Rules:
     """:attr:`crossing` when a condition reads the hexsides attacked across, else empty."""
     n_crossings: int
     """How many crossing sets a unit code tells apart (1 when no condition reads them)."""
+    defender_bits: tuple[tuple[int, int], ...]
+    """Per unit, what it adds to the defenders' count in the facts key, supplied and out of supply: ``1 << (bits *
+    code)`` worked out once (:attr:`unit_code`, :attr:`code_bits`, :attr:`oos_weight`)."""
+    attacker_bits: tuple[tuple[tuple[int, ...], ...], ...]
+    """Per unit, out of supply or not, and crossing set (:attr:`key_crossing`), what it adds to the attackers' count
+    in the facts key."""
+    key_reads: tuple[bool, bool, bool]
+    """Whether :attr:`fact_needs` holds ``weather``, ``step`` and ``terrain`` (the first three parts of the key)."""
     crowded: int
     """A target holding this many unretreated units or more takes the all-out result (combat.crt.all_out)."""
     flip_first: tuple[UnitType, ...]
@@ -694,6 +702,10 @@ def _compile(board: Board) -> _Rules:
     flip_first = tuple(all_out.flip_first) if all_out is not None else ()
     shift_conds = tuple(_resolved(sh.condition, game) for sh in c.shifts) if pool is None else ()
     needs = _fact_needs([*(sh.condition for sh in c.shifts), *(mo.condition for mo in c.modifiers)], game)
+    unit_code = tuple(2 * k if "class" in needs else 0 for k in fact_class)
+    code_bits = max(8, len(board.units).bit_length() + 1)
+    oos_weight = 1 if "supply" in needs else 0
+    n_crossings = len(crossings) if "across" in needs else 1
     return _Rules(
         pool=pool,
         crt=crt,
@@ -729,12 +741,21 @@ def _compile(board: Board) -> _Rules:
         crossings=tuple(crossings),
         phase_names=_phase_names(game, len(board.sides)),
         fact_needs=needs,
-        unit_code=tuple(2 * k if "class" in needs else 0 for k in fact_class),
-        code_bits=max(8, len(board.units).bit_length() + 1),
+        unit_code=unit_code,
+        code_bits=code_bits,
         shift_reads=tuple(_reads(cond) for cond in shift_conds),
-        oos_weight=1 if "supply" in needs else 0,
+        oos_weight=oos_weight,
         key_crossing=crossing if "across" in needs else {},
-        n_crossings=len(crossings) if "across" in needs else 1,
+        n_crossings=n_crossings,
+        defender_bits=tuple((1 << (code_bits * k), 1 << (code_bits * (k + oos_weight))) for k in unit_code),
+        attacker_bits=tuple(
+            tuple(
+                tuple(1 << (code_bits * ((k + o * oos_weight) * n_crossings + x)) for x in range(n_crossings))
+                for o in (0, 1)
+            )
+            for k in unit_code
+        ),
+        key_reads=("weather" in needs, "step" in needs, "terrain" in needs),
         crowded=(all_out.crowded_units or 10**6) if all_out is not None else 10**6,
         flip_first=flip_first,
         flip_rank=tuple(flip_first.index(t) if t in flip_first else len(flip_first) for t in board.unit_type),
@@ -976,8 +997,21 @@ def _declarable(s: State) -> list[Action]:
                 ):
                     out.append(on_target[u])
         return out
-    # No attack yet: every enemy-held hex not attacked yet.  (Sets here, not masks: a spread of the side's hexes
-    # and a loop over the bits of the targets cost more than these few set operations; see docs/PERFORMANCE.md.)
+    return _open_declarable(s)[0]
+
+
+def _open_declarable(s: State) -> tuple[list[Action], list[tuple[int, int]]]:
+    """:func:`_declarable` with no attack open (every enemy-held hex not attacked yet is a candidate), with the
+    (unit, target) of each action beside it."""
+    b = s.board
+    r = s.rules
+    a = s.active
+    only = r.effects.attackers.get((s.turn, a))  # only-types-attack effects (None: no such limit now)
+    side, attacked, retreated, occupants = b.unit_side, s.attacked, s.retreated, s.occupants
+    out: list[Action] = []
+    pairs: list[tuple[int, int]] = []
+    # (Sets here, not masks: a spread of the side's hexes and a loop over the bits of the targets cost more than
+    # these few set operations; see docs/PERFORMANCE.md.)
     mine = s.count[a]
     declares_on, nbrs = r.actions.declares_on, b.neighbours
     for t in sorted(s.held[1 - a] - s.attacked_hexes):
@@ -987,7 +1021,8 @@ def _declarable(s: State) -> list[Action]:
                 for u in occupants[n]:
                     if side[u] == a and not attacked[u] and not retreated[u] and (only is None or u in only):
                         out.append(on_target[u])
-    return out
+                        pairs.append((u, t))
+    return out, pairs
 
 
 def _may_join(s: State, r: _Rules, u: int, t: int, attackers: Sequence[int]) -> bool:
@@ -1013,23 +1048,29 @@ def _openings(s: State) -> list[Action]:
     target to ``attacked_hexes``; the openings after it are those before it less what it ruled out
     (:func:`_after_attack`).  :func:`_has_choice` asks first, :func:`legal_actions` reuses the list
     (tests/test_engine_incremental.py checks it against a fresh :func:`_declarable` all through random games)."""
-    key = (s.turn, s.step, len(s.attacked_hexes))
+    return _kept_openings(s)[1]
+
+
+def _kept_openings(s: State) -> tuple[tuple[int, int, int], list[Action], int, list[tuple[int, int]]]:
+    """:func:`_openings` as kept: (turn, phase, hexes attacked), the actions, the enemy's hexes (a mask) and each
+    action's (unit, target)."""
     got = s.scratch.get("openings")
-    if got is None or got[0] != key:
-        a = s.active
-        enemy = s.held_mask[1 - a]
-        if got is not None and got[0][:2] == key[:2] and not enemy & ~got[2]:
-            openings = _after_attack(s, got[1])
+    n = len(s.attacked_hexes)
+    if got is None or got[0][2] != n or got[0][1] != s.step or got[0][0] != s.turn:
+        enemy = s.held_mask[1 - s.active]
+        if got is not None and got[0][1] == s.step and got[0][0] == s.turn and not enemy & ~got[2]:
+            openings, pairs = _after_attack(s, got[1], got[3])
         else:
-            openings = _declarable(s)
-        got = s.scratch["openings"] = (key, openings, enemy)
-    kept: list[Action] = got[1]
-    return kept
+            openings, pairs = _open_declarable(s)
+        got = s.scratch["openings"] = ((s.turn, s.step, n), openings, enemy, pairs)
+    return got
 
 
-def _after_attack(s: State, before: list[Action]) -> list[Action]:
-    """The openings of a combat phase once an attack has been resolved, from the openings ``before`` it, when the
-    enemy holds no hex it did not hold then.
+def _after_attack(
+    s: State, before: list[Action], pairs: list[tuple[int, int]]
+) -> tuple[list[Action], list[tuple[int, int]]]:
+    """The openings of a combat phase once an attack has been resolved, from the openings ``before`` it (with
+    their (unit, target) ``pairs``), when the enemy holds no hex it did not hold then.
 
     An attack changes what may open one in three ways: its attackers have attacked (and in pool combat may be
     destroyed), its target has been attacked, and its defenders' losses and retreats change the hexes the enemy
@@ -1039,14 +1080,15 @@ def _after_attack(s: State, before: list[Action]) -> list[Action]:
     openings are those before less the ones whose unit has attacked or whose target is no longer an enemy-held
     hex not attacked yet, in the same order.
     """
-    where = s.rules.actions.where
     attacked, held, attacked_hexes = s.attacked, s.held[1 - s.active], s.attacked_hexes
     out: list[Action] = []
-    for x in before:
-        u, t = where[id(x)]
+    kept: list[tuple[int, int]] = []
+    for x, p in zip(before, pairs, strict=True):
+        u, t = p
         if not attacked[u] and t in held and t not in attacked_hexes:
             out.append(x)
-    return out
+            kept.append(p)
+    return out, kept
 
 
 def _flip_choices(s: State, attackers: Sequence[int], target: int) -> list[int]:
@@ -1180,14 +1222,15 @@ def _odds(
     steps, strength, maxs, tv = s.steps, s.strength, b.max_steps, r.type_value
     retreated, oos, pos = s.retreated, s.oos, s.pos
     # The facts conditions read, as counts of unit codes (see _Rules.fact_needs), summed into the memo key of the
-    # shifts that apply.  (plain loops, not comprehensions: this runs at every attack)
-    code, bits, oos_w, cross, n_cross = r.unit_code, r.code_bits, r.oos_weight, r.key_crossing, r.n_crossings
+    # shifts that apply; each unit's part of the counts is in a table.  (plain loops, not comprehensions: this runs
+    # at every attack)
+    dbits, abits, cross = r.defender_bits, r.attacker_bits, r.key_crossing
     defenders: list[int] = []
     dk = 0
     for u in s.occupants[target]:
         if not retreated[u]:
             defenders.append(u)
-            dk += 1 << (bits * (code[u] + oos[u] * oos_w))
+            dk += dbits[u][oos[u]]
     # the strongest units defend, up to the side's limit
     limit = r.max_defenders[1 - a]
     counted = defenders
@@ -1201,12 +1244,12 @@ def _odds(
     ak = 0
     for u in attackers:
         att_in.append((strength[u][maxs[u] - steps[u]][0], tv[u]))
-        ak += 1 << (bits * ((code[u] + oos[u] * oos_w) * n_cross + cross.get((pos[u], target), 0)))
-    needs = r.fact_needs
+        ak += abits[u][oos[u]][cross.get((pos[u], target), 0)] if cross else abits[u][oos[u]][0]
+    weather, step, terrain = r.key_reads
     fkey = (
-        s.weather if "weather" in needs else None,
-        s.step if "step" in needs else a,
-        r.hex_class[target] if "terrain" in needs else 0,
+        s.weather if weather else None,
+        s.step if step else a,
+        r.hex_class[target] if terrain else 0,
         ak,
         dk,
     )
@@ -1729,8 +1772,8 @@ the start of the phase, with its Move actions and destinations; ``actions``: the
 ``owners``: the unit of each of those moves.
 
 Enemy units stand still during a movement phase and a unit's destinations depend only on them, so this is
-computed once per phase and kept in ``state.scratch``; a move replaces it with one whose ``actions`` and
-``owners`` lack the unit (:func:`_without`; nothing is changed in place, since a copied State shares it), and
+computed once per phase and kept in ``state.scratch``; a move cuts the unit out of ``actions`` and ``owners`` in
+place (:func:`_without`; :meth:`State.copy` gives a copy its own two lists, the options are shared), and
 on a turn where other units' moves matter (:attr:`~forge.rules.effects.Effects.interacting_turns`) or with
 stacking limits it is computed again.
 """
@@ -1752,17 +1795,15 @@ def _move_phase(s: State) -> _MovePhase:
     return got
 
 
-def _without(kept: _MovePhase, u: int) -> _MovePhase:
-    """The kept movement phase once ``u`` has moved: its moves gone from the actions (they are consecutive)."""
+def _without(kept: _MovePhase, u: int) -> None:
+    """Cut ``u``'s moves out of the kept movement phase's actions and owners (they are consecutive), in place:
+    the lists belong to this State (:meth:`State.copy` gives a copy its own)."""
     options, actions, owners = kept
     n = len(options[u][0])
     if n:
         i = owners.index(u)
-        actions = actions[:]  # new lists (a copied State shares the old ones), the run cut out of each
         del actions[i : i + n]
-        owners = owners[:]
         del owners[i : i + n]
-    return options, actions, owners
 
 
 def _move_options(s: State) -> _Options:
@@ -1961,7 +2002,7 @@ def _has_choice(s: State) -> bool:
     if kind is _SUPPLY:
         return bool(s.reinforcements) or (s.rebuild_open and bool(_rebuild_candidates(s)))
     if kind is _COMBAT:
-        return s.hits is not None or s.attack_target >= 0 or bool(_openings(s))
+        return s.hits is not None or s.attack_target >= 0 or bool(_kept_openings(s)[1])
     if kind is _MOVEMENT:
         return bool(_breakout_candidates(s))
     return False
@@ -2102,7 +2143,7 @@ def legal_actions(state: State) -> list[Action]:
             resolves = s.rules.actions.resolves
             out.extend(map(resolves.__getitem__, _flip_choices(s, s.attackers, s.attack_target)))
         else:
-            out = _openings(s)[:]
+            out = _kept_openings(s)[1][:]
             out.append(_END)
         return out
     if kind is _MOVEMENT:  # the breakouts that end it (a breakout effect)
@@ -2284,8 +2325,8 @@ def _apply_move(s: State, action: Move, d: DiceSource) -> bool:
     if s.turn in r.effects.interacting_turns or r.stacking is not None:  # others' options depend on this move
         s.scratch.pop("options", None)
         return True
-    rest = s.scratch["options"] = _without(kept, u)
-    return not rest[2]  # False: another unit may still move (as _has_choice says)
+    _without(kept, u)
+    return not kept[2]  # False: another unit may still move (as _has_choice says)
 
 
 def _apply_reinforce(s: State, action: Reinforce, d: DiceSource) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import eq, itemgetter
+from operator import eq
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -140,9 +140,9 @@ every unit that still has moves listed (a unit that has moved has none), so an a
 
 _BEST_MOVES: list[Any] = []
 """:meth:`HitsEngine.best`'s values of a movement phase: its options (``state.scratch["options"][0]``, one object
-per phase, shared by a copied state) and, per unit with moves, the value of its best move and its moves of that
-value, in order (the values as :meth:`HitsEngine.rank` gives them, from the distances at the phase's first
-decision)."""
+per phase, shared by a copied state) and its units with moves grouped by the value of their best move, the best
+value first: (value, [(unit, its moves of that value), ...] in the options' order) (the values as
+:meth:`HitsEngine.rank` gives them, from the distances at the phase's first decision)."""
 
 
 def top_ranked(actions: Sequence[Any], scores: Sequence[float]) -> list[Any]:
@@ -240,9 +240,7 @@ class HitsEngine:
         """:meth:`_rank_attacks` with no attack open, read from the kept openings (``engine._openings``): the
         openings on the targets of the best ratio when it is at least 1, else every action (all worth nothing).
         A target's ratio is :meth:`_ratio` of every unit that may open an attack on it, summed as they come."""
-        opens = _hits._openings(state)
-        where = _hits.rules_of(state.board).actions.where  # the engine's own Declare objects -> (unit, target)
-        pairs = list(map(where.__getitem__, map(id, opens)))
+        _, opens, _, pairs = _hits._kept_openings(state)  # the openings with each one's (unit, target)
         steps, strength, maxs = state.steps, state.strength, state.board.max_steps
         att: dict[int, int] = {}
         for u, t in pairs:
@@ -279,24 +277,30 @@ class HitsEngine:
         if not memo or memo[0] is not options:
             dist = HitsEngine._distances(state)
             pos = state.pos
-            units: dict[int, tuple[int, Sequence[_hits.Action]]] = {}
+            by_value: dict[int, list[tuple[int, Sequence[_hits.Action]]]] = {}
             for u, (moves, dests) in options.items():
                 if moves:  # a move is worth d0 - d when it gets closer (d < d0), else nothing
                     ds = list(map(dist.__getitem__, dests))
                     near = min(ds)
                     d0 = dist[pos[u]]
                     if near < d0:  # the moves to the nearest destinations
-                        units[u] = (d0 - near, list(compress(moves, map(eq, ds, repeat(near)))))
+                        by_value.setdefault(d0 - near, []).append((u, list(compress(moves, map(eq, ds, repeat(near))))))
                     else:
-                        units[u] = (0, moves)
-            memo[:] = [options, units]
-        units = memo[1]
-        left = list(map(units.__getitem__, dict.fromkeys(owners)))  # the units still to move, in order
-        top = max(map(itemgetter(0), left))
+                        by_value.setdefault(0, []).append((u, moves))
+            # the units grouped by the value of their best move, the best group first, each in the options' order
+            memo[:] = [options, sorted(by_value.items(), reverse=True)]
+        # The units still to move are those of the options with moves listed that have not moved (a move cuts its
+        # unit out of the kept actions and sets its flag): the first group holding one of them is the best value.
+        moved = state.moved
         out: list[_hits.Action] = []
-        for v, moves in left:
-            if v == top:
-                out += moves
+        top = 0
+        for value, group in memo[1]:
+            for u, moves in group:
+                if not moved[u]:
+                    out += moves
+            if out:
+                top = value
+                break
         if top == 0 and actions[-1] is _hits._END:
             out.append(_hits._END)
         return out

@@ -330,6 +330,9 @@ class State:
         c.result = self.result
         c.log = None if self.log is None else self.log[:]
         c.scratch = dict(self.scratch)
+        kept = c.scratch.get("options")
+        if kept is not None:  # a move cuts the kept movement phase's lists in place (engine._without): own copies
+            c.scratch["options"] = (kept[0], kept[1][:], kept[2][:])
         return c
 
     # ---------------------------------------------------------------------------------------- read access
