@@ -12,9 +12,14 @@ def run() -> int:
     """Run the command line in ``sys.argv``; return the exit status."""
     try:
         try:
+            from . import recache
+
+            recache.preload()  # before anything compiles a regular expression (forge/recache.py)
             from .cli import main
 
-            return main()
+            status = main()
+            recache.save()
+            return status
         finally:  # the process is ending: a late Ctrl-C must not print a traceback either
             import signal
 
