@@ -12,13 +12,14 @@ def run() -> int:
     """Run the command line in ``sys.argv``; return the exit status."""
     try:
         try:
-            from . import recache
+            from . import startcache
 
-            recache.preload()  # before anything compiles a regular expression (forge/recache.py)
+            # before anything compiles a regular expression or a dataclass (forge/startcache.py)
+            startcache.preload(sys.argv[1] if len(sys.argv) > 1 else "")
             from .cli import main
 
             status = main()
-            recache.save()
+            startcache.save()
             return status
         finally:  # the process is ending: a late Ctrl-C must not print a traceback either
             import signal
