@@ -170,11 +170,11 @@ def _texts(obj: Any, path: PathT = ()) -> Iterator[tuple[PathT, str, bool]]:
         yield path, obj, False
 
 
-_PRINTED_FIELDS: dict[type, tuple[str, ...]] = {}
+_PRINTED_FIELDS: dict[Any, tuple[str, ...]] = {}
 """A model class -> its fields :func:`_texts` walks (in order)."""
 
 
-def _printed_fields(cls: type) -> tuple[str, ...]:
+def _printed_fields(cls: Any) -> tuple[str, ...]:
     names = _PRINTED_FIELDS.get(cls)
     if names is None:
         skip = NOT_PRINTED.get(cls.__name__, frozenset())

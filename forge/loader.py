@@ -432,11 +432,12 @@ def _compose(source: Any, text: str, file: str) -> _Composer:
 def _fast_document(text: str) -> Document | None:
     """The document of a plain game file read from libyaml's events in one tight loop, or None as soon as it meets
     anything that is not plain: a tag or merge key, an alias used as a key or before its anchor, a duplicate key, a
-    key that is not a plain value, a scalar :meth:`_Composer.scalar` would refuse or send to the pure-Python parser, nesting past
-    :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values, more than one document, a top level that is not a
-    mapping, or any error of the parser.  Then :class:`_Composer` reads the text again and has the last word (its
-    messages, its choice of parser).  For the documents it reads, the data and the marks are :class:`_Composer`'s
-    (tests/test_loader_fast.py compares them): game files take this path, about three times faster."""
+    key that is not a plain value, a scalar :meth:`_Composer.scalar` would refuse or send to the pure-Python
+    parser, nesting past :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values, more than one document, a top
+    level that is not a mapping, or any error of the parser.  Then :class:`_Composer` reads the text again and has
+    the last word (its messages, its choice of parser).  For the documents it reads, the data and the marks are
+    :class:`_Composer`'s (tests/test_loader_fast.py compares them): game files take this path, about twice as
+    fast."""
     scalar_event, map_start, seq_start = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
     map_end, seq_end, doc_end = yaml.MappingEndEvent, yaml.SequenceEndEvent, yaml.DocumentEndEvent
     stream_start, doc_start, stream_end = yaml.StreamStartEvent, yaml.DocumentStartEvent, yaml.StreamEndEvent
@@ -450,7 +451,10 @@ def _fast_document(text: str) -> Document | None:
     anchors: dict[str, tuple[Any, int]] = {}  # as the composer keeps them: the value and how many values it holds
     values = 0
     started = False
-    events = _CEvents(text)
+    events: Any = _CEvents(text)
+    ev: Any
+    top: Any
+    value: Any
     try:
         while True:
             ev = events.get_event()

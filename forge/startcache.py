@@ -54,7 +54,7 @@ _command = [""]
 def _ident() -> str:
     import zlib
 
-    import _sre
+    import _sre  # type: ignore[import-not-found]
 
     build = zlib.crc32(sys.version.encode("utf-8", "replace"))
     return f"{sys.implementation.cache_tag}-{build:08x}-sre{_sre.MAGIC}-{_sre.CODESIZE}-f{FORMAT}"
