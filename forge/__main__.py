@@ -19,7 +19,8 @@ def run() -> int:
             from .cli import main
 
             status = main()
-            startcache.save()
+            if status != 2:  # bad input reads it again with pydantic: its patterns would weigh on every good run
+                startcache.save()
             return status
         finally:  # the process is ending: a late Ctrl-C must not print a traceback either
             import signal

@@ -151,6 +151,19 @@ def test_each_command_keeps_its_own_files(tmp_path: Path) -> None:
     assert names == ["dataclass-check", "regex-check"]
 
 
+def test_a_refused_file_stores_nothing(tmp_path: Path) -> None:
+    """A bad file is read again by the pydantic mirror, which compiles much a good file never needs: kept out of
+    the files that every good run loads."""
+    assert _run(tmp_path, "check", "-q", str(GAME)).returncode == 0
+    n = _seeded(tmp_path)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(GAME.read_text(encoding="utf-8").replace("format: 1", "format: 1\nformat_x: 2", 1))
+    r = _run(tmp_path, "check", str(bad))
+    assert r.returncode == 2
+    assert "unknown key 'format_x'" in r.stderr
+    assert _seeded(tmp_path) == n
+
+
 def test_an_unwritable_cache_folder_only_means_compiling(tmp_path: Path) -> None:
     blocker = tmp_path / "hexforge"
     blocker.write_text("not a folder")
