@@ -577,7 +577,7 @@ def _fast_document(text: str) -> Document | None:
                     top[3] = None
             else:
                 return None
-    except Exception:  # the parser's refusal, a number too long, a lone surrogate: the composer reads it again
+    except (yaml.YAMLError, ValueError):  # the parser's refusal, a number too long, a lone surrogate (encoding)
         return None
     finally:
         events.dispose()

@@ -42,6 +42,12 @@ MAX_TEXT = 20_000
 MAX_SOURCES = 5000
 """At most this many compiled method sources are stored."""
 
+_FAILURES = (OSError, EOFError, ValueError, TypeError, RuntimeError, AttributeError, ImportError, LookupError,
+             OverflowError)
+"""What a missing, damaged or foreign file, an unwritable folder or another Python's ``re`` internals raise here
+(a bad marshal stream, a wrong shape, code ``_sre`` refuses, a missing private name): each means doing the work
+as usual."""
+
 _seeded: set[tuple[type, str | bytes, int]] = set()
 _stored: list[tuple[Any, ...]] = []
 _codes: dict[str, bytes] = {}
@@ -158,7 +164,7 @@ def _preload_patterns() -> int:
             _seeded.add(key)
         _stored[:] = entries
         return len(entries)
-    except Exception:  # a cache only: anything unexpected means compiling as usual
+    except _FAILURES:  # a cache only: anything unexpected means compiling as usual
         _seeded.clear()
         _stored.clear()
         return 0
@@ -200,7 +206,7 @@ def _save_patterns() -> int:
         if not new:
             return 0
         return len(new) if _write("regex", [*_stored, *new][-MAX_PATTERNS:]) else 0
-    except Exception:  # an unwritable cache only means compiling every time
+    except _FAILURES:  # an unwritable cache only means compiling every time
         return 0
 
 
@@ -242,7 +248,7 @@ def _preload_codes() -> int:
             _codes.update(stored)
         dataclasses.exec = _exec  # type: ignore[attr-defined]  # found before the builtin by the module's code
         return len(stored) if isinstance(stored, dict) else 0
-    except Exception:  # a cache only
+    except _FAILURES:  # a cache only
         _codes.clear()
         return 0
 
@@ -253,7 +259,7 @@ def _save_codes() -> int:
     try:
         if not _write("dataclass", _codes):
             return 0
-    except Exception:  # an unwritable cache only means compiling every time
+    except _FAILURES:  # an unwritable cache only means compiling every time
         return 0
     n = len(_new_codes)
     _new_codes.clear()
