@@ -196,13 +196,27 @@ def _save_patterns() -> int:
             return 0
         import re
 
-        new = []
-        for key, compiled in list(re._cache.items()):  # type: ignore[attr-defined]
-            if key in _seeded or not (isinstance(key, tuple) and len(key) == 3):
+        fresh = [
+            (key, compiled)
+            for key, compiled in list(re._cache.items())  # type: ignore[attr-defined]
+            if key not in _seeded and isinstance(key, tuple) and len(key) == 3 and key[0] in (str, bytes)
+        ]
+        # A pattern is stored once two runs in a row have compiled it: a pattern made from a set's order (reportlab
+        # joins a set of names into one) differs from run to run and would otherwise be added by every run.
+        pending = _read("regex-new")
+        pending = pending if isinstance(pending, list) else []
+        seen_before = set(pending)
+        new, later = [], []
+        for key, compiled in fresh:
+            name = (key[0] is bytes, key[1], key[2])
+            if name not in seen_before:
+                later.append(name)
                 continue
             entry = _entry(key, compiled)
             if entry is not None:
                 new.append(entry)
+        if later != pending:  # (this run's candidates; a run that compiled none new leaves the file alone)
+            _write("regex-new", later)
         if not new:
             return 0
         return len(new) if _write("regex", [*_stored, *new][-MAX_PATTERNS:]) else 0
