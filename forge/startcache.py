@@ -39,6 +39,9 @@ MAX_PATTERNS = 1500
 """At most this many patterns are stored (a run that would store more keeps the newest)."""
 MAX_TEXT = 20_000
 """Longer patterns are not stored (none of forge's or its libraries' is near this)."""
+MAX_PENDING = 64_000
+"""The patterns waiting for a second run hold at most this many characters, the newest kept (reportlab's
+changing patterns add about 10,000 a run; the other new patterns of a command, a few thousand once)."""
 MAX_SOURCES = 5000
 """At most this many compiled method sources are stored."""
 
@@ -206,17 +209,28 @@ def _save_patterns() -> int:
         pending = _read("regex-new")
         pending = pending if isinstance(pending, list) else []
         seen_before = set(pending)
-        new, later = [], []
+        new, later, promoted = [], [], set()
         for key, compiled in fresh:
             name = (key[0] is bytes, key[1], key[2])
             if name not in seen_before:
                 later.append(name)
                 continue
+            promoted.add(name)
             entry = _entry(key, compiled)
             if entry is not None:
                 new.append(entry)
-        if later != pending:  # (this run's candidates; a run that compiled none new leaves the file alone)
-            _write("regex-new", later)
+        # the candidates: the newest MAX_PENDING of earlier runs' and this run's (``forge verify`` and ``forge
+        # verify --no-print-check`` share a file and compile different patterns: neither forgets the other's)
+        fresh_names = promoted | set(later)
+        waiting = [*(n for n in pending if n not in fresh_names), *later]
+        size = 0
+        for i in range(len(waiting) - 1, -1, -1):
+            size += len(waiting[i][1])
+            if size > MAX_PENDING:
+                waiting = waiting[i + 1 :]
+                break
+        if waiting != pending:
+            _write("regex-new", waiting)
         if not new:
             return 0
         return len(new) if _write("regex", [*_stored, *new][-MAX_PATTERNS:]) else 0
