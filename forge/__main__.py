@@ -12,9 +12,16 @@ def run() -> int:
     """Run the command line in ``sys.argv``; return the exit status."""
     try:
         try:
+            from . import startcache
+
+            # before anything compiles a regular expression or a dataclass (forge/startcache.py)
+            startcache.preload(sys.argv[1] if len(sys.argv) > 1 else "")
             from .cli import main
 
-            return main()
+            status = main()
+            if status != 2:  # bad input reads it again with pydantic: its patterns would weigh on every good run
+                startcache.save()
+            return status
         finally:  # the process is ending: a late Ctrl-C must not print a traceback either
             import signal
 

@@ -285,8 +285,8 @@ def _templates(keys: frozenset[str], game: m.Game) -> set[str]:
 
 def _date(value: Any) -> bool:
     """A stated date of the history (the forms :func:`forge.verifier.ex_claims._date` reads)."""
-    if not isinstance(value, str):
-        return False
+    if not isinstance(value, str) or sum(ch.isdigit() for ch in value) < 5:
+        return False  # every form has a four-digit year and a day: no strptime (its import and locale tables)
     for fmt in ("%d %b %Y", "%d %B %Y", "%Y-%m-%d"):
         try:
             _dt.datetime.strptime(value.strip(), fmt)

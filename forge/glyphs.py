@@ -170,12 +170,52 @@ def _texts(obj: Any, path: PathT = ()) -> Iterator[tuple[PathT, str, bool]]:
         yield path, obj, False
 
 
+_PRINTED_FIELDS: dict[Any, tuple[str, ...]] = {}
+"""A model class -> its fields :func:`_texts` walks (in order)."""
+
+
+def _printed_fields(cls: Any) -> tuple[str, ...]:
+    names = _PRINTED_FIELDS.get(cls)
+    if names is None:
+        skip = NOT_PRINTED.get(cls.__name__, frozenset())
+        names = () if skip is ALL else tuple(n for n in cls.model_fields if n not in skip and n != "data_note")
+        _PRINTED_FIELDS[cls] = names
+    return names
+
+
+def _foreign_texts(obj: Any, path: PathT, out: list[tuple[PathT, str, bool]]) -> None:
+    """The texts :func:`_texts` yields that are not all ASCII, in its order, appended to ``out``: the same walk
+    without a generator's cost per text (every printable ASCII character is in every face, so only these can
+    lack a glyph)."""
+    if isinstance(obj, str):
+        if not obj.isascii():
+            out.append((path, obj, False))
+    elif isinstance(obj, m.Unknown):
+        if "cells" in path and not obj.unknown.isascii():
+            out.append(((*path, "unknown"), obj.unknown, False))
+    elif isinstance(obj, m.Base):
+        for name in _printed_fields(type(obj)):
+            value = getattr(obj, name)
+            if value is not None and not isinstance(value, int | float):
+                _foreign_texts(value, (*path, name), out)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            if isinstance(k, str) and not k.isascii():
+                out.append(((*path, k), k, True))
+            if v is not None and not isinstance(v, int | float):
+                _foreign_texts(v, (*path, k), out)
+    elif isinstance(obj, list | tuple):
+        for i, v in enumerate(obj):
+            if v is not None and not isinstance(v, int | float):
+                _foreign_texts(v, (*path, i), out)
+
+
 def uncovered_text(game: m.Game) -> list[Uncovered]:
     """The printable texts of ``game`` with characters a bundled face lacks, one entry per text."""
     out = []
-    for path, text, is_key in _texts(game):
-        if text.isascii():  # every printable ASCII character is in every face; the common case stops here
-            continue
+    found: list[tuple[PathT, str, bool]] = []
+    _foreign_texts(game, (), found)
+    for path, text, is_key in found:
         chars = [
             ch for ch in dict.fromkeys(text) if ord(ch) > 0x7E and unicodedata.category(ch) not in _SKIPPED_CATEGORIES
         ]

@@ -429,6 +429,161 @@ def _compose(source: Any, text: str, file: str) -> _Composer:
     return comp
 
 
+def _fast_document(text: str) -> Document | None:
+    """The document of a plain game file read from libyaml's events in one tight loop, or None as soon as it meets
+    anything that is not plain: a tag or merge key, an alias used as a key or before its anchor, a duplicate key, a
+    key that is not a plain value, a scalar :meth:`_Composer.scalar` would refuse or send to the pure-Python
+    parser, nesting past :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values, more than one document, a top
+    level that is not a mapping, or any error of the parser.  Then :class:`_Composer` reads the text again and has
+    the last word (its messages, its choice of parser).  For the documents it reads, the data and the marks are
+    :class:`_Composer`'s (tests/test_loader_fast.py compares them): game files take this path, about twice as
+    fast."""
+    scalar_event, map_start, seq_start = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+    map_end, seq_end, doc_end = yaml.MappingEndEvent, yaml.SequenceEndEvent, yaml.DocumentEndEvent
+    stream_start, doc_start, stream_end = yaml.StreamStartEvent, yaml.DocumentStartEvent, yaml.StreamEndEvent
+    alias_event = yaml.AliasEvent
+    unprintable, foreign_break = _UNPRINTABLE.search, _FOREIGN_BREAK.search
+    resolved: dict[str, Any] = {}  # plain scalar -> its value (None, bool, int, float or the text)
+    doc = Document(None)
+    marks, key_marks = doc.marks, doc.key_marks
+    # a frame: [container, path, is_mapping, key awaiting its value (or None), flow, anchor, size]
+    stack: list[list[Any]] = []
+    anchors: dict[str, tuple[Any, int]] = {}  # as the composer keeps them: the value and how many values it holds
+    values = 0
+    started = False
+    events: Any = _CEvents(text)
+    ev: Any
+    top: Any
+    value: Any
+    try:
+        while True:
+            ev = events.get_event()
+            kind = type(ev)
+            if kind is scalar_event:
+                if ev.tag is not None or not stack:
+                    return None
+                v = ev.value
+                top = stack[-1]
+                if not ev.style:
+                    if top[4] and (not v or "?" in v):
+                        return None
+                    if v in resolved:
+                        value = resolved[v]
+                    else:
+                        tag = events.resolve(yaml.ScalarNode, v, (True, False))
+                        if tag == "tag:yaml.org,2002:null":
+                            value = None
+                        elif tag == "tag:yaml.org,2002:bool":
+                            value = v.lower() == "true"
+                        elif tag == "tag:yaml.org,2002:int":
+                            value = int(v)  # ValueError (too many digits): the composer says so
+                        elif tag == "tag:yaml.org,2002:float":
+                            value = float(v)
+                        elif tag == "tag:yaml.org,2002:merge":
+                            return None
+                        else:
+                            if unprintable(v) or foreign_break(v):
+                                return None
+                            value = v
+                        resolved[v] = value
+                else:
+                    if unprintable(v) or foreign_break(v):
+                        return None
+                    value = v
+                values += 1
+                if values > MAX_NODES:
+                    return None
+                if ev.anchor is not None:
+                    anchors[ev.anchor] = (value, 1)
+                top[6] += 1
+                sm = ev.start_mark
+                mark = (sm.line + 1, sm.column + 1)
+                container = top[0]
+                if not top[2]:
+                    marks.setdefault((*top[1], len(container)), mark)
+                    container.append(value)
+                elif top[3] is None:  # a key
+                    key = "null" if value is None else str(value)
+                    if key in container:
+                        return None
+                    key_marks[(*top[1], key)] = mark
+                    top[3] = key
+                else:
+                    key = top[3]
+                    marks.setdefault((*top[1], key), mark)
+                    container[key] = value
+                    top[3] = None
+            elif kind is map_start or kind is seq_start:
+                if ev.tag is not None or len(stack) >= MAX_DEPTH:
+                    return None
+                if not stack:
+                    if started:
+                        return None
+                    path: PathT = ()
+                    flow = bool(ev.flow_style)
+                else:
+                    top = stack[-1]
+                    if not top[2]:
+                        path = (*top[1], len(top[0]))
+                    elif top[3] is None:  # a list or mapping as a key
+                        return None
+                    else:
+                        path = (*top[1], top[3])
+                    flow = bool(ev.flow_style) or top[4]
+                sm = ev.start_mark
+                marks.setdefault(path, (sm.line + 1, sm.column + 1))
+                is_map = kind is map_start
+                stack.append([{} if is_map else [], path, is_map, None, flow, ev.anchor, 1])
+                started = True
+            elif kind is map_end or kind is seq_end:
+                frame = stack.pop()
+                value = frame[0]
+                if frame[5] is not None:
+                    anchors[frame[5]] = (value, frame[6])
+                if not stack:
+                    doc.data = value
+                    continue
+                top = stack[-1]
+                top[6] += frame[6]
+                if not top[2]:
+                    top[0].append(value)
+                else:
+                    top[0][top[3]] = value
+                    top[3] = None
+            elif kind is doc_end:
+                continue
+            elif kind is stream_start or kind is doc_start:
+                if doc.data is not None:  # a second document
+                    return None
+            elif kind is stream_end or ev is None:
+                break
+            elif kind is alias_event:
+                top = stack[-1] if stack else None
+                if top is None or ev.anchor not in anchors or (top[2] and top[3] is None):  # (an alias as a key)
+                    return None
+                value, size = anchors[ev.anchor]
+                values += size
+                if values > MAX_NODES:
+                    return None
+                top[6] += size
+                sm = ev.start_mark
+                mark = (sm.line + 1, sm.column + 1)
+                if not top[2]:
+                    marks.setdefault((*top[1], len(top[0])), mark)
+                    top[0].append(value)
+                else:
+                    marks.setdefault((*top[1], top[3]), mark)
+                    top[0][top[3]] = value
+                    top[3] = None
+            else:
+                return None
+    except (yaml.YAMLError, ValueError):  # the parser's refusal, a number too long, a lone surrogate (encoding)
+        return None
+    finally:
+        events.dispose()
+    return doc if isinstance(doc.data, dict) else None
+
+
 def _short(v: str) -> str:
     """A value for a message: its repr, cut to 30 characters with its length when it is longer than 40."""
     return repr(v) if len(v) <= 40 else f"{v[:30]!r}... ({len(v)} characters)"
@@ -476,6 +631,9 @@ def parse_yaml(text: str, file: str, top: str = "a mapping with a 'game' key") -
     stands (the pure-Python parser reads about 1 MB a second)."""
     comp: _Composer | None = None
     if _EventSource is not _Events and text.endswith("\n") and "\t" not in text and "\ufeff" not in text:
+        fast = _fast_document(text)
+        if fast is not None:
+            return fast
         try:
             comp = _compose(_EventSource, text, file)
         except _PurePython:

@@ -23,6 +23,7 @@ has a use for any of it."""
 CHECK_MODULES = {"forge", "forge.check", "forge.cli", "forge.errors", "forge.glyphs", "forge.hexgrid",
                  "forge.keypath", "forge.loader", "forge.model", "forge.modelkit", "forge.modelmarks", "forge.notation",
                  "forge.units",
+                 "forge.startcache",  # compiled regular expressions and dataclass methods, kept (python -m forge)
                  "forge.claim_keys", "forge.conditions",  # the example keys and combat conditions check refuses
                  "forge.commands", "forge.commands.play",  # play's options (standard library only)
                  "forge.commands.diff_options",  # diff's options (standard library only)
