@@ -5,12 +5,11 @@ hexsides with the terrain chart -- and glyph coverage now covers them."""
 
 from __future__ import annotations
 
-import io
 import re
 from functools import cache
 from pathlib import Path
 
-import pypdf
+import pypdfium2 as pdfium
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
@@ -27,8 +26,10 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def _text(pdf: bytes) -> str:
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in reader.pages))
+    """Every page's text, whitespace collapsed, read with pdfium: the same words as pypdf reads on these pages, in a
+    twentieth of the time (the handout's map pages hold thousands of strings)."""
+    doc = pdfium.PdfDocument(pdf)
+    return re.sub(r"\s+", " ", " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))).strip()
 
 
 @cache
