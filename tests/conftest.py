@@ -6,6 +6,7 @@ import atexit
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from functools import cache
@@ -98,6 +99,26 @@ def _seed_page_texts(component: str, name: str, options: tuple[tuple[str, object
 
     doc = pdfium.PdfDocument(_seed_render(component, name, options)[0])
     return tuple(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+
+
+def forge_run(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``forge ARGV`` run in this process (``forge.cli.main``), its exit status and output as a finished
+    ``subprocess.run`` would give them.  For a test about a command's message and status, not about the process:
+    a Python start and forge's imports cost more than the check itself.  An exception escaping main() fails the
+    test (where a real process would have printed a traceback).  The tests about processes (exit codes through a
+    real start, Ctrl-C, start-up module sets, closed pipes) start real ones."""
+    import contextlib
+    import io
+
+    from forge.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(argv))
+        except SystemExit as e:  # argparse's usage errors
+            rc = e.code if isinstance(e.code, int) else 2
+    return subprocess.CompletedProcess(["forge", *argv], rc, out.getvalue(), err.getvalue())
 
 
 def data_files() -> list[Path]:
