@@ -6,6 +6,7 @@ import atexit
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from functools import cache
@@ -56,6 +57,68 @@ def seed_report(name: str):  # type: ignore[no-untyped-def]
     from forge.verifier import verify
 
     return verify(seed_game(name))
+
+
+def _changed(options: dict[str, object]) -> tuple[tuple[str, object], ...]:
+    """The options that differ from BuildOptions' defaults, sorted: one cache key for equal options."""
+    from forge.builder import BuildOptions
+
+    default = BuildOptions()
+    return tuple(sorted((k, v) for k, v in options.items() if getattr(default, k) != v))
+
+
+def seed_render(component: str, name: str, **options: object) -> tuple[bytes, tuple[str, ...]]:
+    """A data/ game's component as ``forge.render.<component>.render`` draws it with ``BuildOptions(**options)``,
+    and the lines its ``report`` was told, drawn once per session (per xdist worker): several files read the same
+    handout or cards (a renderer never changes the game it is given, and the same input gives the same bytes)."""
+    return _seed_render(component, name, _changed(options))
+
+
+@cache
+def _seed_render(component: str, name: str, options: tuple[tuple[str, object], ...]) -> tuple[bytes, tuple[str, ...]]:
+    import importlib
+
+    from forge.builder import BuildOptions
+
+    told: list[str] = []
+    pdf = importlib.import_module(f"forge.render.{component}").render(
+        seed_game(name), BuildOptions(report=told.append, **dict(options))  # type: ignore[arg-type]
+    )
+    return pdf, tuple(told)
+
+
+def seed_page_texts(component: str, name: str, **options: object) -> tuple[str, ...]:
+    """Each page's text of :func:`seed_render`'s PDF as pdfium reads it (loading a page of a map that holds its
+    whole sheet is the slow part, so it is read once per session too)."""
+    return _seed_page_texts(component, name, _changed(options))
+
+
+@cache
+def _seed_page_texts(component: str, name: str, options: tuple[tuple[str, object], ...]) -> tuple[str, ...]:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(_seed_render(component, name, options)[0])
+    return tuple(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+
+
+def forge_run(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``forge ARGV`` run in this process (``forge.cli.main``), its exit status and output as a finished
+    ``subprocess.run`` would give them.  For a test about a command's message and status, not about the process:
+    a Python start and forge's imports cost more than the check itself.  An exception escaping main() fails the
+    test (where a real process would have printed a traceback).  The tests about processes (exit codes through a
+    real start, Ctrl-C, start-up module sets, closed pipes) start real ones."""
+    import contextlib
+    import io
+
+    from forge.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(argv))
+        except SystemExit as e:  # argparse's usage errors
+            rc = e.code if isinstance(e.code, int) else 2
+    return subprocess.CompletedProcess(["forge", *argv], rc, out.getvalue(), err.getvalue())
 
 
 def data_files() -> list[Path]:

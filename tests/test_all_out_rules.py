@@ -5,13 +5,12 @@ crowded target (over-concentration) 7.4, which the card once printed as 7.3 for 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import forge_run
 from forge import model as m
 from forge.loader import load
 from forge.render.cards import all_out_sentence
@@ -78,7 +77,7 @@ def test_check_refuses_a_crowded_rule_without_crowded_units(tmp_path: Path) -> N
     assert "crowded_units: 5, " in text
     bad = tmp_path / "hg.yaml"
     bad.write_text(text.replace("crowded_units: 5, ", "", 1), encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    r = forge_run("check", str(bad))
     out = r.stdout + r.stderr
     assert r.returncode == 2
     assert "Traceback" not in out

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
+from conftest import forge_run
 from forge import model as m
 from forge.errors import LoadError
 from forge.loader import load, loads
@@ -75,7 +74,7 @@ def test_forge_check_exits_2_with_one_line_per_bad_key(tmp_path: Path) -> None:
         ),
         "utf-8",
     )
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    r = forge_run("check", str(bad))
     assert r.returncode == 2, r.stderr
     assert "did you mean 'dice_sum'?" in r.stderr
     assert "Traceback" not in r.stderr

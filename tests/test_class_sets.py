@@ -11,9 +11,8 @@ import functools
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
-from conftest import data_files
+from conftest import data_files, seed_game, seed_page_texts, seed_render
 
 from forge.builder import MAX_PAGES, BuildOptions, TooManyPages
 from forge.cli import main
@@ -32,12 +31,8 @@ def _squash(text: str) -> str:
 @functools.cache
 def _set(name: str, sets: int = 1) -> tuple[Game, list[str], list[str]]:
     """The game, each page's squashed text, and the page-count lines ``options.report`` was told."""
-    game = load(DATA / f"{name}.yaml")
-    told: list[str] = []
-    pdf = handout.render(game, BuildOptions(sets=sets, report=told.append))
-    doc = pdfium.PdfDocument(pdf)
-    pages = [_squash(doc[i].get_textpage().get_text_range()) for i in range(len(doc))]
-    return game, pages, told
+    _, told = seed_render("handout", name, sets=sets)  # drawn once per session: other files read the same handout
+    return seed_game(name), [_squash(t) for t in seed_page_texts("handout", name, sets=sets)], list(told)
 
 
 def _rule_texts(game: Game) -> dict[str, str]:

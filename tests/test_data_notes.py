@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import data_files, seed_game, seed_report
+from conftest import data_files, seed_game, seed_page_texts, seed_report
 from pydantic import BaseModel
 
 from forge import model as m
 from forge.builder import BuildOptions
 from forge.glyphs import NOT_PRINTED, uncovered_text
 from forge.loader import loads
-from forge.render import cards, handout
+from forge.render import cards
 from forge.verifier import exit_code, render_findings, severity, verify
 from forge.verifier.notes import data_notes
 
@@ -49,9 +49,7 @@ def _pdf_text(pdf: bytes) -> str:
 @functools.cache
 def _printed(game_id: str) -> set[tuple[str, ...]]:
     """Every run of WINDOW words printed on the game's cards and one handout set."""
-    game = seed_game(game_id)
-    opts = BuildOptions(sets=1)
-    text = _pdf_text(cards.render(game, opts)) + " " + _pdf_text(handout.render(game, opts))
+    text = " ".join(seed_page_texts("cards", game_id)) + " " + " ".join(seed_page_texts("handout", game_id))
     return _runs(text)
 
 
@@ -140,7 +138,6 @@ def test_every_printed_note_has_a_data_note_beside_it() -> None:
 
 
 def test_handout_entry_condition_reads_as_one_phrase() -> None:
-    pdf = handout.render(seed_game("hells_gate"), BuildOptions(sets=1))
-    text = " ".join(_pdf_text(pdf).split())
+    text = " ".join(" ".join(seed_page_texts("handout", "hells_gate")).split())
     assert "if only if" not in text
     assert "enters turn 4, only if a Soviet unit has ever entered" in text

@@ -9,6 +9,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
@@ -47,7 +48,10 @@ def render(game, component: str) -> bytes:  # type: ignore[no-untyped-def]
 
 
 def pdf_text(pdf: bytes) -> str:
-    return "".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
+    """Every page's text as pdfium reads it (through each font's ToUnicode map, as pypdf does; ~20x faster on the
+    handout's map pages)."""
+    doc = pdfium.PdfDocument(pdf)
+    return "".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
 
 
 def unembedded(pdf: bytes) -> set[str]:

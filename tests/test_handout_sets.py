@@ -34,8 +34,14 @@ def _game(name: str) -> Game:
 
 
 @functools.cache
+def _pdf(name: str, paper: str = "letter", sets: int = 1) -> bytes:
+    """The greyscale handout, drawn once per worker for the tests below that read it."""
+    return handout.render(_game(name), BuildOptions(sets=sets, paper=paper, greyscale=True))
+
+
+@functools.cache
 def _handout(name: str, paper: str = "letter", sets: int = 1) -> tuple[bytes, list[str], list[tuple[float, float]]]:
-    pdf = handout.render(_game(name), BuildOptions(sets=sets, paper=paper, greyscale=True))
+    pdf = _pdf(name, paper, sets)
     doc = pdfium.PdfDocument(pdf)
     return pdf, texts(pdf), [tuple(doc[i].get_size()) for i in range(len(doc))]  # type: ignore[misc]
 
@@ -156,5 +162,5 @@ def test_the_estimate_counts_a_sets_pages_exactly(name: str, paper: str) -> None
     cards' blocks) and the set-up sheet and record, each part's blank backs included; three sets take three times
     as many."""
     game = _game(name)
-    real = len(pdfium.PdfDocument(handout.render(game, BuildOptions(sets=1, paper=paper, greyscale=True))))
+    real = len(pdfium.PdfDocument(_pdf(name, paper)))
     assert estimate(game, BuildOptions(only=("handout",), sets=3, paper=paper)).pages == 3 * real

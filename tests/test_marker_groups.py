@@ -4,12 +4,10 @@ colour and in greyscale; `forge check` refuses a group the side does not have.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, forge_run
 
 from forge import templates as T
 from forge.errors import LoadError
@@ -59,11 +57,7 @@ def test_the_code_is_drawn_above_the_text(tmp_path: Path) -> None:
     """The counter sheet's text: each pool's code printed on each of its markers."""
     import pypdfium2 as pdfium
 
-    r = subprocess.run(
-        [sys.executable, "-m", "forge", "build", str(ESCAPE), "--only", "counters", "--out", str(tmp_path), "-q"],
-        capture_output=True,
-        text=True,
-    )
+    r = forge_run("build", str(ESCAPE), "--only", "counters", "--out", str(tmp_path), "-q")
     assert r.returncode == 0, r.stderr
     assert "does not fit" not in r.stderr
     pdf = pdfium.PdfDocument(tmp_path / "escape_from_hells_gate" / "counters.pdf")
@@ -86,7 +80,7 @@ def test_check_refuses_a_group_the_side_does_not_have(tmp_path: Path, old: str, 
     assert text.count(old) == 1
     bad = tmp_path / "g.yaml"
     bad.write_text(text.replace(old, new), "utf-8")
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
+    r = forge_run("check", str(bad))
     assert r.returncode == 2
     line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if new in ln)
     assert f"g.yaml:{line}:" in r.stderr

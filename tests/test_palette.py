@@ -9,10 +9,12 @@ faces), and on the map, whose greys come from the same palette.
 from __future__ import annotations
 
 import io
+import re
 import itertools
 from pathlib import Path
 
 import pypdf
+import pypdfium2 as pdfium
 import pytest
 from conftest import data_files
 from test_render_counters import Recorder
@@ -194,8 +196,8 @@ def test_map_in_greyscale_uses_the_palette() -> None:
 
 def test_greyscale_legend_says_what_the_print_shows(hg: Game) -> None:
     def text(opts: BuildOptions) -> str:
-        reader = pypdf.PdfReader(io.BytesIO(map_render.render(hg, opts)))
-        return " ".join(pg.extract_text() for pg in reader.pages)
+        doc = pdfium.PdfDocument(map_render.render(hg, opts))  # pdfium: ~50x faster than pypdf on a map page
+        return re.sub(r"\s+", " ", " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc))))
 
     colour, grey = text(BuildOptions(paper="tabloid")), text(BuildOptions(paper="tabloid", greyscale=True))
     assert "Red marks" in colour

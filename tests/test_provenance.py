@@ -13,12 +13,10 @@ Properties:
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, forge_run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -149,7 +147,7 @@ def test_check_refuses_an_implied_by_that_names_no_example(tmp_path: Path) -> No
     assert text.count("implied_by: t1-d6-odds,") == 1
     bad = tmp_path / "g.yaml"
     bad.write_text(text.replace("implied_by: t1-d6-odds,", "implied_by: t1-d6-odd,"), "utf-8")
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
+    r = forge_run("check", str(bad))
     assert r.returncode == 2, r.stderr
     line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if "t1-d6-odd," in ln)
     assert f"g.yaml:{line}:" in r.stderr

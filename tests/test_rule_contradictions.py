@@ -3,8 +3,6 @@ compared with each other and with the examples that ``does`` the action (forge/v
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import forge_run
 from forge import model as m
 from forge.errors import LoadError
 from forge.loader import loads_document
@@ -215,8 +214,7 @@ def test_cli_check_exits_2_on_a_malformed_statement(tmp_path: Path) -> None:
     game = _game([NO_FLYING, {**BLUE_PATROLS, "side": "green"}])
     path = tmp_path / "skies.yaml"
     path.write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "forge", "check", str(path)], cwd=ROOT, capture_output=True,
-                         text=True, check=False)
+    run = forge_run("check", str(path))
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     assert "rules.permissions[1].side" in run.stderr + run.stdout

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from conftest import DATA
+from conftest import DATA, forge_run
 
 from forge.loader import loads
 from forge.model import Game
@@ -139,14 +139,12 @@ def test_an_unknown_marker_is_reported_not_raised() -> None:
 def _check_refuses(tmp_path, game: str, old: str, new: str) -> str:  # type: ignore[no-untyped-def]
     """`forge check` of ``game`` with its one ``old`` made ``new``: exit 2, located at the line of ``new``; the
     message."""
-    import subprocess
-    import sys
 
     text = (DATA / game).read_text("utf-8")
     assert text.count(old) == 1
     bad = tmp_path / "g.yaml"
     bad.write_text(text.replace(old, new), "utf-8")
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
+    r = forge_run("check", str(bad))
     assert r.returncode == 2, r.stderr
     line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if new.strip() in ln)
     assert f"g.yaml:{line}:" in r.stderr

@@ -12,13 +12,12 @@ Properties:
 from __future__ import annotations
 
 import subprocess
-import sys
 from functools import cache
 
 from forge.loader import loads
 from forge.model import Game
 from forge.verifier import severity, verify
-from conftest import DATA
+from conftest import DATA, forge_run
 
 FPA = DATA / "first_panzer_army.yaml"
 R1 = '''      - reading: "1919 is where the 16th Panzer re-enters the ZOC and so stops; 9 Mech stays in 2019"
@@ -93,7 +92,7 @@ def test_the_claims_counted_are_the_agreeing_readings() -> None:
 def _check(tmp_path, t: str) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
     bad = tmp_path / "g.yaml"
     bad.write_text(t, "utf-8")
-    return subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
+    return forge_run("check", str(bad))
 
 
 def test_check_refuses_a_lone_reading_located(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -12,8 +12,6 @@ Properties:
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from functools import cache
 
 from forge.loader import load, loads
@@ -21,7 +19,7 @@ from forge.model import Game
 from forge.verifier import sites as S
 from forge.verifier import verify
 from forge.verifier.ex_sequence import carried_position
-from conftest import DATA
+from conftest import DATA, forge_run
 
 FPA = DATA / "first_panzer_army.yaml"
 
@@ -125,7 +123,7 @@ def test_an_example_that_follows_nothing_is_not_placed() -> None:
 def test_follows_must_name_an_earlier_example(tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad = tmp_path / "g.yaml"
     bad.write_text(text().replace("    follows: ex-t-move-kg\n", "    follows: ex-t-attack2-odds\n"), "utf-8")
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
+    r = forge_run("check", str(bad))
     assert r.returncode == 2
     line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if "follows: ex-t-attack2-odds" in ln)
     assert f"g.yaml:{line}:" in r.stderr

@@ -12,12 +12,10 @@ Properties:
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, forge_run
 
 from forge.loader import load
 from forge.model import Game
@@ -85,7 +83,7 @@ def test_check_refuses_a_second_statement_that_is_not_one(tmp_path: Path, extra:
     assert text.count(ANCHOR) == 1
     bad = tmp_path / "g.yaml"
     bad.write_text(text.replace(ANCHOR, ANCHOR + extra), "utf-8")
-    r = subprocess.run([sys.executable, "-m", "forge", "check", str(bad)], capture_output=True, text=True)
+    r = forge_run("check", str(bad))
     assert r.returncode == 2, r.stderr
     line = next(i for i, ln in enumerate(bad.read_text("utf-8").splitlines(), 1) if "stated_elsewhere" in ln)
     assert f"g.yaml:{line}:" in r.stderr
