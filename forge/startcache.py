@@ -138,12 +138,23 @@ def preload(command: str = "") -> int:
     and give ``dataclasses`` the stored methods' code; return how many patterns and method sources were found (0
     when there are no usable files)."""
     _command[0] = command
+    if not enabled():
+        return 0
     return _preload_patterns() + _preload_codes()
 
 
 def save() -> int:
     """Store the patterns and method sources compiled in this run that the files did not hold; return how many."""
+    if not enabled():
+        return 0
     return _save_patterns() + _save_codes()
+
+
+def enabled() -> bool:
+    """Whether the cache is used: ``HEXFORGE_START_CACHE=0`` (or ``off``, ``no``, ``false``) turns it off, so that
+    a run compiles everything itself and reads or writes no file here (for a suspected cache problem, or a
+    measurement of the cold start)."""
+    return os.environ.get("HEXFORGE_START_CACHE", "").strip().lower() not in ("0", "off", "no", "false")
 
 
 # ------------------------------------------------------------------------------------------ regular expressions

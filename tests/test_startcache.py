@@ -191,6 +191,21 @@ def test_a_refused_file_stores_nothing(tmp_path: Path) -> None:
     assert _seeded(tmp_path) == n
 
 
+@pytest.mark.parametrize("value", ["0", "off"])
+def test_the_cache_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    """``HEXFORGE_START_CACHE=0``: nothing read, nothing written, the same output."""
+    on = _check_twice(tmp_path)
+    assert on.returncode == 0
+    assert _seeded(tmp_path) > 0
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in (tmp_path / "hexforge" / "start").iterdir())
+    monkeypatch.setenv("HEXFORGE_START_CACHE", value)
+    off = _run(tmp_path, "check", str(GAME))
+    assert (off.returncode, off.stdout, off.stderr) == (on.returncode, on.stdout, on.stderr)
+    after = sorted((p.name, p.stat().st_mtime_ns) for p in (tmp_path / "hexforge" / "start").iterdir())
+    assert after == before
+    assert _seeded(tmp_path) == 0  # the files are there, and not read
+
+
 def test_an_unwritable_cache_folder_only_means_compiling(tmp_path: Path) -> None:
     blocker = tmp_path / "hexforge"
     blocker.write_text("not a folder")
