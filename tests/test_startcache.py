@@ -66,13 +66,18 @@ def _run(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           check=False, timeout=300)
 
 
-def _seeded(cache: Path, kind: str = "") -> int:
-    """How many patterns (``regex``), method sources (``dataclass``) or both a fresh process finds in ``cache``."""
-    code = "from forge import startcache as s; s.preload('check'); print(len(s._seeded), len(s._codes))"
+def _probe(cache: Path, code: str) -> list[str]:
+    """The words a fresh Python prints running ``code`` with ``cache`` as its cache folder."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True,
                        timeout=60)
-    patterns, sources = (int(x) for x in r.stdout.split())
+    return r.stdout.split()
+
+
+def _seeded(cache: Path, kind: str = "") -> int:
+    """How many patterns (``regex``), method sources (``dataclass``) or both a fresh process finds in ``cache``."""
+    code = "from forge import startcache as s; s.preload('check'); print(len(s._seeded), len(s._codes))"
+    patterns, sources = (int(x) for x in _probe(cache, code))
     return {"regex": patterns, "dataclass": sources}.get(kind, patterns + sources)
 
 
@@ -123,10 +128,7 @@ def test_the_seeded_patterns_are_what_re_compiles(tmp_path: Path) -> None:
         "seeded = [(k, p) for k, p in re._cache.items() if k in startcache._seeded]; re.purge(); "
         "print(len(seeded), all(re.compile(k[1], k[2]) == p for k, p in seeded))"
     )
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True,
-                       timeout=60)
-    count, same = r.stdout.split()
+    count, same = _probe(tmp_path, code)
     assert int(count) > 20
     assert same == "True"
 
@@ -298,9 +300,6 @@ def test_the_stored_method_code_is_what_exec_compiles(tmp_path: Path) -> None:
         "print(len(codes), all(marshal.loads(c) == compile(s, '<string>', 'exec', dont_inherit=True) "
         "for s, c in codes.items()))"
     )
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True,
-                       timeout=60)
-    count, same = r.stdout.split()
+    count, same = _probe(tmp_path, code)
     assert int(count) > 40
     assert same == "True"
