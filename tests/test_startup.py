@@ -210,6 +210,10 @@ def test_build_of_a_good_file_imports_no_pydantic(tmp_path: Path) -> None:
     assert r.returncode in (0, 1), r.stderr[-2000:]
     assert "forge.templates" in names
     assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror", "forge.commands.diff")) == []
+    # the cards are read back by pdfium like the counters and the track: pypdf (its import, and ten to twenty
+    # times pdfium's time per page) is only for a PDF rulebook given with --book
+    assert "pypdfium2" in names
+    assert under(names, ("pypdf",)) == []
 
 
 def test_build_lays_out_cards_and_handout_without_platypus(tmp_path: Path) -> None:
