@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from typing import Any
 from fractions import Fraction
 from pathlib import Path
 
@@ -170,7 +171,7 @@ def test_same_seed_same_bytes_and_jobs_do_not_matter(tmp_path: Path, capsys: pyt
     c = tmp_path / "c"
     assert main(["analyze", str(FERRY), "--games", "12", "--seed", "5", "--out", str(a), "-q"]) == 0
     assert main(["analyze", str(FERRY), "--games", "12", "--seed", "5", "--out", str(b), "-q"]) == 0
-    assert main(["analyze", str(FERRY), "--games", "12", "--seed", "5", "--jobs", "2", "--out", str(c), "-q"]) == 0
+    assert main(["analyze", str(FERRY), "--games", "12", "--seed", "5", "--jobs", "1", "--out", str(c), "-q"]) == 0
     fa, fb, fc = (files(x / "ferry_point" / "analysis") for x in (a, b, c))
     assert {"report.md", "report.json", "crt_outcomes.svg", "crt_outcomes.png", "balance.svg", "balance.png"} <= set(fa)
     assert fa == fb
@@ -180,6 +181,24 @@ def test_same_seed_same_bytes_and_jobs_do_not_matter(tmp_path: Path, capsys: pyt
     d = tmp_path / "d"
     assert main(["analyze", str(FERRY), "--games", "12", "--seed", "6", "--out", str(d), "-q"]) == 0
     assert files(d / "ferry_point" / "analysis")["report.json"] != fa["report.json"]
+
+
+def test_the_games_use_every_core_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A teacher who types only ``forge analyze GAME`` waits for the games: they run on every core by default
+    (the report does not depend on it, test above); ``--jobs 1`` keeps them in one process."""
+    asked: list[int] = []
+    real = bal.simulate_policies
+
+    def spy(*a: Any, **k: Any) -> Any:
+        asked.append(k["jobs"])
+        return real(*a, **{**k, "jobs": 1})  # (the pool itself is tested below)
+
+    monkeypatch.setattr(bal, "simulate_policies", spy)
+    assert main(["analyze", str(FERRY), "--games", "2", "--out", str(tmp_path), "-q"]) == 0
+    assert main(["analyze", str(FERRY), "--games", "2", "--jobs", "1", "--out", str(tmp_path), "-q"]) == 0
+    assert asked == [0, 1]
+    monkeypatch.setattr(bal.os, "cpu_count", lambda: 3)
+    assert [bal.jobs_for(j) for j in asked] == [3, 1]
 
 
 def test_one_pool_for_every_policy_plays_each_policys_own_games() -> None:

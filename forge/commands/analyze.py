@@ -43,8 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=_count, default=2000, metavar="N",
                    help="games simulated per policy (default: 2,000)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
-    p.add_argument("--jobs", type=_jobs, default=1, metavar="J",
-                   help="processes to play the games in (default: 1; 0: every core); the report does not depend on it")
+    p.add_argument("--jobs", type=_jobs, default=0, metavar="J",
+                   help="processes to play the games in (default: 0, every core); the report does not depend on it")
     p.add_argument("--class-results", metavar="FILE.csv", default=None,
                    help="a class's record sheet (columns as the teacher's pack prints them) to compare with the "
                    "simulation")
