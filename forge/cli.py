@@ -811,7 +811,7 @@ EXAMPLES = {
     "export": "forge export vassal data/hells_gate.yaml --out modules/",
     "play": "forge play data/hells_gate.yaml --games 1000 --assume strength=3",
     "diff": "forge diff data/hells_gate.yaml tests/data/hells_gate_2e.yaml --format markdown",
-    "analyze": "forge analyze data/hells_gate.yaml --games 2000 --jobs 0 --assume strength=3",
+    "analyze": "forge analyze data/hells_gate.yaml --assume strength=3 --games 500 --seed 7",
 }
 """One example per command, in ``forge --help`` and each command's own help (tests/test_cli.py checks that every
 command has one)."""
