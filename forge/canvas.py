@@ -44,7 +44,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, text_width
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, end_form_sealed, register_fonts, text_width
 
 __all__ = [
     "SVG_FONT_FAMILY",
@@ -887,6 +887,11 @@ class PdfCanvas(Canvas):
         self.c = c
         self.top = top
         self._tops: list[float] = []
+        self._form_names: list[str] = []
+        self.seal: tuple[int, bool] = (-1, True)
+        """How each form's stream is compressed when it ends (:func:`forge.pdf.end_form_sealed`'s ``level`` and
+        ``ascii85``): reportlab's own settings, the same bytes as its ``endForm``; a map of a million hexes takes a
+        lower level and no ASCII85."""
         self.join_text = False
         """Let a text drawn right after another in the same font, size and colour continue its text object (one
         ``BT``/``ET`` and one colour for a run of hex labels: a large map's, see :func:`_text_code`).  The page
@@ -1070,11 +1075,14 @@ class PdfCanvas(Canvas):
     def _begin_form(self, name: str, w: float, h: float) -> None:
         self._forms()[name] = (w, h)
         self._tops.append(self.top)
+        self._form_names.append(name)
         self.c.beginForm(name, 0, 0, w, h)
         self.top = h
 
     def _end_form(self) -> None:
-        self.c.endForm()
+        # the stream compressed and encoded here, to the bytes reportlab's save() would write (forge.pdf.end_form)
+        level, ascii85 = self.seal
+        end_form_sealed(self.c, self._form_names.pop(), self.c.endForm, level=level, ascii85=ascii85)
         self.top = self._tops.pop()
 
     def _use_form(self, name: str) -> tuple[float, float]:

@@ -1,0 +1,80 @@
+"""Streams encoded by forge instead of reportlab's ``save()`` give reportlab's bytes (issue 23, build speed).
+
+reportlab encodes a form's text, and later the ASCII85 text of every compressed stream, with its PDFDocEncoding
+charmap codec: a dictionary lookup per character, 13 % of the large bench kit's build.  forge encodes them itself
+(``forge.pdf.end_form_sealed`` for every form a ``PdfCanvas`` ends and every pattern tile), to the same bytes.
+
+Properties: a form drawn through ``PdfCanvas`` is sealed when it ends (its stream is held compressed, not as text),
+and the file is byte for byte the one reportlab's own ``endForm`` writes, whatever the form's text (ASCII, the
+characters the codec maps elsewhere, the control characters it refuses are left to it).
+"""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.pdfbase import pdfdoc
+
+from forge.canvas import PdfCanvas
+from forge.pdf import new_canvas
+
+
+def _document(draw: object, *, forge_forms: bool) -> tuple[bytes, object]:
+    """A one-page PDF placing one form whose content ``draw(canvas)`` writes, ended by ``PdfCanvas`` or by
+    reportlab; the bytes, and the form object as it was when the form ended."""
+    buf = io.BytesIO()
+    c = new_canvas(buf, (200, 200), title="t")
+    pen = PdfCanvas(c, top=200)
+    if forge_forms:
+        pen.begin_form("f", 100, 100)
+        draw(c)  # type: ignore[operator]
+        pen.end_form()
+    else:
+        pen._forms()["f"] = (100, 100)
+        c.beginForm("f", 0, 0, 100, 100)
+        draw(c)  # type: ignore[operator]
+        c.endForm()
+    form = c._doc.idToObject[pdfdoc.xObjectName("f")]
+    held = (form.stream, form.Contents)
+    pen.use_form("f")
+    c.showPage()
+    c.save()
+    return buf.getvalue(), held
+
+
+def _encodable(ch: str) -> bool:
+    try:
+        pdfdoc.pdfdocEnc(ch)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shapes(c: object) -> None:
+    c.setFillColorRGB(0.2, 0.4, 0.6)  # type: ignore[attr-defined]
+    c.rect(10, 10, 50, 30, fill=1)  # type: ignore[attr-defined]
+    c.setFont("DejaVuSans", 9)  # type: ignore[attr-defined]
+    c.drawString(12, 50, "Hex 0805 (Ω ü)")  # type: ignore[attr-defined]
+
+
+def test_a_form_ended_by_pdfcanvas_is_held_compressed_and_writes_reportlabs_bytes() -> None:
+    mine, (text, contents) = _document(_shapes, forge_forms=True)
+    theirs, (their_text, their_contents) = _document(_shapes, forge_forms=False)
+    assert mine == theirs
+    assert their_text is not None and their_contents is None  # reportlab holds the text until save()
+    assert text is None and contents is not None  # forge encoded and compressed it when the form ended
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(min_codepoint=1, max_codepoint=0x2FF), max_size=30), max_size=6))
+def test_any_operators_in_a_form_write_reportlabs_bytes(lines: list[str]) -> None:
+    """Raw operators (comments, so that any text is a valid stream) with any characters the codec takes."""
+    lines = ["".join(ch for ch in s if _encodable(ch) and ch not in "\r\n") for s in lines]
+
+    def draw(c: object) -> None:
+        for s in lines:
+            c._code.append("% " + s)  # type: ignore[attr-defined]
+
+    assert _document(draw, forge_forms=True)[0] == _document(draw, forge_forms=False)[0]
