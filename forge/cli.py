@@ -469,9 +469,10 @@ class Progress:
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from .builder import progress_steps
+    from .builder import defer_image_library, progress_steps
 
     t0 = time.perf_counter()
+    defer_image_library()  # before anything imports reportlab, which imports Pillow's PIL.Image
     options = _build_options(args)
     if isinstance(options, int):
         return options
@@ -598,6 +599,10 @@ def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: 
     gc.disable()
     try:
         game = _load_or_report(path, options)
+        if game is not None:  # the fonts' parsed tables (from forge.fontcache) live to the end too
+            from .pdf import register_fonts
+
+            register_fonts()
     finally:
         if collecting:
             gc.enable()
