@@ -44,7 +44,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, end_form_sealed, register_fonts, text_width
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, end_form_sealed, place_form, register_fonts, text_width
 
 __all__ = [
     "SVG_FONT_FAMILY",
@@ -1087,10 +1087,7 @@ class PdfCanvas(Canvas):
 
     def _use_form(self, name: str) -> tuple[float, float]:
         w, h = self._forms()[name]
-        self.c.saveState()
-        self.c.translate(0, self.top - h)
-        self.c.doForm(name)
-        self.c.restoreState()
+        place_form(self.c, name, [(0, self.top - h)])  # saveState, translate, doForm, restoreState: their bytes
         return w, h
 
 

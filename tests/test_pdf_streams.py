@@ -2,7 +2,8 @@
 
 reportlab encodes a form's text, and later the ASCII85 text of every compressed stream, with its PDFDocEncoding
 charmap codec: a dictionary lookup per character, 13 % of the large bench kit's build.  forge encodes them itself
-(``forge.pdf.end_form_sealed`` for every form a ``PdfCanvas`` ends and every pattern tile), to the same bytes.
+(``forge.pdf.end_form_sealed`` for every form a ``PdfCanvas`` ends and every pattern tile), to the same bytes; and
+it places a form (``forge.pdf.place_form``) with the operators reportlab's four calls would write.
 
 Properties: a form drawn through ``PdfCanvas`` is sealed when it ends (its stream is held compressed, not as text),
 and the file is byte for byte the one reportlab's own ``endForm`` writes, whatever the form's text (ASCII, the
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from reportlab.pdfbase import pdfdoc
 
 from forge.canvas import PdfCanvas
-from forge.pdf import new_canvas
+from forge.pdf import new_canvas, place_form
 
 
 def _document(draw: object, *, forge_forms: bool) -> tuple[bytes, object]:
@@ -78,3 +79,46 @@ def test_any_operators_in_a_form_write_reportlabs_bytes(lines: list[str]) -> Non
             c._code.append("% " + s)  # type: ignore[attr-defined]
 
     assert _document(draw, forge_forms=True)[0] == _document(draw, forge_forms=False)[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(min_value=-5000, max_value=5000, allow_nan=False),
+            st.floats(min_value=-5000, max_value=5000, allow_nan=False),
+        ),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_placing_a_form_writes_what_reportlabs_calls_write(at: list[tuple[float, float]], after_cm: bool) -> None:
+    """``place_form`` (a pattern's tiles, a counter's parts) writes the operators and leaves the state that
+    ``saveState``, ``translate``, ``doForm`` and ``restoreState`` write and leave, also right after a ``cm``
+    (which reportlab's translate would merge into, were it not inside a ``q``)."""
+
+    def page(fast: bool) -> tuple[list[str], list[str], dict[str, object], bytes]:
+        buf = io.BytesIO()
+        c = new_canvas(buf, (300, 300))
+        c.beginForm("tile", 0, 0, 10, 10)
+        c.rect(0, 0, 5, 5, fill=1)
+        c.endForm()
+        if after_cm:
+            c.translate(3.25, -7)
+        if fast:
+            place_form(c, "tile", at)
+        else:
+            for dx, dy in at:
+                c.saveState()
+                c.translate(dx, dy)
+                c.doForm("tile")
+                c.restoreState()
+        code, used = list(c._code), list(c._formsinuse)
+        state = {k: c.__dict__[k] for k in c.STATE_ATTRIBUTES if k != "_extgstate"}
+        state["_extgstate"] = vars(c._extgstate)
+        state["depth"] = len(c.state_stack)
+        c.showPage()
+        c.save()
+        return code, used, state, buf.getvalue()
+
+    assert page(True) == page(False)

@@ -34,7 +34,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model import CombatEffect, Game, Pattern, TerrainKind
-from ..pdf import end_form_sealed
+from ..pdf import end_form_sealed, place_form
 
 __all__ = [
     "BATCH_LENGTH",
@@ -624,11 +624,7 @@ def draw_pattern(
         for ti in range(math.floor(x0 / tw), math.ceil(x1 / tw)):
             for tj in range(math.floor(y0 / th), math.ceil(y1 / th)):
                 spots.add((ti, tj))
-    for ti, tj in sorted(spots, key=lambda t: (t[1], t[0])):
-        canvas.saveState()
-        canvas.translate(ti * tw, tj * th)
-        canvas.doForm(name)
-        canvas.restoreState()
+    place_form(canvas, name, [(ti * tw, tj * th) for ti, tj in sorted(spots, key=lambda t: (t[1], t[0]))])
     canvas.restoreState()
 
 

@@ -139,15 +139,15 @@ def draw(
     forms = PdfCanvas(c, recorder=rec)
     # Each form is kept as its compressed bytes, not its text, from its end (forge.pdf.end_form_sealed, as every
     # form PdfCanvas ends); a sheet of more than FAST_PATHS_ABOVE hexes is compressed faster, to other bytes.
-    big = ctx.grid.columns * ctx.grid.rows > grid.COMPACT_EVERY  # read here: tests lower them
+    # read here: tests lower it
     fast = ctx.grid.columns * ctx.grid.rows > grid.FAST_PATHS_ABOVE
     if fast:
         forms.seal = (FAST_DEFLATE, False)
 
     for i in range(len(lay.pages)):
-        # a large map's thumbnail takes the sheet's fills and hex lines (_GridReplay, which reads reportlab's
-        # internals too); an ordinary one draws them again, the public way, to the same bytes
-        ctx.replay.armed = big
+        # the thumbnail takes the sheet's fills, textures and hex lines (_GridReplay, which reads reportlab's
+        # internals too) instead of drawing them again, to the same bytes (tests/test_map_fastpaths.py)
+        ctx.replay.armed = True
         forms.begin_form(f"{form}sheet{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette), ctx, lay, i)
         forms.end_form()
