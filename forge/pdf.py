@@ -420,7 +420,11 @@ def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str = "
     return c
 
 
+@functools.lru_cache(maxsize=8192)
 def text_width(text: str, size: float, font: str = FONT) -> float:
+    """The width of ``text`` set in ``font`` at ``size``, in points.  Kept for the last 8,192 texts asked: a build
+    measures the same words, labels and numbers again and again (four times in five for Hell's Gate: 8,448 calls,
+    1,719 texts), and the fonts never change once registered."""
     register_fonts()
     return float(pdfmetrics.stringWidth(text, font, size))
 
