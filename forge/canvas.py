@@ -939,11 +939,11 @@ class PdfCanvas(Canvas):
         """Set the paint of the next shape (all of it, every time: the wrapped canvas may be shared); return
         reportlab's ``stroke`` and ``fill`` flags."""
         if st.fill is not None:
-            self.c.setFillColor(HexColor(st.fill))
+            self.c.setFillColor(_text_colour(st.fill))  # made once per colour, as a text's
             if st.alpha != 1.0:  # after the colour: setting a colour resets reportlab's fill alpha
                 self.c.setFillAlpha(st.alpha)
         if st.stroke is not None:
-            self.c.setStrokeColor(HexColor(st.stroke))
+            self.c.setStrokeColor(_text_colour(st.stroke))
             self.c.setLineWidth(st.width)
             if st.dash:
                 self.c.setDash(list(st.dash), 0)

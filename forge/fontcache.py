@@ -16,6 +16,7 @@ Deleting the directory is always safe.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pickle
 import sys
@@ -24,9 +25,12 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
-"""Bumped whenever what is stored changes."""
+FORMAT = 2
+"""Bumped whenever what is stored changes (2: without ``glyphToChar``)."""
 _REQUIRED = ("charToGlyph", "charWidths", "glyphPos", "hmetrics", "table", "unitsPerEm", "name")
+_UNSTORED = ("_ttf_data", "glyphToChar")
+"""What the cache does not keep: the file's bytes (read on every run), and the glyph-to-characters table, which
+only the parse itself reads (two thirds of a face's unpickling time: 5,918 lists)."""
 
 
 class PdfScale:
@@ -39,6 +43,25 @@ class PdfScale:
 
     def __call__(self, x: float) -> float:
         return x if self.units_per_em == 1000 else x * self.mult
+
+
+@functools.cache
+def _face_class() -> Any:
+    from reportlab.pdfbase.ttfonts import TTFontFace
+
+    class CachedFace(TTFontFace):
+        """A face from the cache: a parsed face's attributes but ``glyphToChar``, which is parsed from the file
+        if anything ever asks for it (reportlab reads it only while parsing)."""
+
+        def __getattr__(self, name: str) -> Any:
+            if name != "glyphToChar" or "filename" not in self.__dict__:
+                raise AttributeError(name)
+            value = TTFontFace(self.filename).glyphToChar
+            self.glyphToChar = value
+            return value
+
+    return CachedFace
+
 
 
 def cache_dir() -> Path:
@@ -63,15 +86,14 @@ def _key(path: Path, data: bytes) -> str:
 
 def _load(file: Path, data: bytes) -> Any | None:
     """The cached face in ``file``, or None when there is none or it is not a face of ``data``."""
-    from reportlab.pdfbase.ttfonts import TTFontFace
-
     try:
         with open(file, "rb") as fh:
             stored = pickle.load(fh)  # the user's own cache, written by _save
         state = stored["state"]
         if stored.get("digest") != _digest(data) or not all(k in state for k in _REQUIRED):
             return None
-        face = TTFontFace.__new__(TTFontFace)
+        cls = _face_class()
+        face = cls.__new__(cls)
         face.__dict__.update(state)
     except (
         OSError,
@@ -92,7 +114,7 @@ def _load(file: Path, data: bytes) -> Any | None:
 
 def _save(file: Path, face: Any, data: bytes) -> None:
     """Keep ``face``'s parsed state in ``file`` (atomically); any failure is silent."""
-    state = {k: v for k, v in face.__dict__.items() if k != "_ttf_data"}
+    state = {k: v for k, v in face.__dict__.items() if k not in _UNSTORED}
     state["_pdfScale"] = PdfScale(face.unitsPerEm)
     tmp = None
     try:
