@@ -77,20 +77,21 @@ def _digest(data: bytes) -> str:
     return f"{len(data)}-{zlib.crc32(data):08x}"
 
 
-def _key(path: Path, data: bytes) -> str:
+def _key(path: Path, data: bytes, digest: str | None = None) -> str:
     from reportlab import Version
 
     py = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    return f"{path.stem}-{_digest(data)}-rl{Version}-py{py}-f{FORMAT}.pickle"
+    return f"{path.stem}-{digest or _digest(data)}-rl{Version}-py{py}-f{FORMAT}.pickle"
 
 
-def _load(file: Path, data: bytes) -> Any | None:
-    """The cached face in ``file``, or None when there is none or it is not a face of ``data``."""
+def _load(file: Path, data: bytes, digest: str | None = None) -> Any | None:
+    """The cached face in ``file``, or None when there is none or it is not a face of ``data`` (``digest``: its
+    :func:`_digest`, when the caller has it)."""
     try:
         with open(file, "rb") as fh:
             stored = pickle.load(fh)  # the user's own cache, written by _save
         state = stored["state"]
-        if stored.get("digest") != _digest(data) or not all(k in state for k in _REQUIRED):
+        if stored.get("digest") != (digest or _digest(data)) or not all(k in state for k in _REQUIRED):
             return None
         cls = _face_class()
         face = cls.__new__(cls)
@@ -140,11 +141,12 @@ def face(path: Path) -> Any:
     from reportlab.pdfbase.ttfonts import TTFontFace
 
     data = path.read_bytes()
+    digest = _digest(data)  # once: a face's CRC-32 was worked out twice, for the file's name and to check it
     try:
-        file: Path | None = cache_dir() / _key(path, data)
+        file: Path | None = cache_dir() / _key(path, data, digest)
     except (RuntimeError, OSError, KeyError):  # no home folder to put ~/.cache in: parse, as without a cache
         file = None
-    cached = None if file is None else _load(file, data)
+    cached = None if file is None else _load(file, data, digest)
     if cached is not None:
         cached.filename = str(path)
         return cached
