@@ -8,8 +8,45 @@ a traceback.  (An interrupt while the interpreter itself starts, before this mod
 import sys
 
 
+FAST_EXIT = frozenset({"build"})
+"""The commands whose process ends without the interpreter's teardown when :func:`run` is the program's entry
+(:func:`_leave`)."""
+
+
 def run() -> int:
-    """Run the command line in ``sys.argv``; return the exit status."""
+    """Run the command line in ``sys.argv``; return the exit status.  Called as the program itself (the ``forge``
+    script, ``python -m forge``) for a command of :data:`FAST_EXIT`, it ends the process instead (:func:`_leave`)."""
+    status = _run()
+    caller = sys._getframe(1).f_globals.get("__name__")
+    if caller == "__main__" and len(sys.argv) > 1 and sys.argv[1] in FAST_EXIT:
+        _leave(status)
+    return status
+
+
+def _leave(status: int) -> None:
+    """End the process with ``status`` now, when nothing is left to do but the interpreter's teardown: freeing
+    every object and module one by one, and a last collection over them all (5 % of a small build's
+    instructions).  Everything forge wrote is already on disk (written, flushed and synced, then renamed), so
+    only the standard streams are flushed first.  Returns (the interpreter then ends as usual) when a flush
+    fails, so that Python reports it as it would, when another thread is still running, or under a profiler or a
+    tracer (cProfile, coverage: they write what they measured at exit)."""
+    import os
+
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(status)
+
+
+def _run() -> int:
     try:
         try:
             from . import startcache

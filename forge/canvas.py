@@ -44,7 +44,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas as ReportlabCanvas
 
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, register_fonts, text_width
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, end_form_sealed, place_form, register_fonts, text_width
 
 __all__ = [
     "SVG_FONT_FAMILY",
@@ -887,6 +887,11 @@ class PdfCanvas(Canvas):
         self.c = c
         self.top = top
         self._tops: list[float] = []
+        self._form_names: list[str] = []
+        self.seal: tuple[int, bool] = (-1, True)
+        """How each form's stream is compressed when it ends (:func:`forge.pdf.end_form_sealed`'s ``level`` and
+        ``ascii85``): reportlab's own settings, the same bytes as its ``endForm``; a map of a million hexes takes a
+        lower level and no ASCII85."""
         self.join_text = False
         """Let a text drawn right after another in the same font, size and colour continue its text object (one
         ``BT``/``ET`` and one colour for a run of hex labels: a large map's, see :func:`_text_code`).  The page
@@ -934,11 +939,11 @@ class PdfCanvas(Canvas):
         """Set the paint of the next shape (all of it, every time: the wrapped canvas may be shared); return
         reportlab's ``stroke`` and ``fill`` flags."""
         if st.fill is not None:
-            self.c.setFillColor(HexColor(st.fill))
+            self.c.setFillColor(_text_colour(st.fill))  # made once per colour, as a text's
             if st.alpha != 1.0:  # after the colour: setting a colour resets reportlab's fill alpha
                 self.c.setFillAlpha(st.alpha)
         if st.stroke is not None:
-            self.c.setStrokeColor(HexColor(st.stroke))
+            self.c.setStrokeColor(_text_colour(st.stroke))
             self.c.setLineWidth(st.width)
             if st.dash:
                 self.c.setDash(list(st.dash), 0)
@@ -1070,19 +1075,19 @@ class PdfCanvas(Canvas):
     def _begin_form(self, name: str, w: float, h: float) -> None:
         self._forms()[name] = (w, h)
         self._tops.append(self.top)
+        self._form_names.append(name)
         self.c.beginForm(name, 0, 0, w, h)
         self.top = h
 
     def _end_form(self) -> None:
-        self.c.endForm()
+        # the stream compressed and encoded here, to the bytes reportlab's save() would write (forge.pdf.end_form)
+        level, ascii85 = self.seal
+        end_form_sealed(self.c, self._form_names.pop(), self.c.endForm, level=level, ascii85=ascii85)
         self.top = self._tops.pop()
 
     def _use_form(self, name: str) -> tuple[float, float]:
         w, h = self._forms()[name]
-        self.c.saveState()
-        self.c.translate(0, self.top - h)
-        self.c.doForm(name)
-        self.c.restoreState()
+        place_form(self.c, name, [(0, self.top - h)])  # saveState, translate, doForm, restoreState: their bytes
         return w, h
 
 

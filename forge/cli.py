@@ -469,9 +469,10 @@ class Progress:
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from .builder import progress_steps
+    from .builder import defer_image_library, progress_steps
 
     t0 = time.perf_counter()
+    defer_image_library()  # before anything imports reportlab, which imports Pillow's PIL.Image
     options = _build_options(args)
     if isinstance(options, int):
         return options
@@ -589,11 +590,35 @@ def _templates_or_report(folder: str | None) -> Templates | Literal[False] | Non
 
 def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: Progress) -> int:
     """Build one game file for ``cmd_build``, each component a step of ``bar``; its exit status."""
+    import gc
+
+    # The cyclic collector waits while the game is loaded: what the loader makes lives to the end of the build, and
+    # each collection would scan it again; then it, and every module imported so far, is frozen (never scanned
+    # again) while the components are drawn (docs/PERFORMANCE.md: 4 % of the small kit's build).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        game = _load_or_report(path, options)
+        if game is not None:  # the fonts' parsed tables (from forge.fontcache) live to the end too
+            from .pdf import register_fonts
+
+            register_fonts()
+    finally:
+        if collecting:
+            gc.enable()
+    gc.freeze()
+    try:
+        return _build_loaded(args, path, options, bar, game)
+    finally:
+        gc.unfreeze()
+
+
+def _build_loaded(args: argparse.Namespace, path: str, options: BuildOptions, bar: Progress, game: Game | None) -> int:
+    """:func:`_build_one` once the game is loaded (None: it could not be)."""
     import dataclasses
 
     from .builder import TooManyPages, build, progress_steps
 
-    game = _load_or_report(path, options)
     if game is None:
         bar.done += progress_steps(options)
         return EXIT_BAD_INPUT

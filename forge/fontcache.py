@@ -16,6 +16,7 @@ Deleting the directory is always safe.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pickle
 import sys
@@ -24,9 +25,12 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
-"""Bumped whenever what is stored changes."""
+FORMAT = 2
+"""Bumped whenever what is stored changes (2: without ``glyphToChar``)."""
 _REQUIRED = ("charToGlyph", "charWidths", "glyphPos", "hmetrics", "table", "unitsPerEm", "name")
+_UNSTORED = ("_ttf_data", "glyphToChar")
+"""What the cache does not keep: the file's bytes (read on every run), and the glyph-to-characters table, which
+only the parse itself reads (two thirds of a face's unpickling time: 5,918 lists)."""
 
 
 class PdfScale:
@@ -39,6 +43,25 @@ class PdfScale:
 
     def __call__(self, x: float) -> float:
         return x if self.units_per_em == 1000 else x * self.mult
+
+
+@functools.cache
+def _face_class() -> Any:
+    from reportlab.pdfbase.ttfonts import TTFontFace
+
+    class CachedFace(TTFontFace):
+        """A face from the cache: a parsed face's attributes but ``glyphToChar``, which is parsed from the file
+        if anything ever asks for it (reportlab reads it only while parsing)."""
+
+        def __getattr__(self, name: str) -> Any:
+            if name != "glyphToChar" or "filename" not in self.__dict__:
+                raise AttributeError(name)
+            value = TTFontFace(self.filename).glyphToChar
+            self.glyphToChar = value
+            return value
+
+    return CachedFace
+
 
 
 def cache_dir() -> Path:
@@ -54,24 +77,24 @@ def _digest(data: bytes) -> str:
     return f"{len(data)}-{zlib.crc32(data):08x}"
 
 
-def _key(path: Path, data: bytes) -> str:
+def _key(path: Path, data: bytes, digest: str | None = None) -> str:
     from reportlab import Version
 
     py = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    return f"{path.stem}-{_digest(data)}-rl{Version}-py{py}-f{FORMAT}.pickle"
+    return f"{path.stem}-{digest or _digest(data)}-rl{Version}-py{py}-f{FORMAT}.pickle"
 
 
-def _load(file: Path, data: bytes) -> Any | None:
-    """The cached face in ``file``, or None when there is none or it is not a face of ``data``."""
-    from reportlab.pdfbase.ttfonts import TTFontFace
-
+def _load(file: Path, data: bytes, digest: str | None = None) -> Any | None:
+    """The cached face in ``file``, or None when there is none or it is not a face of ``data`` (``digest``: its
+    :func:`_digest`, when the caller has it)."""
     try:
         with open(file, "rb") as fh:
             stored = pickle.load(fh)  # the user's own cache, written by _save
         state = stored["state"]
-        if stored.get("digest") != _digest(data) or not all(k in state for k in _REQUIRED):
+        if stored.get("digest") != (digest or _digest(data)) or not all(k in state for k in _REQUIRED):
             return None
-        face = TTFontFace.__new__(TTFontFace)
+        cls = _face_class()
+        face = cls.__new__(cls)
         face.__dict__.update(state)
     except (
         OSError,
@@ -92,7 +115,7 @@ def _load(file: Path, data: bytes) -> Any | None:
 
 def _save(file: Path, face: Any, data: bytes) -> None:
     """Keep ``face``'s parsed state in ``file`` (atomically); any failure is silent."""
-    state = {k: v for k, v in face.__dict__.items() if k != "_ttf_data"}
+    state = {k: v for k, v in face.__dict__.items() if k not in _UNSTORED}
     state["_pdfScale"] = PdfScale(face.unitsPerEm)
     tmp = None
     try:
@@ -118,11 +141,12 @@ def face(path: Path) -> Any:
     from reportlab.pdfbase.ttfonts import TTFontFace
 
     data = path.read_bytes()
+    digest = _digest(data)  # once: a face's CRC-32 was worked out twice, for the file's name and to check it
     try:
-        file: Path | None = cache_dir() / _key(path, data)
+        file: Path | None = cache_dir() / _key(path, data, digest)
     except (RuntimeError, OSError, KeyError):  # no home folder to put ~/.cache in: parse, as without a cache
         file = None
-    cached = None if file is None else _load(file, data)
+    cached = None if file is None else _load(file, data, digest)
     if cached is not None:
         cached.filename = str(path)
         return cached

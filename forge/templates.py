@@ -505,7 +505,10 @@ def _at(t: Templates, size: str | None) -> CounterLayout:
     return t.counter.at(size)
 
 
+@lru_cache(maxsize=64)
 def _size_name(points: float) -> str | None:
+    """The name of the counter size ``points`` across (None: not one of :data:`SIZES`); asked once per counter
+    face, and a size's name is parsed with fractions (kept: 6 % of a sheet's drawing)."""
     from . import units as U
 
     return next((n for n in SIZES if abs(U.length(n) - points) < 1e-6), None)

@@ -89,8 +89,8 @@ def test_path_batch_polygon_matches_line_by_line() -> None:
 def test_thumbnail_replay_gives_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     game = load(ROOT / "data" / "hells_gate.yaml")
     opts = BuildOptions(paper="letter")  # tiled: a sheet form and its thumbnail
-    public = M.render(game, opts)  # an ordinary map draws its thumbnail again
-    monkeypatch.setattr(M.grid, "COMPACT_EVERY", 8)  # ... a large one replays the sheet's drawing
+    public = M.render(game, opts)  # every tiled map replays the sheet's drawing in its thumbnail ...
+    monkeypatch.setattr(M.grid, "COMPACT_EVERY", 8)  # ... a large one also joins its operators as it goes
     used = []
     replay = M._GridReplay.replay
 
@@ -104,6 +104,20 @@ def test_thumbnail_replay_gives_the_same_bytes(monkeypatch: pytest.MonkeyPatch) 
     assert all(used)
     monkeypatch.setattr(M._GridReplay, "replay", lambda self, rl: False)
     assert M.render(game, opts) == fast == public
+
+
+def test_an_ordinary_tiled_map_replays_its_sheet_in_the_thumbnail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hell's Gate (49 hexes) on Letter: its thumbnail takes the sheet's drawing too (before, only a map of more than
+    COMPACT_EVERY hexes did), to the bytes of the thumbnail drawn again."""
+    game = load(ROOT / "data" / "hells_gate.yaml")
+    opts = BuildOptions(paper="letter")
+    used: list[bool] = []
+    replay = M._GridReplay.replay
+    monkeypatch.setattr(M._GridReplay, "replay", lambda self, rl: used.append(replay(self, rl)) or used[-1])
+    fast = M.render(game, opts)
+    assert used == [True]
+    monkeypatch.setattr(M._GridReplay, "replay", lambda self, rl: False)
+    assert M.render(game, opts) == fast
 
 
 @pytest.mark.parametrize("kind", [GridKind.HEX, GridKind.SQUARE])

@@ -482,9 +482,10 @@ def test_registration_marks_cover_no_map_content(paper: str) -> None:
 
 
 def test_a_large_map_sealed_early_gives_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A map of more than COMPACT_EVERY hexes joins its operators as it goes and compresses its forms as they end,
-    reaching into reportlab (forge.pdf.end_form_sealed); a map of ordinary size takes reportlab's public path.
-    Both must write the same file: here Hell's Gate is drawn both ways."""
+    """A map of more than COMPACT_EVERY hexes joins its operators as it goes (forge.pdf.compact_code) and its
+    thumbnail replays the sheet's fills (every form is compressed as it ends, forge.pdf.end_form_sealed, whatever
+    its size); a map of ordinary size draws the thumbnail again.  Both must write the same file: here Hell's Gate
+    is drawn both ways."""
     game = load(ROOT / "data" / "hells_gate.yaml")
     public = M.render(game, BuildOptions(paper="letter"))
     monkeypatch.setattr(M.grid, "COMPACT_EVERY", 8)

@@ -142,6 +142,20 @@ def test_build_imports_no_image_library_unless_asked(tmp_path: Path) -> None:
     assert under(names, ("forge.verifier",)) == []
 
 
+def test_build_leaves_pillows_image_module_unrun(tmp_path: Path) -> None:
+    """reportlab imports PIL.Image for images, which a build of map, counters and cards never draws: the build's
+    command line makes it lazy (forge.builder.defer_image_library), so its own imports (PIL.ExifTags, PIL.TiffTags,
+    PIL.ImageMode ...: about 5 % of a small build's instructions) never run.  An image build still gets Pillow."""
+    names, r = imported("build", str(GAME), "--out", str(tmp_path / "a"), "-q")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "reportlab.lib.utils" in names  # which imports PIL.Image
+    assert under(names, ("PIL.ExifTags", "PIL.TiffTags", "PIL.ImageMode", "PIL.ImageColor")) == []
+    names, r = imported("build", str(GAME), "--out", str(tmp_path / "b"), "-q", "--only", "counters", "--pdfx")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "PIL.ImageCms" in names
+    assert "PIL.ImageMode" in names
+
+
 def test_forge_model_skips_field_docstrings_but_forge_schema_has_them() -> None:
     """forge.model (msgspec) reads no docstrings; ``forge schema`` writes the pydantic mirror's schema, which reads
     them, and its descriptions are the committed schema's (tests/test_cli.py compares the whole file)."""

@@ -13,7 +13,6 @@ from ... import tiling
 from ... import units as U
 from ...canvas import PdfCanvas, Recorder
 from ...pdf import (
-    end_form_sealed,
     page_bleed,
     render_pdf,
 )
@@ -138,32 +137,27 @@ def draw(
 
     tplan = tiling.plan(lay.sheet_w, lay.sheet_h, paper_w, paper_h)
     forms = PdfCanvas(c, recorder=rec)
-    # A sheet of a million hexes: each form is kept as its compressed bytes, not its text.  That reaches into
-    # reportlab's internals (forge.pdf.end_form_sealed), so a map of ordinary size ends its forms the public way;
-    # both give the same bytes.
-    big = ctx.grid.columns * ctx.grid.rows > grid.COMPACT_EVERY  # read here: tests lower them
+    # Each form is kept as its compressed bytes, not its text, from its end (forge.pdf.end_form_sealed, as every
+    # form PdfCanvas ends); a sheet of more than FAST_PATHS_ABOVE hexes is compressed faster, to other bytes.
+    # read here: tests lower it
     fast = ctx.grid.columns * ctx.grid.rows > grid.FAST_PATHS_ABOVE
-
-    def end_form(name: str) -> None:
-        if big:
-            end_form_sealed(c, name, forms.end_form, level=FAST_DEFLATE if fast else -1, ascii85=not fast)
-        else:
-            forms.end_form()
+    if fast:
+        forms.seal = (FAST_DEFLATE, False)
 
     for i in range(len(lay.pages)):
-        # a large map's thumbnail takes the sheet's fills and hex lines (_GridReplay, which reads reportlab's
-        # internals too); an ordinary one draws them again, the public way, to the same bytes
-        ctx.replay.armed = big
+        # the thumbnail takes the sheet's fills, textures and hex lines (_GridReplay, which reads reportlab's
+        # internals too) instead of drawing them again, to the same bytes (tests/test_map_fastpaths.py)
+        ctx.replay.armed = True
         forms.begin_form(f"{form}sheet{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette), ctx, lay, i)
-        end_form(f"{form}sheet{i}")
+        forms.end_form()
         # The thumbnail is placed unrecorded (the assembly page): drawn unrecorded too, as a plain build draws it
         # (recording it kept a second copy of the sheet's records that nothing read).
         forms.recorder = None
         forms.begin_form(f"{form}mini{i}", lay.sheet_w, lay.sheet_h)
         _draw_sheet(Pen(forms, options, palette, text=False), ctx, lay, i)
         ctx.replay.clear()
-        end_form(f"{form}mini{i}")
+        forms.end_form()
         forms.recorder = rec
     for i in range(len(lay.pages)):
         obstacles = mark_obstacles(ctx, lay, i)
