@@ -380,3 +380,31 @@ def test_forms_are_recorded_once_and_placed_wherever_used() -> None:
     assert hexes[0].box == Box(5, 5, 30, 30)
     assert hexes[1].parent == 0
     assert hexes[1].box.x0 == pytest.approx(15)
+
+
+@pytest.mark.parametrize("font", [FONT, FONT_BOLD, FONT_ITALIC])
+def test_glyph_extents_read_on_demand(font: str) -> None:
+    """A face's outline extents are read a character at a time, only for the characters asked for, and each is
+    the glyph's ``glyf`` header (yMax, yMin over the em) as the whole table read at once gives it: every code of
+    the face, a space (no outline) and a code not in the face."""
+    import struct
+
+    from reportlab.pdfbase import pdfmetrics
+
+    forge.pdf.register_fonts()
+    face = pdfmetrics.getFont(font).face
+    glyf, em, pos = face.table["glyf"]["offset"], float(face.unitsPerEm), face.glyphPos
+    fresh = forge.canvas._GlyphExtents(font)
+    top, bottom = forge.canvas.ink_extent("Ag", font, 10)  # the shared reader of the face
+    assert set(forge.canvas._glyph_extents(font)._known) >= {ord("A"), ord("g")}
+    assert len(forge.canvas._glyph_extents(font)._known) < len(face.charToGlyph) / 10
+    for code, gid in face.charToGlyph.items():
+        if gid + 1 >= len(pos) or pos[gid] == pos[gid + 1]:
+            want = None
+        else:
+            _, _, y_min, _, y_max = struct.unpack(">hhhhh", face._ttf_data[glyf + pos[gid] : glyf + pos[gid] + 10])
+            want = (y_max / em, y_min / em)
+        assert fresh.get(code) == want, chr(code)
+    assert fresh.get(ord(" ")) is None
+    assert fresh.get(0x10FFFD) is None  # a private-use code no DejaVu face has
+    assert (top, bottom) == (10 * fresh.get(ord("A"))[0], 10 * fresh.get(ord("g"))[1])
