@@ -101,6 +101,22 @@ def page_finish(finish: PageFinish | None) -> Iterator[None]:
         _FINISH.reset(token)
 
 
+_COMPRESS: contextvars.ContextVar[int] = contextvars.ContextVar("forge_pdf_compress", default=1)
+
+
+@contextlib.contextmanager
+def uncompressed() -> Iterator[None]:
+    """Every canvas made by :func:`new_canvas` inside the block writes its streams (pages, forms, font subsets)
+    as they are, not zlib-compressed: for a PDF that is read back in memory and thrown away (``forge verify``'s
+    print check), where compressing costs and saves nothing.  Nothing else in the file changes but the streams'
+    ``/Filter`` and lengths; a written file is always compressed."""
+    token = _COMPRESS.set(0)
+    try:
+        yield
+    finally:
+        _COMPRESS.reset(token)
+
+
 def _grey_level(colour: Any) -> tuple[float, float | None]:
     """The grey (0 black .. 1 white) of a reportlab colour, by luminance (ITU-R BT.601, as forge.render.style's
     greys), and its alpha."""
@@ -392,12 +408,13 @@ def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str = "
     # reportlab's initial font is Helvetica, which it names (unembedded) in every page's resources even when no
     # text uses it; starting in our own face leaves only embedded fonts in the file.
     finish = _FINISH.get()
+    compress = _COMPRESS.get()
     if finish is not None:
         c: Canvas = FinishedCanvas(
-            buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT, finish=finish
+            buffer, pagesize=pagesize, invariant=1, pageCompression=compress, initialFontName=FONT, finish=finish
         )
     else:
-        c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT)
+        c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=compress, initialFontName=FONT)
     c.setTitle(title)
     c.setSubject(subject)
     c.setCreator("Hexforge")

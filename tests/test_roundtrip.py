@@ -259,3 +259,34 @@ def test_a_card_without_the_all_out_rule_is_named(hells_gate: Game) -> None:
     (f,) = check_cards(hells_gate, other)
     assert (f.kind, f.ref) == ("print-missing", "combat.crt.all_out")
     assert "all-out rule under the CRT" in f.message
+
+
+def test_the_print_check_reads_uncompressed_copies_with_the_same_text(
+    hells_gate: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """verify's in-memory cards, counters and map are written without zlib (``forge.pdf.uncompressed``): no
+    stream of theirs is compressed, and each reads back the very text of the compressed file a build writes.
+    Outside the print check a PDF is compressed as before."""
+    from forge.render import counters
+    from forge.render import map as map_
+    from forge.verifier import readback
+
+    seen: dict[str, bytes] = {}
+    for name in ("check_cards", "check_counters", "check_map_track"):
+
+        def spy(game: Game, pdf: bytes, *a: object, _name: str = name, _real=getattr(readback, name), **kw: object):
+            seen[_name] = pdf
+            return _real(game, pdf, *a, **kw)
+
+        monkeypatch.setattr(readback, name, spy)
+    assert roundtrip(hells_gate) == []
+    built = {
+        "check_cards": _printed(hells_gate),
+        "check_counters": counters.render(hells_gate, BuildOptions(only=("counters",))),
+        "check_map_track": map_.render(hells_gate, BuildOptions(only=("map",), paper="tabloid")),
+    }
+    assert set(seen) == set(built)
+    for name, pdf in seen.items():
+        assert b"/FlateDecode" not in pdf, name
+        assert b"/FlateDecode" in built[name], name
+        assert readback.printed_text(pdf) == readback.printed_text(built[name]), name
