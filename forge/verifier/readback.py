@@ -13,6 +13,7 @@ the printed text at all is a warning (``print-missing``).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -529,12 +530,9 @@ def roundtrip(game: m.Game, *, templates: Templates | None = None) -> list[Findi
     The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read.  Drawn with
     the layout ``templates`` (``forge verify --templates``, :func:`forge.templates.load`; None: the shipped ones),
     as ``forge build --templates`` draws them."""
-    from ..pdf import uncompressed
     from ..templates import use
 
-    # The PDFs are read back in memory and dropped: their streams are left uncompressed (the same pages, fonts
-    # and text; zlib was a tenth of the renders' time).
-    with use(templates), uncompressed():
+    with use(templates):
         return _roundtrip(game)
 
 
@@ -546,15 +544,22 @@ def _roundtrip(game: m.Game) -> list[Finding]:
 
     from .. import layout as layout_check
     from ..canvas import Recorder
+    from ..pdf import uncompressed
     from ..render import map as map_
     from ..tiling import fits
     from ..units import paper
 
+    # The PDFs are read back in memory and dropped: their streams are left uncompressed (the same pages, fonts
+    # and text, without zlib's time) -- except a tiled map's, whose tiles each hold the whole sheet's drawing:
+    # uncompressed, a 1,000 x 100 map's came to 150 MB more at the peak.
     cards_rec = Recorder("cards.pdf")
-    cards_pdf = cards.render(game, BuildOptions(only=("cards",)), recorder=cards_rec)
+    with uncompressed():
+        cards_pdf = cards.render(game, BuildOptions(only=("cards",)), recorder=cards_rec)
     findings = check_cards(game, cards_pdf)
     counter_rec = Recorder("counters.pdf")
-    findings += check_counters(game, counters.render(game, BuildOptions(only=("counters",)), recorder=counter_rec))
+    with uncompressed():
+        counters_pdf = counters.render(game, BuildOptions(only=("counters",)), recorder=counter_rec)
+    findings += check_counters(game, counters_pdf)
     layout = map_.sheet_layout(game)
     sheet = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), "letter")
     # The map's pages are checked as drawn (forge.layout), each when it is done, and its records dropped: a tiled
@@ -571,13 +576,16 @@ def _roundtrip(game: m.Game) -> list[Finding]:
 
     map_rec = Recorder("map.pdf", sink=done)
     options = BuildOptions(only=("map",), paper=sheet)
-    map_pdf = map_.render(game, options, recorder=map_rec)
+    with contextlib.nullcontext() if sheet == "letter" else uncompressed():
+        map_pdf = map_.render(game, options, recorder=map_rec)
     map_rec.close()
     if game.reinforcements():
         if sheet == "letter":
             # Tiled (it fits neither tabloid nor A3): the track is read from the charts drawn alone, as the tiles
             # place them (each tile holds the whole sheet's drawing: too costly to read, see map.charts_pdf).
-            findings += check_map_track(game, map_.charts_pdf(game, options))
+            with uncompressed():
+                charts = map_.charts_pdf(game, options)
+            findings += check_map_track(game, charts)
         else:
             findings += check_map_track(game, map_pdf, only=(len(map_rec.pages), near))
     # What the pages place, checked as drawn (forge.layout): text in its frame, no overlaps, marks and margins.
