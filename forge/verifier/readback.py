@@ -536,6 +536,19 @@ def roundtrip(game: m.Game, *, templates: Templates | None = None) -> list[Findi
         return _roundtrip(game)
 
 
+def prepare() -> None:
+    """Import what :func:`roundtrip` draws and reads with, and register the fonts: what a process sets up once
+    and keeps (``forge verify`` does it with the cyclic collector off, see :func:`forge.cli.cmd_verify`)."""
+    import pypdfium2  # noqa: F401
+
+    from .. import layout  # noqa: F401
+    from ..pdf import register_fonts
+    from ..render import cards, counters  # noqa: F401
+    from ..render import map as map_  # noqa: F401
+
+    register_fonts()
+
+
 def _roundtrip(game: m.Game) -> list[Finding]:
     from ..builder import BuildOptions
     from ..render import cards
