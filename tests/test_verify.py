@@ -460,14 +460,17 @@ def test_verify_checks_with_the_collector_off_and_gives_it_back(
 
     monkeypatch.setattr(forge.verifier, "verify", spy_verify)
     monkeypatch.setattr(readback, "roundtrip", spy_roundtrip)
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
     argv = ["verify", "-q", str(hells_gate_path), *([] if print_check else ["--no-print-check"])]
     assert main(argv) in (0, 1)  # 1: the book's errata
     capsys.readouterr()
     assert states["verify"] == (False, 0)
     if print_check:
         enabled, frozen = states["roundtrip"]
-        assert enabled and frozen > 10_000  # the modules, the game and the engine's tables
+        assert enabled
+        assert frozen > 10_000  # the modules, the game and the engine's tables
     else:
         assert "roundtrip" not in states
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
