@@ -148,20 +148,19 @@ def test_a_tiled_map_track_is_read_only_where_the_drawing_placed_it(
     """Given what the map's drawing recorded, the read-back reads only the tiles where it placed a turn number or
     a reinforcement's label, and finds what reading every tile finds: the same misprints, nothing missing (issue
     25, item 31: reading every tile's text was nearly all of verify's time on a large map)."""
-    import pypdfium2
-
+    from forge import pdftext
     from forge.canvas import Recorder
     from forge.render import map as map_
     from forge.verifier.readback import check_map_track
 
     read: list[int] = []
-    real = pypdfium2.PdfPage.get_textpage
+    real = pdftext.Document.page
 
-    def counting(self: pypdfium2.PdfPage) -> pypdfium2.PdfTextPage:
-        read.append(1)
-        return real(self)
+    def counting(self: pdftext.Document, index: int):  # type: ignore[no-untyped-def]
+        read.append(index)
+        return real(self, index)
 
-    monkeypatch.setattr(pypdfium2.PdfPage, "get_textpage", counting)
+    monkeypatch.setattr(pdftext.Document, "page", counting)
     options = BuildOptions(only=("map",), paper="letter")
     for game, misprints in ((hells_gate, 0), (_misprinted_entry(hells_gate), 2)):
         rec = Recorder("map.pdf")
@@ -272,13 +271,18 @@ def test_the_print_check_reads_uncompressed_copies_with_the_same_text(
     from forge.verifier import readback
 
     seen: dict[str, bytes] = {}
+
+    def spying(name: str):  # type: ignore[no-untyped-def]
+        real = getattr(readback, name)
+
+        def spy(game: Game, pdf: bytes, *a: object, **kw: object):  # type: ignore[no-untyped-def]
+            seen[name] = pdf
+            return real(game, pdf, *a, **kw)
+
+        return spy
+
     for name in ("check_cards", "check_counters", "check_map_track"):
-
-        def spy(game: Game, pdf: bytes, *a: object, _name: str = name, _real=getattr(readback, name), **kw: object):
-            seen[_name] = pdf
-            return _real(game, pdf, *a, **kw)
-
-        monkeypatch.setattr(readback, name, spy)
+        monkeypatch.setattr(readback, name, spying(name))
     assert roundtrip(hells_gate) == []
     built = {
         "check_cards": _printed(hells_gate),

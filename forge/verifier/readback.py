@@ -40,19 +40,13 @@ def printed_text(pdf: bytes) -> str:
     pdfium's text page keeps the characters in content-stream order, so this is the order the cards were drawn
     in (the spaces and line breaks it infers go with the rest of the white space).  pypdf gave the same text on
     every card of data/ and tests/data/, at ten to twenty times the cost, plus its import."""
-    import pypdfium2 as pdfium
+    from ..pdftext import document
 
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        parts: list[str] = []
-        for index in range(len(doc)):
-            page = doc[index]
-            tp = page.get_textpage()
-            parts.append(tp.get_text_range())
-            tp.close()
-            page.close()
-    finally:
-        doc.close()
+    parts: list[str] = []
+    with document(pdf) as doc:
+        for index in range(doc.count):
+            with doc.page(index) as tp:
+                parts.append(tp.text())
     return _norm("".join(parts))
 
 
@@ -346,40 +340,33 @@ def _positioned(pdf: bytes, only: tuple[int, dict[int, list[Box]]] | None = None
     (0.7 s for Hell's Gate); pdfium reads a page's text in a few milliseconds.  ``size`` is the run's height,
     which tells the track's large turn numbers from the small unit labels.  A tile of a large map holds the whole
     sheet's text, clipped (30,000 runs for a 300 x 100 map): reading every run's text there took minutes."""
-    import pypdfium2 as pdfium
+    from ..pdftext import document
 
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        pages: list[list[_Text]] = []
-        wanted = only[1] if only is not None and only[0] == len(doc) else None
-        for index in range(len(doc)):
+    pages: list[list[_Text]] = []
+    with document(pdf) as doc:
+        wanted = only[1] if only is not None and only[0] == doc.count else None
+        for index in range(doc.count):
             near = None
             if wanted is not None:
                 if index not in wanted:
                     pages.append([])
                     continue
                 near = wanted[index]
-            page = doc[index]
-            height = page.get_height()
-            tp = page.get_textpage()
             out = []
-            for i in range(tp.count_rects()):
-                left, bottom, right, top = tp.get_rect(i)
-                if near is not None and not any(
-                    left <= b.x1 + _NEAR and right >= b.x0 - _NEAR and height - bottom >= b.y0 - _NEAR
-                    and height - top <= b.y1 + _NEAR
-                    for b in near
-                ):
-                    continue
-                text = tp.get_text_bounded(left, bottom, right, top).strip()
-                if text:
-                    out.append(_Text(left, top, top - bottom, text))
-            tp.close()
-            page.close()
+            with doc.page(index) as tp:
+                height = tp.height
+                for left, bottom, right, top in tp.rects():
+                    if near is not None and not any(
+                        left <= b.x1 + _NEAR and right >= b.x0 - _NEAR and height - bottom >= b.y0 - _NEAR
+                        and height - top <= b.y1 + _NEAR
+                        for b in near
+                    ):
+                        continue
+                    text = tp.bounded(left, bottom, right, top).strip()
+                    if text:
+                        out.append(_Text(left, top, top - bottom, text))
             pages.append(out)
-        return pages
-    finally:
-        doc.close()
+    return pages
 
 
 _NEAR = 3.0
@@ -537,16 +524,16 @@ def roundtrip(game: m.Game, *, templates: Templates | None = None) -> list[Findi
 
 
 def prepare() -> None:
-    """Import what :func:`roundtrip` draws and reads with, and register the fonts: what a process sets up once
-    and keeps (``forge verify`` does it with the cyclic collector off, see :func:`forge.cli.cmd_verify`)."""
-    import pypdfium2  # noqa: F401
-
+    """Import what :func:`roundtrip` draws and reads with, register the fonts and load pdfium: what a process
+    sets up once and keeps (``forge verify`` does it with the cyclic collector off, :func:`forge.cli.cmd_verify`)."""
     from .. import layout  # noqa: F401
     from ..pdf import register_fonts
+    from ..pdftext import library
     from ..render import cards, counters  # noqa: F401
     from ..render import map as map_  # noqa: F401
 
     register_fonts()
+    library()
 
 
 def _roundtrip(game: m.Game) -> list[Finding]:
