@@ -18,7 +18,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
@@ -33,6 +33,26 @@ FONT_FACES = (FONT, FONT_BOLD, FONT_ITALIC)
 """Every face a renderer may use; each is the file ``FONTS_DIR / f"{name}.ttf"``."""
 
 _registered = False
+
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")
+"""The ASCII characters PDFDocEncoding has no code for (its 0x18-0x1f are accents): the only ones whose
+``extpdfdoc`` encoding is not their ASCII byte (it refuses them)."""
+
+
+def _pdfdoc_encoded(x: Any, _charmap: Callable[[Any], Any] = pdfdoc.pdfdocEnc) -> Any:
+    """reportlab's ``pdfdocEnc`` (a str to PDFDocEncoding bytes, bytes as they are), the same bytes, faster.
+
+    reportlab encodes every object it writes, page and form streams included, with the ``extpdfdoc`` charmap
+    codec, a table lookup per character: 4 % of a verify's instructions, on streams that are ASCII (operators,
+    numbers, and text as octal escapes).  A str of ASCII characters that PDFDocEncoding codes as themselves is
+    encoded as ASCII (the same bytes: tests/test_pdf_encoding.py compares every code point); anything else goes
+    through reportlab's own function, errors and all."""
+    if isinstance(x, str) and x.isascii() and _NOT_PDFDOC.search(x) is None:
+        return x.encode("ascii")
+    return _charmap(x)
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_encoded  # pdfdoc's functions look the name up in their module when they run
 
 
 def register_fonts() -> None:
