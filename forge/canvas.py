@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import io
 import math
@@ -62,6 +63,7 @@ __all__ = [
     "Recorder",
     "SvgCanvas",
     "ink_extent",
+    "text_only",
 ]
 
 Colour: TypeAlias = str | None
@@ -892,6 +894,24 @@ def _text_code(
     return f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET", current
 
 
+_PAINTS: contextvars.ContextVar[bool] = contextvars.ContextVar("forge_canvas_paints", default=True)
+
+
+@contextmanager
+def text_only() -> Iterator[None]:
+    """Every :class:`PdfCanvas` made inside the block writes its text, forms, clips and transforms into the PDF
+    but paints no shape (rectangles, circles, lines, paths and patterns drawn through it leave no operator):
+    for ``forge verify``'s in-memory copies, which are read back for their text alone.  A recorder still notes
+    every shape, as drawn (:mod:`forge.layout` checks them), and the text is drawn as ever, in the embedded font
+    subsets, so the read-back still reads the real text of the page.  Outside the block every shape is painted;
+    a written file is never made inside it."""
+    token = _PAINTS.set(False)
+    try:
+        yield
+    finally:
+        _PAINTS.reset(token)
+
+
 class PdfCanvas(Canvas):
     """Draws on a reportlab canvas, whose space is y *up*.
 
@@ -916,6 +936,8 @@ class PdfCanvas(Canvas):
         self._run: tuple[list[str], str, str, float, str, int] | None = None
         """The text object :attr:`join_text` may continue: the operator list, its last operator (the text), the
         font, size and colour, and the font subset it ends in."""
+        self.paints = _PAINTS.get()
+        """False inside :func:`text_only`: shapes are recorded, not painted."""
         if recorder is not None:
             # reportlab's matrix maps its y-up user space to the surface's y-up space; ours is y down on both.
             a, b, cc, d, e, f = c._currentMatrix
@@ -975,6 +997,8 @@ class PdfCanvas(Canvas):
             self.c.setFillAlpha(1)
 
     def _rect(self, x: float, y: float, w: float, h: float, r: float, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         if r > 0:
             self.c.roundRect(x, self._y(y + h), w, h, r, stroke=s, fill=f)
@@ -983,6 +1007,8 @@ class PdfCanvas(Canvas):
         self._unpaint(st)
 
     def _ellipse(self, cx: float, cy: float, rx: float, ry: float, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         y = self._y(cy)
         if rx == ry:
@@ -991,6 +1017,8 @@ class PdfCanvas(Canvas):
             self.c.ellipse(cx - rx, y - ry, cx + rx, y + ry, stroke=s, fill=f)
 
     def _lines(self, polys: Sequence[Sequence[Point]], closed: bool, batch: bool, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         if batch:  # paint in batches of bounded length (pdfium drops the rest of a huge path)
             from .render.style import PathBatch
@@ -1019,6 +1047,8 @@ class PdfCanvas(Canvas):
         self.c.drawPath(p, stroke=s, fill=f)
 
     def _path(self, path: Path, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         p = self.c.beginPath()
         for op, a in path.ops:
@@ -1033,6 +1063,8 @@ class PdfCanvas(Canvas):
         self.c.drawPath(p, stroke=s, fill=f)
 
     def _pattern(self, polys: list[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        if not self.paints:
+            return
         from .render.style import draw_pattern
 
         draw_pattern(self.c, [[(x, self._y(y)) for x, y in q] for q in polys], pattern, HexColor(ink), cell)

@@ -263,9 +263,11 @@ def test_a_card_without_the_all_out_rule_is_named(hells_gate: Game) -> None:
 def test_the_print_check_reads_uncompressed_copies_with_the_same_text(
     hells_gate: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """verify's in-memory cards, counters and map are written without zlib (``forge.pdf.uncompressed``): no
-    stream of theirs is compressed, and each reads back the very text of the compressed file a build writes.
-    Outside the print check a PDF is compressed as before."""
+    """verify's in-memory cards, counters and map are written without zlib (``forge.pdf.uncompressed``) and
+    without painting the shapes drawn through forge.canvas (``forge.canvas.text_only``): no stream of theirs is
+    compressed, the cards and the map hold no filled or stroked path (the counters fewer: some of their marks are
+    drawn on reportlab directly), and each reads back the very text of the file a build writes.  Outside the
+    print check a PDF is compressed and painted as before."""
     from forge.render import counters
     from forge.render import map as map_
     from forge.verifier import readback
@@ -294,3 +296,24 @@ def test_the_print_check_reads_uncompressed_copies_with_the_same_text(
         assert b"/FlateDecode" not in pdf, name
         assert b"/FlateDecode" in built[name], name
         assert readback.printed_text(pdf) == readback.printed_text(built[name]), name
+        painted = _painted_paths(pdf)
+        assert painted < _painted_paths(built[name]), name
+        if name != "check_counters":
+            assert painted == 0, name
+
+
+def _painted_paths(pdf: bytes) -> int:
+    """How many path objects of the PDF (on its pages and in their forms) are filled or stroked."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf)
+    n = 0
+    for i in range(len(doc)):
+        for obj in doc[i].get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=15):
+            fill, stroke = ctypes.c_int(), ctypes.c_int()
+            raw.FPDFPath_GetDrawMode(obj, fill, stroke)
+            n += bool(fill.value or stroke.value)
+    return n

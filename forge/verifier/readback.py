@@ -517,9 +517,12 @@ def roundtrip(game: m.Game, *, templates: Templates | None = None) -> list[Findi
     The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read.  Drawn with
     the layout ``templates`` (``forge verify --templates``, :func:`forge.templates.load`; None: the shipped ones),
     as ``forge build --templates`` draws them."""
+    from ..canvas import text_only
     from ..templates import use
 
-    with use(templates):
+    # The PDFs are read back for their text alone: their shapes are recorded for forge.layout, not painted
+    # (their operators were a tenth of verify's work, writing them and pdfium parsing them again).
+    with use(templates), text_only():
         return _roundtrip(game)
 
 
