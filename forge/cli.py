@@ -722,6 +722,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     # the print check's renders, whose garbage grows with the map, run with it on.  The caller's collector is
     # as it was afterwards (verify runs in-process in tests).
     enabled = gc.isenabled()
+    gc.disable()  # from the imports of the verifier on
     try:
         return _verify(args, enabled)
     finally:
