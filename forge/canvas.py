@@ -63,6 +63,7 @@ __all__ = [
     "Recorder",
     "SvgCanvas",
     "ink_extent",
+    "paints",
     "text_only",
 ]
 
@@ -910,6 +911,12 @@ def text_only() -> Iterator[None]:
         yield
     finally:
         _PAINTS.reset(token)
+
+
+def paints() -> bool:
+    """False inside :func:`text_only`: for what a renderer draws on the reportlab canvas itself (a sheet's cut
+    lines and crop marks), which it then records and does not paint, as a PdfCanvas does."""
+    return _PAINTS.get()
 
 
 class PdfCanvas(Canvas):
