@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "data" / "hells_gate.yaml"
-RENDERERS = ("reportlab", "svgwrite", "cairosvg", "cairocffi", "pypdfium2", "PIL", "forge.render", "forge.pdf")
+RENDERERS = ("reportlab", "svgwrite", "cairosvg", "cairocffi", "pypdfium2", "PIL", "forge.render", "forge.pdf",
+             "forge.pdftext")
 DRAWING = (*RENDERERS, "fontTools", "pypdf", "forge.canvas", "forge.fontcache", "forge.outline", "forge.tiling",
            "forge.layout", "forge.impose", "forge.pdfx", "forge.vassal", "forge.templates")
 """Everything that draws, lays out or writes a page: neither ``forge check`` nor ``forge verify --no-print-check``
