@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import io
 import math
@@ -62,6 +63,8 @@ __all__ = [
     "Recorder",
     "SvgCanvas",
     "ink_extent",
+    "paints",
+    "text_only",
 ]
 
 Colour: TypeAlias = str | None
@@ -353,24 +356,43 @@ class Recorder:
         self._frames.pop()
 
 
-@functools.cache
-def _glyph_extents(font: str) -> dict[int, tuple[float, float]]:
-    """Per character code: the top and bottom of its glyph's outline above the baseline, in ems (read from the
-    font's ``glyf`` table; characters without an outline, as a space, are left out)."""
-    from reportlab.pdfbase import pdfmetrics
+class _GlyphExtents:
+    """Per character code of one face: the top and bottom of its glyph's outline above the baseline, in ems (read
+    from the font's ``glyf`` table when a character is first asked for; None for a character without an outline, as
+    a space, or not in the face).  Read one character at a time: a run uses a few dozen of the face's 6,000, and
+    reading them all took about 8 ms a face, every process."""
 
-    register_fonts()
-    f = pdfmetrics.getFont(font).face  # the registered face: the file is not parsed again
-    data = f._ttf_data
-    glyf = f.table["glyf"]["offset"]
-    em = float(f.unitsPerEm)
-    out: dict[int, tuple[float, float]] = {}
-    for code, gid in f.charToGlyph.items():
-        if gid + 1 >= len(f.glyphPos) or f.glyphPos[gid] == f.glyphPos[gid + 1]:
-            continue  # no outline (a space)
-        _, _, y_min, _, y_max = struct.unpack(">hhhhh", data[glyf + f.glyphPos[gid] : glyf + f.glyphPos[gid] + 10])
-        out[code] = (y_max / em, y_min / em)
-    return out
+    def __init__(self, font: str) -> None:
+        from reportlab.pdfbase import pdfmetrics
+
+        register_fonts()
+        f = pdfmetrics.getFont(font).face  # the registered face: the file is not parsed again
+        self._data = f._ttf_data
+        self._glyf = f.table["glyf"]["offset"]
+        self._em = float(f.unitsPerEm)
+        self._pos = f.glyphPos
+        self._gid = f.charToGlyph
+        self._known: dict[int, tuple[float, float] | None] = {}
+
+    def get(self, code: int) -> tuple[float, float] | None:
+        known = self._known
+        if code in known:
+            return known[code]
+        gid, pos = self._gid.get(code), self._pos
+        if gid is None or gid + 1 >= len(pos) or pos[gid] == pos[gid + 1]:
+            e = None  # not in the face, or no outline (a space)
+        else:
+            at = self._glyf + pos[gid]
+            _, _, y_min, _, y_max = struct.unpack(">hhhhh", self._data[at : at + 10])
+            e = (y_max / self._em, y_min / self._em)
+        known[code] = e
+        return e
+
+
+@functools.cache
+def _glyph_extents(font: str) -> _GlyphExtents:
+    """The outline extents of ``font``'s characters (:class:`_GlyphExtents`), one reader per face."""
+    return _GlyphExtents(font)
 
 
 def ink_extent(s: str, font: str, size: float) -> tuple[float, float]:
@@ -386,7 +408,10 @@ def ink_extent(s: str, font: str, size: float) -> tuple[float, float]:
     for ch in s:
         e = table.get(ord(ch))
         if e is not None:
-            hi, lo = max(hi, e[0]), min(lo, e[1])
+            if e[0] > hi:
+                hi = e[0]
+            if e[1] < lo:
+                lo = e[1]
     if hi == -math.inf:
         return 0.0, 0.0
     return hi * size, lo * size
@@ -870,6 +895,30 @@ def _text_code(
     return f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET", current
 
 
+_PAINTS: contextvars.ContextVar[bool] = contextvars.ContextVar("forge_canvas_paints", default=True)
+
+
+@contextmanager
+def text_only() -> Iterator[None]:
+    """Every :class:`PdfCanvas` made inside the block writes its text, forms, clips and transforms into the PDF
+    but paints no shape (rectangles, circles, lines, paths and patterns drawn through it leave no operator):
+    for ``forge verify``'s in-memory copies, which are read back for their text alone.  A recorder still notes
+    every shape, as drawn (:mod:`forge.layout` checks them), and the text is drawn as ever, in the embedded font
+    subsets, so the read-back still reads the real text of the page.  Outside the block every shape is painted;
+    a written file is never made inside it."""
+    token = _PAINTS.set(False)
+    try:
+        yield
+    finally:
+        _PAINTS.reset(token)
+
+
+def paints() -> bool:
+    """False inside :func:`text_only`: for what a renderer draws on the reportlab canvas itself (a sheet's cut
+    lines and crop marks), which it then records and does not paint, as a PdfCanvas does."""
+    return _PAINTS.get()
+
+
 class PdfCanvas(Canvas):
     """Draws on a reportlab canvas, whose space is y *up*.
 
@@ -899,6 +948,8 @@ class PdfCanvas(Canvas):
         self._run: tuple[list[str], str, str, float, str, int] | None = None
         """The text object :attr:`join_text` may continue: the operator list, its last operator (the text), the
         font, size and colour, and the font subset it ends in."""
+        self.paints = _PAINTS.get()
+        """False inside :func:`text_only`: shapes are recorded, not painted."""
         if recorder is not None:
             # reportlab's matrix maps its y-up user space to the surface's y-up space; ours is y down on both.
             a, b, cc, d, e, f = c._currentMatrix
@@ -958,6 +1009,8 @@ class PdfCanvas(Canvas):
             self.c.setFillAlpha(1)
 
     def _rect(self, x: float, y: float, w: float, h: float, r: float, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         if r > 0:
             self.c.roundRect(x, self._y(y + h), w, h, r, stroke=s, fill=f)
@@ -966,6 +1019,8 @@ class PdfCanvas(Canvas):
         self._unpaint(st)
 
     def _ellipse(self, cx: float, cy: float, rx: float, ry: float, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         y = self._y(cy)
         if rx == ry:
@@ -974,6 +1029,8 @@ class PdfCanvas(Canvas):
             self.c.ellipse(cx - rx, y - ry, cx + rx, y + ry, stroke=s, fill=f)
 
     def _lines(self, polys: Sequence[Sequence[Point]], closed: bool, batch: bool, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         if batch:  # paint in batches of bounded length (pdfium drops the rest of a huge path)
             from .render.style import PathBatch
@@ -1002,6 +1059,8 @@ class PdfCanvas(Canvas):
         self.c.drawPath(p, stroke=s, fill=f)
 
     def _path(self, path: Path, st: _Style) -> None:
+        if not self.paints:
+            return
         s, f = self._paint(st)
         p = self.c.beginPath()
         for op, a in path.ops:
@@ -1016,6 +1075,8 @@ class PdfCanvas(Canvas):
         self.c.drawPath(p, stroke=s, fill=f)
 
     def _pattern(self, polys: list[Sequence[Point]], pattern: Any, ink: str, cell: float) -> None:
+        if not self.paints:
+            return
         from .render.style import draw_pattern
 
         draw_pattern(self.c, [[(x, self._y(y)) for x, y in q] for q in polys], pattern, HexColor(ink), cell)

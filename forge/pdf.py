@@ -18,7 +18,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
@@ -33,6 +33,26 @@ FONT_FACES = (FONT, FONT_BOLD, FONT_ITALIC)
 """Every face a renderer may use; each is the file ``FONTS_DIR / f"{name}.ttf"``."""
 
 _registered = False
+
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")
+"""The ASCII characters PDFDocEncoding has no code for (its 0x18-0x1f are accents): the only ones whose
+``extpdfdoc`` encoding is not their ASCII byte (it refuses them)."""
+
+
+def _pdfdoc_encoded(x: Any, _charmap: Callable[[Any], Any] = pdfdoc.pdfdocEnc) -> Any:
+    """reportlab's ``pdfdocEnc`` (a str to PDFDocEncoding bytes, bytes as they are), the same bytes, faster.
+
+    reportlab encodes every object it writes, page and form streams included, with the ``extpdfdoc`` charmap
+    codec, a table lookup per character: 4 % of a verify's instructions, on streams that are ASCII (operators,
+    numbers, and text as octal escapes).  A str of ASCII characters that PDFDocEncoding codes as themselves is
+    encoded as ASCII (the same bytes: tests/test_pdf_encoding.py compares every code point); anything else goes
+    through reportlab's own function, errors and all."""
+    if isinstance(x, str) and x.isascii() and _NOT_PDFDOC.search(x) is None:
+        return x.encode("ascii")
+    return _charmap(x)
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_encoded  # pdfdoc's functions look the name up in their module when they run
 
 
 def register_fonts() -> None:
@@ -99,6 +119,22 @@ def page_finish(finish: PageFinish | None) -> Iterator[None]:
         yield
     finally:
         _FINISH.reset(token)
+
+
+_COMPRESS: contextvars.ContextVar[int] = contextvars.ContextVar("forge_pdf_compress", default=1)
+
+
+@contextlib.contextmanager
+def uncompressed() -> Iterator[None]:
+    """Every canvas made by :func:`new_canvas` inside the block writes its streams (pages, forms, font subsets)
+    as they are, not zlib-compressed: for a PDF that is read back in memory and thrown away (``forge verify``'s
+    print check), where compressing costs and saves nothing.  Nothing else in the file changes but the streams'
+    ``/Filter`` and lengths; a written file is always compressed."""
+    token = _COMPRESS.set(0)
+    try:
+        yield
+    finally:
+        _COMPRESS.reset(token)
 
 
 def _grey_level(colour: Any) -> tuple[float, float | None]:
@@ -407,12 +443,13 @@ def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str = "
     # reportlab's initial font is Helvetica, which it names (unembedded) in every page's resources even when no
     # text uses it; starting in our own face leaves only embedded fonts in the file.
     finish = _FINISH.get()
+    compress = _COMPRESS.get()
     if finish is not None:
         c: Canvas = FinishedCanvas(
-            buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT, finish=finish
+            buffer, pagesize=pagesize, invariant=1, pageCompression=compress, initialFontName=FONT, finish=finish
         )
     else:
-        c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=FONT)
+        c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=compress, initialFontName=FONT)
     c.setTitle(title)
     c.setSubject(subject)
     c.setCreator("Hexforge")

@@ -7,6 +7,7 @@ sized in points, deterministic, with sequential ids; colours are validated.
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import io
 import xml.etree.ElementTree as ET
@@ -380,3 +381,70 @@ def test_forms_are_recorded_once_and_placed_wherever_used() -> None:
     assert hexes[0].box == Box(5, 5, 30, 30)
     assert hexes[1].parent == 0
     assert hexes[1].box.x0 == pytest.approx(15)
+
+
+@pytest.mark.parametrize("font", [FONT, FONT_BOLD, FONT_ITALIC])
+def test_glyph_extents_read_on_demand(font: str) -> None:
+    """A face's outline extents are read a character at a time, only for the characters asked for, and each is
+    the glyph's ``glyf`` header (yMax, yMin over the em) as the whole table read at once gives it: every code of
+    the face, a space (no outline) and a code not in the face."""
+    import struct
+
+    from reportlab.pdfbase import pdfmetrics
+
+    forge.pdf.register_fonts()
+    face = pdfmetrics.getFont(font).face
+    glyf, em, pos = face.table["glyf"]["offset"], float(face.unitsPerEm), face.glyphPos
+    fresh = forge.canvas._GlyphExtents(font)
+    top, bottom = forge.canvas.ink_extent("Ag", font, 10)  # the shared reader of the face
+    assert set(forge.canvas._glyph_extents(font)._known) >= {ord("A"), ord("g")}
+    assert len(forge.canvas._glyph_extents(font)._known) < len(face.charToGlyph) / 10
+    for code, gid in face.charToGlyph.items():
+        if gid + 1 >= len(pos) or pos[gid] == pos[gid + 1]:
+            want = None
+        else:
+            _, _, y_min, _, y_max = struct.unpack(">hhhhh", face._ttf_data[glyf + pos[gid] : glyf + pos[gid] + 10])
+            want = (y_max / em, y_min / em)
+        assert fresh.get(code) == want, chr(code)
+    assert fresh.get(ord(" ")) is None
+    assert fresh.get(0x10FFFD) is None  # a private-use code no DejaVu face has
+    assert (top, bottom) == (10 * fresh.get(ord("A"))[0], 10 * fresh.get(ord("g"))[1])
+
+
+def test_text_only_records_every_shape_and_paints_none() -> None:
+    """Inside ``forge.canvas.text_only`` a PdfCanvas records what it is given exactly as outside, writes the same
+    text, and paints no shape: for verify's in-memory copies, read back for their text alone."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    def draw(c: Canvas) -> None:
+        c.rect(10, 10, 50, 30, fill="#336699", stroke="#000000")
+        c.circle(80, 30, 10, fill="#ff0000")
+        c.line(0, 0, 100, 100, stroke="#00ff00", width=2)
+        c.path(Path().move_to(5, 5).line_to(40, 5).curve_to(50, 10, 50, 20, 40, 25).close(), fill="#cccccc")
+        with c.frame("container", 10, 10, 50, 30, "box"):
+            c.text(12, 30, "Hex 0805", size=9)
+
+    def page(quiet: bool) -> tuple[bytes, list[forge.canvas.Placed]]:
+        rec = Recorder("x.pdf")
+        rec.page(120, 120)
+        with forge.canvas.text_only() if quiet else contextlib.nullcontext():
+            pdf = render_pdf((120, 120), lambda rc: draw(PdfCanvas(rc, top=120, recorder=rec)))
+        return pdf, rec.items
+
+    def painted(pdf: bytes) -> int:
+        n = 0
+        for obj in pdfium.PdfDocument(pdf)[0].get_objects(filter=[raw.FPDF_PAGEOBJ_PATH]):
+            fill, stroke = ctypes.c_int(), ctypes.c_int()
+            raw.FPDFPath_GetDrawMode(obj, fill, stroke)
+            n += bool(fill.value or stroke.value)
+        return n
+
+    (full, drawn), (quiet, noted) = page(False), page(True)
+    assert noted == drawn
+    assert painted(full) == 4
+    assert painted(quiet) == 0
+    text = [pdfium.PdfDocument(p)[0].get_textpage().get_text_range() for p in (full, quiet)]
+    assert text[0] == text[1] == "Hex 0805"
+    assert painted(page(False)[0]) == 4  # after the block: painted again

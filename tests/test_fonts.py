@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from conftest import DATA, data_files
@@ -268,3 +270,36 @@ def test_png_images_use_the_bundled_fonts(tmp_path: Path) -> None:
     empty = tmp_path / "empty.conf"
     empty.write_text('<?xml version="1.0"?>\n<fontconfig></fontconfig>\n', encoding="utf-8")
     assert _png_probe(str(empty)) == "False False False"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.text(st.characters(min_codepoint=0x20, max_codepoint=0x4FF), max_size=30),
+    size=st.sampled_from([5, 7.0, 9.5, 12]),
+    face=st.sampled_from(FONT_FACES),
+)
+def test_text_width_is_reportlabs_measure_taken_once(text: str, size: float, face: str) -> None:
+    """forge.pdf.text_width is reportlab's stringWidth of the registered face, asked once per (text, size, face):
+    the same width again comes from the kept answer (the card flow measures a paragraph for every break it
+    tries), and a new size or face is measured anew."""
+    from reportlab.pdfbase import pdfmetrics
+
+    import forge.pdf
+
+    forge.pdf.register_fonts()
+    want = float(pdfmetrics.stringWidth(text, face, size))
+    asked: list[tuple[str, str, float]] = []
+    real = pdfmetrics.stringWidth
+
+    def counting(t: str, f: str, s: float, *a: object) -> float:
+        asked.append((t, f, s))
+        return real(t, f, s, *a)  # type: ignore[arg-type]
+
+    forge.pdf.text_width.cache_clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pdfmetrics, "stringWidth", counting)
+        assert forge.pdf.text_width(text, size, face) == want
+        assert forge.pdf.text_width(text, size, face) == want
+        assert asked == [(text, face, size)]
+        forge.pdf.text_width(text, size + 1, face)
+        assert len(asked) == 2

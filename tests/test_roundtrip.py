@@ -148,20 +148,19 @@ def test_a_tiled_map_track_is_read_only_where_the_drawing_placed_it(
     """Given what the map's drawing recorded, the read-back reads only the tiles where it placed a turn number or
     a reinforcement's label, and finds what reading every tile finds: the same misprints, nothing missing (issue
     25, item 31: reading every tile's text was nearly all of verify's time on a large map)."""
-    import pypdfium2
-
+    from forge import pdftext
     from forge.canvas import Recorder
     from forge.render import map as map_
     from forge.verifier.readback import check_map_track
 
     read: list[int] = []
-    real = pypdfium2.PdfPage.get_textpage
+    real = pdftext.Document.page
 
-    def counting(self: pypdfium2.PdfPage) -> pypdfium2.PdfTextPage:
-        read.append(1)
-        return real(self)
+    def counting(self: pdftext.Document, index: int):  # type: ignore[no-untyped-def]
+        read.append(index)
+        return real(self, index)
 
-    monkeypatch.setattr(pypdfium2.PdfPage, "get_textpage", counting)
+    monkeypatch.setattr(pdftext.Document, "page", counting)
     options = BuildOptions(only=("map",), paper="letter")
     for game, misprints in ((hells_gate, 0), (_misprinted_entry(hells_gate), 2)):
         rec = Recorder("map.pdf")
@@ -259,3 +258,62 @@ def test_a_card_without_the_all_out_rule_is_named(hells_gate: Game) -> None:
     (f,) = check_cards(hells_gate, other)
     assert (f.kind, f.ref) == ("print-missing", "combat.crt.all_out")
     assert "all-out rule under the CRT" in f.message
+
+
+def test_the_print_check_reads_uncompressed_copies_with_the_same_text(
+    hells_gate: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """verify's in-memory cards, counters and map are written without zlib (``forge.pdf.uncompressed``) and
+    without painting the shapes drawn through forge.canvas (``forge.canvas.text_only``): no stream of theirs is
+    compressed, the cards and the map hold no filled or stroked path (the counters fewer: some of their marks are
+    drawn on reportlab directly), and each reads back the very text of the file a build writes.  Outside the
+    print check a PDF is compressed and painted as before."""
+    from forge.render import counters
+    from forge.render import map as map_
+    from forge.verifier import readback
+
+    seen: dict[str, bytes] = {}
+
+    def spying(name: str):  # type: ignore[no-untyped-def]
+        real = getattr(readback, name)
+
+        def spy(game: Game, pdf: bytes, *a: object, **kw: object):  # type: ignore[no-untyped-def]
+            seen[name] = pdf
+            return real(game, pdf, *a, **kw)
+
+        return spy
+
+    for name in ("check_cards", "check_counters", "check_map_track"):
+        monkeypatch.setattr(readback, name, spying(name))
+    assert roundtrip(hells_gate) == []
+    built = {
+        "check_cards": _printed(hells_gate),
+        "check_counters": counters.render(hells_gate, BuildOptions(only=("counters",))),
+        "check_map_track": map_.render(hells_gate, BuildOptions(only=("map",), paper="tabloid")),
+    }
+    assert set(seen) == set(built)
+    for name, pdf in seen.items():
+        assert b"/FlateDecode" not in pdf, name
+        assert b"/FlateDecode" in built[name], name
+        assert readback.printed_text(pdf) == readback.printed_text(built[name]), name
+        painted = _painted_paths(pdf)
+        assert painted < _painted_paths(built[name]), name
+        if name != "check_counters":
+            assert painted == 0, name
+
+
+def _painted_paths(pdf: bytes) -> int:
+    """How many path objects of the PDF (on its pages and in their forms) are filled or stroked."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf)
+    n = 0
+    for i in range(len(doc)):
+        for obj in doc[i].get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=15):
+            fill, stroke = ctypes.c_int(), ctypes.c_int()
+            raw.FPDFPath_GetDrawMode(obj, fill, stroke)
+            n += bool(fill.value or stroke.value)
+    return n

@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "data" / "hells_gate.yaml"
-RENDERERS = ("reportlab", "svgwrite", "cairosvg", "cairocffi", "pypdfium2", "PIL", "forge.render", "forge.pdf")
+RENDERERS = ("reportlab", "svgwrite", "cairosvg", "cairocffi", "pypdfium2", "PIL", "forge.render", "forge.pdf",
+             "forge.pdftext")
 DRAWING = (*RENDERERS, "fontTools", "pypdf", "forge.canvas", "forge.fontcache", "forge.outline", "forge.tiling",
            "forge.layout", "forge.impose", "forge.pdfx", "forge.vassal", "forge.templates")
 """Everything that draws, lays out or writes a page: neither ``forge check`` nor ``forge verify --no-print-check``
@@ -226,8 +227,11 @@ def test_build_of_a_good_file_imports_no_pydantic(tmp_path: Path) -> None:
     assert under(names, ("pydantic", "pydantic_core", "forge.modelmirror", "forge.commands.diff")) == []
     # the cards are read back by pdfium like the counters and the track: pypdf (its import, and ten to twenty
     # times pdfium's time per page) is only for a PDF rulebook given with --book
-    assert "pypdfium2" in names
     assert under(names, ("pypdf",)) == []
+    # pdfium through forge.pdftext's dozen ctypes declarations: not pypdfium2's bindings of all its API, and not
+    # ctypes.util (subprocess), logging, nor pypdfium2_raw's generated module (90 M instructions of a verify)
+    assert "forge.pdftext" in names
+    assert under(names, ("pypdfium2", "pypdfium2_raw", "pypdfium2_cfg", "ctypes.util", "logging", "subprocess")) == []
 
 
 def test_build_lays_out_cards_and_handout_without_platypus(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ Properties:
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -431,3 +432,45 @@ def test_who_advances_is_a_choice_whose_legality_is_checked(advancing: list[str]
     bare = ex.model_copy(update={"given": {k: v for k, v in ex.given.items() if k != "attackers"}})
     c = {c.key: c for c in verify(with_examples(fpa, [bare])).claims}["advancing"]
     assert (c.status, c.why) == ("unchecked", "book")
+
+
+@pytest.mark.parametrize("print_check", [True, False])
+def test_verify_checks_with_the_collector_off_and_gives_it_back(
+    print_check: bool, hells_gate_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``forge verify`` loads and checks a game with Python's cyclic collector off (what it makes then lives to
+    the end), sets that aside (``gc.freeze``) and renders the print check with the collector on (a large map's
+    renders leave garbage); the caller's collector is on, with nothing frozen, afterwards."""
+    import gc
+
+    import forge.verifier
+    from forge.cli import main
+    from forge.verifier import readback
+
+    states: dict[str, tuple[bool, int]] = {}
+    real_verify, real_roundtrip = forge.verifier.verify, readback.roundtrip
+
+    def spy_verify(*a: object, **kw: object):  # type: ignore[no-untyped-def]
+        states["verify"] = (gc.isenabled(), gc.get_freeze_count())
+        return real_verify(*a, **kw)  # type: ignore[arg-type]
+
+    def spy_roundtrip(*a: object, **kw: object):  # type: ignore[no-untyped-def]
+        states["roundtrip"] = (gc.isenabled(), gc.get_freeze_count())
+        return real_roundtrip(*a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(forge.verifier, "verify", spy_verify)
+    monkeypatch.setattr(readback, "roundtrip", spy_roundtrip)
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+    argv = ["verify", "-q", str(hells_gate_path), *([] if print_check else ["--no-print-check"])]
+    assert main(argv) in (0, 1)  # 1: the book's errata
+    capsys.readouterr()
+    assert states["verify"] == (False, 0)
+    if print_check:
+        enabled, frozen = states["roundtrip"]
+        assert enabled
+        assert frozen > 10_000  # the modules, the game and the engine's tables
+    else:
+        assert "roundtrip" not in states
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0

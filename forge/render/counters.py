@@ -34,6 +34,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .. import units as U
 from ..canvas import Anchor
 from ..canvas import Canvas as DrawCanvas
+from ..canvas import paints
 from ..canvas import Box, PdfCanvas, Recorder
 from ..impose import (
     Flip,
@@ -1007,15 +1008,18 @@ def _draw_key(
 def _draw_marks(c: Canvas, layout: SheetLayout, slots: list[Slot], recorder: Recorder | None = None) -> None:
     """Cut lines along the counters' edges (sheets without bleed) and crop marks around the printed block."""
     h = layout.paper_h
-    if not layout.bleed:
+    paint = paints()  # not inside forge verify's text-only copies (forge.canvas.text_only)
+    if not layout.bleed and paint:
         c.setStrokeColor(_c(_CUT))
         c.setLineWidth(0.3)
         for (xa, ya), (xb, yb) in cut_lines(layout, slots):
             c.line(xa, h - ya, xb, h - yb)
-    c.setStrokeColor(_c(DEFAULT_COLORS["crop"]))
-    c.setLineWidth(0.4)
+    if paint:
+        c.setStrokeColor(_c(DEFAULT_COLORS["crop"]))
+        c.setLineWidth(0.4)
     for (xa, ya), (xb, yb) in crop_marks(layout, slots, edge=20.0, length=10.0):
-        c.line(xa, h - ya, xb, h - yb)
+        if paint:
+            c.line(xa, h - ya, xb, h - yb)
         if recorder is not None:
             box = Box(min(xa, xb) - 0.2, min(ya, yb) - 0.2, max(xa, xb) + 0.2, max(ya, yb) + 0.2)
             recorder.add("mark", box, "crop mark")

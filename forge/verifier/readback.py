@@ -13,6 +13,7 @@ the printed text at all is a warning (``print-missing``).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,19 +40,13 @@ def printed_text(pdf: bytes) -> str:
     pdfium's text page keeps the characters in content-stream order, so this is the order the cards were drawn
     in (the spaces and line breaks it infers go with the rest of the white space).  pypdf gave the same text on
     every card of data/ and tests/data/, at ten to twenty times the cost, plus its import."""
-    import pypdfium2 as pdfium
+    from ..pdftext import document
 
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        parts: list[str] = []
-        for index in range(len(doc)):
-            page = doc[index]
-            tp = page.get_textpage()
-            parts.append(tp.get_text_range())
-            tp.close()
-            page.close()
-    finally:
-        doc.close()
+    parts: list[str] = []
+    with document(pdf) as doc:
+        for index in range(doc.count):
+            with doc.page(index) as tp:
+                parts.append(tp.text())
     return _norm("".join(parts))
 
 
@@ -345,40 +340,33 @@ def _positioned(pdf: bytes, only: tuple[int, dict[int, list[Box]]] | None = None
     (0.7 s for Hell's Gate); pdfium reads a page's text in a few milliseconds.  ``size`` is the run's height,
     which tells the track's large turn numbers from the small unit labels.  A tile of a large map holds the whole
     sheet's text, clipped (30,000 runs for a 300 x 100 map): reading every run's text there took minutes."""
-    import pypdfium2 as pdfium
+    from ..pdftext import document
 
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        pages: list[list[_Text]] = []
-        wanted = only[1] if only is not None and only[0] == len(doc) else None
-        for index in range(len(doc)):
+    pages: list[list[_Text]] = []
+    with document(pdf) as doc:
+        wanted = only[1] if only is not None and only[0] == doc.count else None
+        for index in range(doc.count):
             near = None
             if wanted is not None:
                 if index not in wanted:
                     pages.append([])
                     continue
                 near = wanted[index]
-            page = doc[index]
-            height = page.get_height()
-            tp = page.get_textpage()
             out = []
-            for i in range(tp.count_rects()):
-                left, bottom, right, top = tp.get_rect(i)
-                if near is not None and not any(
-                    left <= b.x1 + _NEAR and right >= b.x0 - _NEAR and height - bottom >= b.y0 - _NEAR
-                    and height - top <= b.y1 + _NEAR
-                    for b in near
-                ):
-                    continue
-                text = tp.get_text_bounded(left, bottom, right, top).strip()
-                if text:
-                    out.append(_Text(left, top, top - bottom, text))
-            tp.close()
-            page.close()
+            with doc.page(index) as tp:
+                height = tp.height
+                for left, bottom, right, top in tp.rects():
+                    if near is not None and not any(
+                        left <= b.x1 + _NEAR and right >= b.x0 - _NEAR and height - bottom >= b.y0 - _NEAR
+                        and height - top <= b.y1 + _NEAR
+                        for b in near
+                    ):
+                        continue
+                    text = tp.bounded(left, bottom, right, top).strip()
+                    if text:
+                        out.append(_Text(left, top, top - bottom, text))
             pages.append(out)
-        return pages
-    finally:
-        doc.close()
+    return pages
 
 
 _NEAR = 3.0
@@ -529,10 +517,26 @@ def roundtrip(game: m.Game, *, templates: Templates | None = None) -> list[Findi
     The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read.  Drawn with
     the layout ``templates`` (``forge verify --templates``, :func:`forge.templates.load`; None: the shipped ones),
     as ``forge build --templates`` draws them."""
+    from ..canvas import text_only
     from ..templates import use
 
-    with use(templates):
+    # The PDFs are read back for their text alone: their shapes are recorded for forge.layout, not painted
+    # (their operators were a tenth of verify's work, writing them and pdfium parsing them again).
+    with use(templates), text_only():
         return _roundtrip(game)
+
+
+def prepare() -> None:
+    """Import what :func:`roundtrip` draws and reads with, register the fonts and load pdfium: what a process
+    sets up once and keeps (``forge verify`` does it with the cyclic collector off, :func:`forge.cli.cmd_verify`)."""
+    from .. import layout  # noqa: F401
+    from ..pdf import register_fonts
+    from ..pdftext import library
+    from ..render import cards, counters  # noqa: F401
+    from ..render import map as map_  # noqa: F401
+
+    register_fonts()
+    library()
 
 
 def _roundtrip(game: m.Game) -> list[Finding]:
@@ -543,15 +547,22 @@ def _roundtrip(game: m.Game) -> list[Finding]:
 
     from .. import layout as layout_check
     from ..canvas import Recorder
+    from ..pdf import uncompressed
     from ..render import map as map_
     from ..tiling import fits
     from ..units import paper
 
+    # The PDFs are read back in memory and dropped: their streams are left uncompressed (the same pages, fonts
+    # and text, without zlib's time) -- except a tiled map's, whose tiles each hold the whole sheet's drawing:
+    # uncompressed, a 1,000 x 100 map's came to 150 MB more at the peak.
     cards_rec = Recorder("cards.pdf")
-    cards_pdf = cards.render(game, BuildOptions(only=("cards",)), recorder=cards_rec)
+    with uncompressed():
+        cards_pdf = cards.render(game, BuildOptions(only=("cards",)), recorder=cards_rec)
     findings = check_cards(game, cards_pdf)
     counter_rec = Recorder("counters.pdf")
-    findings += check_counters(game, counters.render(game, BuildOptions(only=("counters",)), recorder=counter_rec))
+    with uncompressed():
+        counters_pdf = counters.render(game, BuildOptions(only=("counters",)), recorder=counter_rec)
+    findings += check_counters(game, counters_pdf)
     layout = map_.sheet_layout(game)
     sheet = next((p for p in ("tabloid", "a3") if fits(layout.sheet_w, layout.sheet_h, *paper(p))), "letter")
     # The map's pages are checked as drawn (forge.layout), each when it is done, and its records dropped: a tiled
@@ -568,13 +579,16 @@ def _roundtrip(game: m.Game) -> list[Finding]:
 
     map_rec = Recorder("map.pdf", sink=done)
     options = BuildOptions(only=("map",), paper=sheet)
-    map_pdf = map_.render(game, options, recorder=map_rec)
+    with contextlib.nullcontext() if sheet == "letter" else uncompressed():
+        map_pdf = map_.render(game, options, recorder=map_rec)
     map_rec.close()
     if game.reinforcements():
         if sheet == "letter":
             # Tiled (it fits neither tabloid nor A3): the track is read from the charts drawn alone, as the tiles
             # place them (each tile holds the whole sheet's drawing: too costly to read, see map.charts_pdf).
-            findings += check_map_track(game, map_.charts_pdf(game, options))
+            with uncompressed():
+                charts = map_.charts_pdf(game, options)
+            findings += check_map_track(game, charts)
         else:
             findings += check_map_track(game, map_pdf, only=(len(map_rec.pages), near))
     # What the pages place, checked as drawn (forge.layout): text in its frame, no overlaps, marks and margins.
