@@ -510,9 +510,8 @@ def check_counters(game: m.Game, pdf: bytes) -> list[Finding]:
 
 
 def roundtrip(game: m.Game, *, templates: Templates | None = None) -> list[Finding]:
-    """Build the cards and the map in memory and check what they print against the data the engine uses; check
-    the counter sheets' and the map's layout as they are drawn and the cards' from their PDF (:mod:`forge.layout`:
-    ``print-layout``).
+    """Build the cards, the counter sheets and the map in memory and check what they print against the data the
+    engine uses; check the layout of all three as they are drawn (:mod:`forge.layout`: ``print-layout``).
 
     The map is built on one tabloid or A3 sheet when it fits, else tiled on Letter; every page is read.  Drawn with
     the layout ``templates`` (``forge verify --templates``, :func:`forge.templates.load`; None: the shipped ones),
