@@ -37,7 +37,7 @@ import struct
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple, TypeAlias
 
 from reportlab.lib.colors import HexColor
@@ -244,6 +244,15 @@ class Recorder:
         self._flush()
         self.pages.append(_Page(width, height, name or f"page {len(self.pages) + 1}", printable))
         self._frames = []
+
+    def take(self, other: Recorder) -> None:
+        """Hold what ``other`` recorded instead of what this one did (a renderer that lays a component out more than
+        one way, each on its own recorder, keeps the way it prints).  Neither may have a ``sink``."""
+        if self.sink is not None or other.sink is not None:
+            raise ValueError("a streaming recorder (with a sink) cannot take another's records")
+        for f in fields(self):
+            if f.name not in ("component", "sink"):
+                setattr(self, f.name, getattr(other, f.name))
 
     def close(self) -> None:
         """With a ``sink``: hand it the last page's records, and drop the forms' (nothing is placed after)."""

@@ -448,3 +448,18 @@ def test_text_only_records_every_shape_and_paints_none() -> None:
     text = [pdfium.PdfDocument(p)[0].get_textpage().get_text_range() for p in (full, quiet)]
     assert text[0] == text[1] == "Hex 0805"
     assert painted(page(False)[0]) == 4  # after the block: painted again
+
+
+def test_a_recorder_takes_anothers_records_and_refuses_a_streaming_one() -> None:
+    """Recorder.take: a renderer that lays a component out two ways keeps the records of the way it prints."""
+    from forge.canvas import Recorder
+
+    kept, other = Recorder("cards.pdf"), Recorder("scratch")
+    kept.page(100, 100, "old")
+    other.page(50, 60, "new", margin=5)
+    other.page(50, 60, "newer")
+    kept.take(other)
+    assert kept.component == "cards.pdf"
+    assert [(p.width, p.height, p.name) for p in kept.pages] == [(50, 60, "new"), (50, 60, "newer")]
+    with pytest.raises(ValueError, match="sink"):
+        Recorder("map.pdf", sink=lambda r: None).take(other)

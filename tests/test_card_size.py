@@ -21,6 +21,7 @@ from forge.render.blocks import Table
 
 from forge import layout
 from forge.builder import BuildOptions, preset_options
+from forge.canvas import Recorder
 from forge.cli import build_parser, main
 from forge.pdf import PageFinish, page_finish
 from forge.render import cards
@@ -88,6 +89,13 @@ def test_every_card_keeps_its_text_in_the_safe_zone(name: str, size: str) -> Non
     finally:
         doc.close()
     assert layout.check_pdf(sized.pdf, f"{name} cards", margin=TRIM_SAFE_MARGIN) == []
+    # as drawn: the way taken is what the recorder holds (each card a page, the safe zone its margin)
+    rec = Recorder("cards.pdf")
+    again = cards.sized_cards(seed_game(name), BuildOptions(only=("cards",), cards_per_page=1, card_size=size),
+                              recorder=rec)  # fmt: skip
+    assert again.pdf == sized.pdf
+    assert [(p.width, p.height) for p in rec.pages] == [pytest.approx(sized.trim)] * sized.cards
+    assert layout.check(rec) == []
     texts = _page_texts(sized.pdf)
     assert all(f"Reference card {n}" in t for n, t in enumerate(texts, 1))
 

@@ -19,6 +19,7 @@ from conftest import data_files, seed_game
 
 from forge import layout
 from forge.builder import BuildOptions, preset_options
+from forge.canvas import Recorder
 from forge.cli import build_parser, main
 from forge.pdf import PAGE_BLEED, PageFinish, page_finish
 from forge.render import cards
@@ -90,7 +91,13 @@ def test_each_card_of_the_two_up_pages_is_one_page_of_its_own(name: str) -> None
 
 @pytest.mark.parametrize("name", GAMES)
 def test_single_cards_keep_their_text_in_the_safe_zone_inside_the_trim(name: str) -> None:
-    _, one = _rendered(name)
+    """As drawn (the layout checker over what the cards record: every frame, cell and text, each card's page with
+    the safe zone as its margin), and as printed (the PDF's text read back)."""
+    rec = Recorder("cards.pdf")
+    one = cards.render(seed_game(name), ONE_UP, recorder=rec)
+    assert len(rec.pages) == len(pdfium.PdfDocument(one))  # every card recorded, each its own page
+    assert all(p.printable is not None for p in rec.pages)
+    assert layout.check(rec) == []
     assert layout.check_pdf(one, f"{name} cards", margin=TRIM_SAFE_MARGIN) == []
 
 
@@ -105,6 +112,12 @@ def test_the_check_would_find_a_title_on_the_cut(monkeypatch: pytest.MonkeyPatch
     assert found
     assert {v.rule for v in found} == {"margin"}
     assert all("safe zone inside the trim" in v.message for v in found)
+    # as drawn: the recorded cards keep the safe zone as their margin whatever the layout's own inset
+    rec = Recorder("cards.pdf")
+    cards.render(seed_game("hells_gate"), ONE_UP, recorder=rec)
+    drawn = layout.check(rec)
+    assert drawn
+    assert {v.rule for v in drawn} == {"margin"}
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from ...canvas import Recorder
 from ...model import Game
 from ...pdf import render_pdf
 from ...templates import card_layout
+from ... import tiling
 from ...tiling import TRIM_SAFE_MARGIN
 from .styles import Styles
 from .story import story
@@ -26,10 +27,10 @@ def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = Non
     """Reference cards, two to a page of ``options.paper``; or, with ``options.cards_per_page`` 1, each card its
     own page of :func:`single_card_size`, its colours to the page's edges (and into the page bleed); or, with
     ``options.card_size``, each card its own page of that size (:func:`sized_cards`).  A ``recorder`` notes what
-    the two-up pages place, each with the printer margin (:mod:`forge.layout`); the one-a-page cards, whose pages
-    are trimmed, are not recorded."""
+    the pages place (:mod:`forge.layout`): the two-up pages with the printer margin, a page that is one card with
+    the safe zone inside its trim (:data:`~forge.tiling.TRIM_SAFE_MARGIN`) as its margin."""
     if options.card_size is not None:
-        return sized_cards(game, options).pdf
+        return sized_cards(game, options, recorder=recorder).pdf
     st = Styles.make(options)
     region = card_regions(options)
     _, _, w, h = region(0)
@@ -40,7 +41,8 @@ def render(game: Game, options: BuildOptions, *, recorder: Recorder | None = Non
 
         def single(c: Canvas) -> None:
             chrome = _card_chrome(game, st, trim=inset)
-            flow(c, story(game, st, avail), regions_per_page=1, region=lambda _: (inset, inset, w, h), chrome=chrome)
+            flow(c, story(game, st, avail), regions_per_page=1, region=lambda _: (inset, inset, w, h), chrome=chrome,
+                 recorder=recorder, margin=tiling.TRIM_SAFE_MARGIN)  # the requirement, not the inset  # fmt: skip
 
         return render_pdf(single_card_size(options), single, title=title)
 

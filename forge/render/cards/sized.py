@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ...canvas import Recorder
 from ...model import Game
 from ...pdf import render_pdf
 from ...errors import BuildWarning, collect_warnings, warn
 from ...templates import card_layout
+from ... import tiling
 from ...tiling import TRIM_SAFE_MARGIN
 from ..blocks import Block, Heading, Table
 from .styles import Styles
@@ -78,9 +80,12 @@ class SizedCards:
     cards: int
 
 
-def _sized(game: Game, options: BuildOptions, trim: tuple[float, float]) -> SizedCards:
+def _sized(
+    game: Game, options: BuildOptions, trim: tuple[float, float], recorder: Recorder | None = None
+) -> SizedCards:
     """The cards laid out anew on pages of ``trim`` (the card), their charts ``TRIM_SAFE_MARGIN`` and the padding
-    inside the cut at the template's type sizes; :class:`CardSizeError` for the first chart that does not fit."""
+    inside the cut at the template's type sizes; :class:`CardSizeError` for the first chart that does not fit.  A
+    ``recorder`` notes what each card places, the safe zone its margin (:mod:`forge.layout`)."""
     st = Styles.make(options)
     inset = TRIM_SAFE_MARGIN
     w, h = trim[0] - 2 * inset, trim[1] - 2 * inset
@@ -101,7 +106,8 @@ def _sized(game: Game, options: BuildOptions, trim: tuple[float, float]) -> Size
         chrome = _card_chrome(game, st, trim=inset)
         region = (inset, inset, w, h)
         used[0] = flow(
-            c, story(game, st, avail), regions_per_page=1, region=lambda _: region, chrome=chrome, check=check
+            c, story(game, st, avail), regions_per_page=1, region=lambda _: region, chrome=chrome, check=check,
+            recorder=recorder, margin=tiling.TRIM_SAFE_MARGIN,
         )
 
     try:
@@ -112,29 +118,33 @@ def _sized(game: Game, options: BuildOptions, trim: tuple[float, float]) -> Size
     return SizedCards(trim, pdf, used[0])
 
 
-def sized_cards(game: Game, options: BuildOptions) -> SizedCards:
+def sized_cards(game: Game, options: BuildOptions, *, recorder: Recorder | None = None) -> SizedCards:
     """The reference cards on the card of ``options.card_size`` (:func:`card_size`), one a page, laid out again for
     it (not scaled) at the template's type sizes: on its side (wide charts read across) and upright, whichever
-    takes fewer cards (on its side when they tie; a square card has one way).  :class:`CardSizeError` when a
+    takes fewer cards (on its side when they tie; a square card has one way); a ``recorder`` gets what the way
+    taken places (each way is recorded apart, :meth:`Recorder.take`).  :class:`CardSizeError` when a
     chart fits neither way: a table's columns narrower than their longest entries, or a part that cannot be split
     taller than the card, would print over its neighbours or off the card."""
     assert options.card_size is not None
     a, b = card_size(options.card_size)
     shapes = [(max(a, b), min(a, b))] + ([(min(a, b), max(a, b))] if a != b else [])
-    done: list[tuple[SizedCards, list[BuildWarning]]] = []
+    done: list[tuple[SizedCards, list[BuildWarning], Recorder | None]] = []
     failed: list[CardSizeError] = []
     for trim in shapes:
+        rec = None if recorder is None else Recorder(recorder.component)
         with collect_warnings() as said:  # only the way taken speaks: a title cut short upright, not on its side
             try:
-                laid = _sized(game, options, trim)
+                laid = _sized(game, options, trim, rec)
             except CardSizeError as e:
                 failed.append(e)
                 continue
-        done.append((laid, said))
+        done.append((laid, said, rec))
     if done:
-        laid, said = min(done, key=lambda d: d[0].cards)
+        laid, said, rec = min(done, key=lambda d: d[0].cards)
         for w in said:
             warn(w.path, w.message)
+        if recorder is not None and rec is not None:
+            recorder.take(rec)
         return laid
     first = failed[0]
     ways = []
