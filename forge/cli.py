@@ -10,7 +10,7 @@ import stat
 import sys
 import threading
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -588,29 +588,42 @@ def _templates_or_report(folder: str | None) -> Templates | Literal[False] | Non
         return False
 
 
-def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: Progress) -> int:
-    """Build one game file for ``cmd_build``, each component a step of ``bar``; its exit status."""
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[Callable[[], None]]:
+    """Python's cyclic collector off for the block, which sets up what lives to the end of the command (its
+    modules, the loaded game, the fonts): each collection would scan all of it again, and it holds next to no
+    cyclic garbage.  The ``keep()`` the block gets sets aside everything made so far (``gc.freeze``: never
+    scanned again) and turns the collector back on as the caller had it, for the drawing, whose garbage grows
+    with the map.  On leaving, nothing stays frozen and the collector is as the caller had it (commands also run
+    in-process, in tests)."""
     import gc
 
-    # The cyclic collector waits while the game is loaded: what the loader makes lives to the end of the build, and
-    # each collection would scan it again; then it, and every module imported so far, is frozen (never scanned
-    # again) while the components are drawn (docs/PERFORMANCE.md: 4 % of the small kit's build).
-    collecting = gc.isenabled()
+    enabled = gc.isenabled()
     gc.disable()
+
+    def keep() -> None:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
     try:
+        yield keep
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
+
+
+def _build_one(args: argparse.Namespace, path: str, options: BuildOptions, bar: Progress) -> int:
+    """Build one game file for ``cmd_build``, each component a step of ``bar``; its exit status."""
+    with _collector_paused() as keep:  # (docs/PERFORMANCE.md: 4 % of the small kit's build)
         game = _load_or_report(path, options)
         if game is not None:  # the fonts' parsed tables (from forge.fontcache) live to the end too
             from .pdf import register_fonts
 
             register_fonts()
-    finally:
-        if collecting:
-            gc.enable()
-    gc.freeze()
-    try:
+        keep()  # the game, the fonts and every module so far; the components are drawn with the collector on
         return _build_loaded(args, path, options, bar, game)
-    finally:
-        gc.unfreeze()
 
 
 def _build_loaded(args: argparse.Namespace, path: str, options: BuildOptions, bar: Progress, game: Game | None) -> int:
@@ -738,25 +751,15 @@ def _report_over_input(report: str, inputs: Sequence[str | Path]) -> str | None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    import gc
-
-    # What verify loads and checks (its modules, the game, the engine's tables) lives to the end of the run, and
-    # holds next to no cyclic garbage (about 1,300 objects on Hell's Gate): Python's cyclic collector would go
-    # over it some 150 times, a tenth of the run.  So each game is loaded and checked, and the print check's
-    # modules and fonts set up, with the collector off; that much is then set aside for good (gc.freeze), and
-    # the print check's renders, whose garbage grows with the map, run with it on.  The caller's collector is
-    # as it was afterwards (verify runs in-process in tests).
-    enabled = gc.isenabled()
-    gc.disable()  # from the imports of the verifier on
-    try:
-        return _verify(args, enabled)
-    finally:
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
+    # What verify loads and checks (its modules, the game, the engine's tables) holds next to no cyclic garbage
+    # (about 1,300 objects on Hell's Gate), which the collector would go over some 150 times, a tenth of the run:
+    # each game is loaded and checked, and the print check set up, with it off (_collector_paused); the print
+    # check's renders, whose garbage grows with the map, run with it on.
+    with _collector_paused() as keep:  # from the imports of the verifier on
+        return _verify(args, keep)
 
 
-def _verify(args: argparse.Namespace, collect: bool) -> int:
+def _verify(args: argparse.Namespace, keep: Callable[[], None]) -> int:
     import gc
 
     from .builder import BuildOptions
@@ -797,7 +800,7 @@ def _verify(args: argparse.Namespace, collect: bool) -> int:
     for path in args.files:
         # The print check renders the map, counters and cards: refuse what would cost too much first.
         documents: dict[str, Document] = {}
-        gc.disable()
+        gc.disable()  # off again for each game (keep() turned it on for the previous game's renders)
         game = _load_or_report(path, None if args.no_print_check else BuildOptions(templates=templates), documents)
         if game is None:
             status = EXIT_BAD_INPUT
@@ -807,9 +810,7 @@ def _verify(args: argparse.Namespace, collect: bool) -> int:
             from .verifier.readback import prepare, roundtrip
 
             prepare()  # the renderers, the fonts, pdfium: set up once, kept to the end
-            gc.freeze()
-            if collect:
-                gc.enable()
+            keep()
 
             findings.extend(roundtrip(game, templates=templates))
             findings = locate(findings, game, documents[path])  # the read-back's findings too
