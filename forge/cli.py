@@ -1230,15 +1230,49 @@ def _unraisable(frame: object) -> bool:
 
 def _raise_for_signal(signum: int, frame: object) -> None:
     if _unraisable(frame):
-        # Raised here the interrupt would be printed as ignored and lost: send it again, to be taken when the
-        # callback has returned (it is a few instructions long).
-        signal.raise_signal(signum)
+        _deliver_later(signum)
         return
     for s in _signals():  # a second signal while the first unwinds: leave at once (a later run removes leftovers)
         signal.signal(s, _exit_now)
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum)
+
+
+_HELD: list[tuple[int, Any]] = []
+"""The signal :func:`_deliver_later` holds back, and the SIGALRM handler to put back when it is delivered."""
+
+
+def _deliver_later(signum: int) -> None:
+    """Send ``signum`` again a millisecond from now, when the frame it landed in has returned.  Raised there the
+    interrupt would be printed as ignored and lost; sent again at once (``signal.raise_signal``), it is taken at
+    this handler's very next instruction, still under that frame, and lost the same way (CI saw it once).  So a
+    one-shot timer (SIGALRM) sends it: the callback is a few instructions long.  Without interval timers
+    (Windows), it is sent again at once, as the best there is."""
+    if not hasattr(signal, "setitimer"):
+        signal.raise_signal(signum)
+        return
+    alarm = _HELD[0][1] if _HELD else signal.getsignal(signal.SIGALRM)
+    _HELD[:] = [(signum, alarm)]
+    signal.signal(signal.SIGALRM, _deliver_held)
+    signal.setitimer(signal.ITIMER_REAL, 0.001)
+
+
+def _deliver_held(_alarm: int, frame: object) -> None:
+    if _unraisable(frame):  # the timer went off in such a frame too: a millisecond more
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        return
+    signum = _HELD[0][0]
+    _drop_held()
+    signal.raise_signal(signum)
+
+
+def _drop_held() -> None:
+    """Stop :func:`_deliver_later`'s timer, if one is set, and put the SIGALRM handler back."""
+    if _HELD:
+        alarm = _HELD.pop()[1]
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, alarm if alarm is not None else signal.SIG_DFL)
 
 
 def _exit_now(signum: int, frame: object) -> None:
@@ -1257,6 +1291,7 @@ def _signals_raised() -> Iterator[None]:
     try:
         yield
     finally:
+        _drop_held()  # a signal still held back: the command is over, nothing is left to interrupt
         for s, handler in old.items():
             signal.signal(s, handler)
 
